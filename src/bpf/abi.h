@@ -1,0 +1,45 @@
+/*
+ * What the BPF side and the consumer agree on: record headers, state
+ * values, record kinds.  Included by user space and by the BPF run-time
+ * library in bpf/ (clang -target bpf), so it uses only fixed-width types.
+ */
+#ifndef DT_BPF_ABI_H
+#define DT_BPF_ABI_H
+
+#include <linux/types.h>
+
+/* The state gate (a .bss word, dt_state). */
+#define DT_STATE_INACTIVE 0	/* before BEGIN has run: no clause runs */
+#define DT_STATE_ACTIVE   1	/* BEGIN done: clauses run */
+#define DT_STATE_DRAINING 2	/* exit() called or stopping: only END runs */
+
+/*
+ * Every ring-buffer record starts with this header.  `desc` selects the
+ * record description the compiler produced (what data follows, how to
+ * print it); `prid` is the probe that fired.
+ */
+struct dt_rec_hdr {
+	__u32 desc;
+	__u32 prid;
+	__u32 cpu;
+	__u32 spec;		/* speculation ID, 0 if none */
+};
+
+#define DT_REC_DATA_OFF 16	/* sizeof(struct dt_rec_hdr): data starts 8-aligned */
+
+/*
+ * Fault codes, as DTrace numbers them (DTRACEFLT_*), for ERROR and the
+ * consumer's error messages.
+ */
+#define DT_FLT_BADADDR   1
+#define DT_FLT_BADALIGN  2
+#define DT_FLT_ILLOP     3
+#define DT_FLT_DIVZERO   4
+#define DT_FLT_NOSCRATCH 5
+#define DT_FLT_KPRIV     6
+#define DT_FLT_UPRIV     7
+#define DT_FLT_TUPOFLOW  8
+#define DT_FLT_BADSTACK  9
+#define DT_FLT_BADSIZE   10
+
+#endif

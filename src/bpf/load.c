@@ -1,0 +1,234 @@
+/*
+ * Loading with libbpf.  Each program gets its own log buffer: libbpf
+ * first loads with log level 0 and, only if the kernel refuses, loads that
+ * program again with log level 1 into our buffer (so nothing is printed
+ * and a successful load costs no logging).  The kernel keeps the tail of
+ * a log that does not fit, which is the part that names the error.
+ */
+#include "bpf/load.h"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bpf/errmsg.h"
+#include "lib/util.h"
+
+#define LOG_SIZE (256 * 1024)	/* per program; untouched pages cost nothing */
+
+int bo_open(const void *elf, size_t size, struct bpf_object **objp,
+	    char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "dtrace");
+	struct bpf_object *obj = bpf_object__open_mem(elf, size, &opts);
+
+	*objp = NULL;
+	if (obj == NULL)
+		return bo_errf(err, errlen, -errno, "opening BPF object: %s", strerror(errno));
+	*objp = obj;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Log lines that are bookkeeping, not the reason for a rejection. */
+static bool log_noise(const char *line, size_t len)
+{
+	static const char *const prefixes[] = {
+		"processed ", "verification time", "stack depth", "; ",
+	};
+
+	if (len == 0)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (strncmp(line, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * From a verifier log: the last source position the verifier printed
+ * (lines "; <text> @ <file>:<line>", file without directories) of file
+ * `source` (any file if NULL), and the last meaningful line.
+ */
+static void parse_log(const char *log, const char *source, char *pos, size_t poslen,
+		      char *reason, size_t reasonlen)
+{
+	const char *want = source ? base_name(source) : NULL;
+
+	pos[0] = reason[0] = '\0';
+	for (const char *l = log; *l != '\0';) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (len > 2 && l[0] == ';' && l[1] == ' ') {
+			const char *at = NULL;
+
+			for (const char *p = l; p + 3 <= l + len; p++)
+				if (memcmp(p, " @ ", 3) == 0)
+					at = p + 3;
+			if (at != NULL) {
+				size_t plen = (size_t)(l + len - at);
+				const char *colon = memrchr(at, ':', plen);
+				size_t flen = colon ? (size_t)(colon - at) : plen;
+
+				if (want == NULL || (strlen(want) == flen && memcmp(at, want, flen) == 0))
+					snprintf(pos, poslen, "%.*s", (int)plen, at);
+			}
+		} else if (!log_noise(l, len)) {
+			snprintf(reason, reasonlen, "%.*s", (int)len, l);
+		}
+		l += len + (nl != NULL);
+	}
+}
+
+static int verifier_error(struct bpf_program *prog, const char *log, const char *source,
+			  int rc, char *err, size_t errlen)
+{
+	char pos[256], reason[512];
+
+	parse_log(log, source, pos, sizeof(pos), reason, sizeof(reason));
+	/* A log cut to fit the buffer makes the kernel answer ENOSPC. */
+	if (rc == -ENOSPC)
+		rc = -EACCES;
+	if (pos[0] != '\0')
+		return bo_errf(err, errlen, rc, "BPF verifier rejected the clause at %s: %s", pos,
+			       reason[0] ? reason : strerror(-rc));
+	return bo_errf(err, errlen, rc, "BPF verifier rejected program '%s': %s",
+		       bpf_program__name(prog), reason[0] ? reason : strerror(-rc));
+}
+
+/*
+ * libbpf 1.1 keeps global data (.bss, .rodata) in a private copy after
+ * loading; only skeletons map the kernel's array over it.  Do what the
+ * skeleton does, so that bpf_map__initial_value() is the live memory and
+ * bpf_object__close() unmaps it as before.
+ */
+static int map_global_data(struct bpf_object *obj, char *err, size_t errlen)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		size_t size = 0;
+		void *mem = (void *)bpf_map__initial_value(map, &size);
+		int prot = PROT_READ;
+
+		if (!bpf_map__is_internal(map) || mem == NULL ||
+		    !(bpf_map__map_flags(map) & BPF_F_MMAPABLE))
+			continue;
+		if (!(bpf_map__map_flags(map) & BPF_F_RDONLY_PROG))
+			prot |= PROT_WRITE;
+		size = (size + (size_t)page - 1) / (size_t)page * (size_t)page;
+		if (mmap(mem, size, prot, MAP_SHARED | MAP_FIXED, bpf_map__fd(map), 0) == MAP_FAILED)
+			return bo_errf(err, errlen, -errno, "mapping BPF map '%s': %s",
+				       bpf_map__name(map), strerror(errno));
+	}
+	return 0;
+}
+
+int bo_load(struct bpf_object *obj, const char *source_name,
+	    struct bpf_program **failedp, char *err, size_t errlen)
+{
+	struct bpf_program *prog;
+	size_t n = 0, i = 0;
+	char **logs;
+	int rc;
+
+	if (failedp != NULL)
+		*failedp = NULL;
+	bpf_object__for_each_program(prog, obj)
+		n++;
+	logs = calloc(n + 1, sizeof(*logs));
+	if (logs == NULL)
+		return bo_errf(err, errlen, -ENOMEM, "out of memory");
+	bpf_object__for_each_program(prog, obj) {
+		logs[i] = calloc(1, LOG_SIZE);
+		if (logs[i] == NULL) {
+			rc = bo_errf(err, errlen, -ENOMEM, "out of memory");
+			goto out;
+		}
+		rc = bpf_program__set_log_buf(prog, logs[i++], LOG_SIZE);
+		if (rc < 0) {
+			bo_errf(err, errlen, rc, "BPF program '%s': %s", bpf_program__name(prog),
+				strerror(-rc));
+			goto out;
+		}
+	}
+
+	rc = bpf_object__load(obj);
+	if (rc == 0) {
+		rc = map_global_data(obj, err, errlen);
+		goto out;
+	}
+	/* Loading stops at the first program the kernel refuses: the only
+	 * one whose log was written. */
+	i = 0;
+	bpf_object__for_each_program(prog, obj) {
+		if (logs[i++][0] == '\0')
+			continue;
+		if (failedp != NULL)
+			*failedp = prog;
+		rc = verifier_error(prog, logs[i - 1], source_name, rc, err, errlen);
+		goto out;
+	}
+	bo_errf(err, errlen, rc, "loading BPF object: %s", strerror(-rc));
+out:
+	/* libbpf only writes log buffers while loading, which is over. */
+	for (i = 0; i < n; i++)
+		free(logs[i]);
+	free(logs);
+	return rc;
+}
+
+void *bo_bss_var(struct bpf_object *obj, const char *name, size_t *sizep)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".bss");
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vi;
+	const struct btf_type *t;
+	size_t msize = 0;
+	void *mem;
+	int id;
+
+	if (map == NULL || btf == NULL)
+		return NULL;
+	/* Once loaded, only a mapped array is the live memory. */
+	if (bpf_map__fd(map) >= 0 && !(bpf_map__map_flags(map) & BPF_F_MMAPABLE))
+		return NULL;
+	/* libbpf hands out the (writable) .bss as const. */
+	mem = (void *)bpf_map__initial_value(map, &msize);
+	id = btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC);
+	if (mem == NULL || id < 0)
+		return NULL;
+	t = btf__type_by_id(btf, (unsigned)id);
+	vi = btf_var_secinfos(t);
+	for (unsigned i = 0; i < btf_vlen(t); i++, vi++) {
+		const struct btf_type *var = btf__type_by_id(btf, vi->type);
+
+		if (strcmp(btf__name_by_offset(btf, var->name_off), name) != 0)
+			continue;
+		if ((size_t)vi->offset + vi->size > msize)
+			return NULL;
+		if (sizep != NULL)
+			*sizep = vi->size;
+		return (char *)mem + vi->offset;
+	}
+	return NULL;
+}
+
+void bo_close(struct bpf_object *obj)
+{
+	bpf_object__close(obj);
+}

@@ -1,0 +1,45 @@
+/*
+ * Loading a linked BPF object with libbpf: open, let the caller size the
+ * maps, load (verifier failures named by D source line), find .bss
+ * variables in the live object.
+ */
+#ifndef DT_BPF_LOAD_H
+#define DT_BPF_LOAD_H
+
+#include <stddef.h>
+
+struct bpf_object;
+struct bpf_program;
+
+/*
+ * Open a linked object (the bytes bo_link produced) as the libbpf object
+ * "dtrace", not yet loaded; the bytes may be freed afterwards.  Before
+ * bo_load() the caller may adjust maps, e.g.
+ * bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "rb"), size).
+ */
+int bo_open(const void *elf, size_t size, struct bpf_object **objp,
+	    char *err, size_t errlen);
+
+/*
+ * Create the maps and load every program.  When the verifier rejects a
+ * program, *failedp (if not NULL) is set to it and the message reads
+ * "BPF verifier rejected the clause at x.d:12: <reason>": the position is
+ * the last line info of file `source_name` (NULL: of any file) that the
+ * verifier printed before failing, the reason the last line of its log.
+ * Negative errno and a message on failure.
+ */
+int bo_load(struct bpf_object *obj, const char *source_name,
+	    struct bpf_program **failedp, char *err, size_t errlen);
+
+/*
+ * The .bss variable `name` (its size in *sizep if not NULL): after
+ * bo_load() the live memory the programs use (libbpf maps global data),
+ * found by the variable's BTF so linking cannot move it unnoticed.
+ * NULL if there is no such variable.
+ */
+void *bo_bss_var(struct bpf_object *obj, const char *name, size_t *sizep);
+
+/* Unload and free everything (programs, maps); NULL is fine. */
+void bo_close(struct bpf_object *obj);
+
+#endif

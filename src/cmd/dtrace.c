@@ -1,0 +1,545 @@
+/*
+ * dtrace(8): the command line.  Parses options, compiles the scripts and
+ * probe descriptions, lists probes or enables them, runs the consume loop
+ * and exits as DTrace does (0 success, 1 failure, 2 usage).  Everything
+ * goes through the public API in dtrace.h.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtrace.h"
+
+#define E_SUCCESS 0
+#define E_ERROR 1
+#define E_USAGE 2
+
+enum cmd_kind { CMD_SCRIPT, CMD_PSPEC };
+
+struct cmd {
+	enum cmd_kind kind;
+	enum dtrace_pspec pspec;
+	const char *arg;
+	dtrace_prog_t *prog;
+};
+
+struct options {
+	struct cmd *cmds;
+	int ncmds;
+	bool list, compile_only, verbose, version, disasm, quiet_flag, zdefs, cpp;
+	const char *ofile;
+	char **cmdv;			/* -c command words */
+	int cmdc;
+	pid_t *pids;
+	int npids;
+	int macro_argc;
+	char **macro_argv;
+};
+
+/* Set from signal handlers; the only state outside main's locals. */
+static volatile sig_atomic_t g_intr;
+static dtrace_hdl_t *g_sig_dtp;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_intr++;
+	if (g_sig_dtp != NULL)
+		dtrace_wake(g_sig_dtp);
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: dtrace [-32|-64] [-aACeFGhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]\n"
+		"\t[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]\n"
+		"\t[-x opt[=val]] [-X a|c|s|t]\n\n"
+		"\t[-P provider [[ predicate ] action ]]\n"
+		"\t[-m [ provider: ] module [[ predicate ] action ]]\n"
+		"\t[-f [[ provider: ] module: ] func [[ predicate ] action ]]\n"
+		"\t[-n [[[ provider: ] module: ] func: ] name [[ predicate ] action ]]\n"
+		"\t[-i probe-id [[ predicate ] action ]] [ args ... ]\n\n"
+		"\tpredicate -> '/' D-expression '/'\n"
+		"\t   action -> '{' D-statements '}'\n\n"
+		"\t-32 generate 32-bit D programs and ELF files\n"
+		"\t-64 generate 64-bit D programs and ELF files\n\n"
+		"\t-a  claim anonymous tracing state\n"
+		"\t-A  generate driver.conf(4) directives for anonymous tracing\n"
+		"\t-b  set trace buffer size\n"
+		"\t-c  run specified command and exit upon its completion\n"
+		"\t-C  run cpp(1) preprocessor on script files\n"
+		"\t-D  define symbol when invoking preprocessor\n"
+		"\t-e  exit after compiling request but prior to enabling probes\n"
+		"\t-f  enable or list probes matching the specified function name\n"
+		"\t-F  coalesce trace output by function\n"
+		"\t-G  generate an ELF file containing embedded dtrace program\n"
+		"\t-h  generate a header file with definitions for static probes\n"
+		"\t-H  print included files when invoking preprocessor\n"
+		"\t-i  enable or list probes matching the specified probe id\n"
+		"\t-I  add include directory to preprocessor search path\n"
+		"\t-l  list probes matching specified criteria\n"
+		"\t-L  add library directory to library search path\n"
+		"\t-m  enable or list probes matching the specified module name\n"
+		"\t-n  enable or list probes matching the specified probe name\n"
+		"\t-o  set output file\n"
+		"\t-p  grab specified process-ID and cache its symbol tables\n"
+		"\t-P  enable or list probes matching the specified provider name\n"
+		"\t-q  set quiet mode (only output explicitly traced data)\n"
+		"\t-s  enable or list probes according to the specified D script\n"
+		"\t-S  print D compiler intermediate code\n"
+		"\t-U  undefine symbol when invoking preprocessor\n"
+		"\t-v  set verbose mode (report stability attributes, arguments)\n"
+		"\t-V  report DTrace API version\n"
+		"\t-w  permit destructive actions\n"
+		"\t-x  enable or modify compiler and tracing options\n"
+		"\t-X  specify ISO C conformance settings for preprocessor\n"
+		"\t-Z  permit probe descriptions that match zero probes\n");
+}
+
+static void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "dtrace: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int add_cmd(struct options *o, enum cmd_kind kind, enum dtrace_pspec ps, const char *arg)
+{
+	struct cmd *c = realloc(o->cmds, sizeof(*c) * (size_t)(o->ncmds + 1));
+
+	if (c == NULL)
+		return -1;
+	o->cmds = c;
+	c[o->ncmds].kind = kind;
+	c[o->ncmds].pspec = ps;
+	c[o->ncmds].arg = arg;
+	c[o->ncmds].prog = NULL;
+	o->ncmds++;
+	return 0;
+}
+
+/* Split "-c" command text into words (no shell). */
+static char **split_words(const char *s, int *np)
+{
+	char **v = NULL;
+	int n = 0;
+	char *copy = strdup(s), *save = NULL;
+
+	if (copy == NULL)
+		return NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w != NULL; w = strtok_r(NULL, " \t", &save)) {
+		char **nv = realloc(v, sizeof(*v) * (size_t)(n + 2));
+		if (nv == NULL)
+			break;
+		v = nv;
+		v[n++] = strdup(w);
+		v[n] = NULL;
+	}
+	free(copy);
+	*np = n;
+	return v;
+}
+
+static int set_opt(dtrace_hdl_t *dtp, const char *flag, const char *name, const char *val)
+{
+	if (dtrace_setopt(dtp, name, val) == 0)
+		return 0;
+	if (flag[1] == 'x')
+		errmsg("failed to set -x %s: %s", name, dtrace_errmsg(dtp));
+	else
+		errmsg("failed to set %s %s: %s", flag, val ? val : "", dtrace_errmsg(dtp));
+	return -1;
+}
+
+static int list_probe(dtrace_hdl_t *dtp, const dtrace_probeinfo_t *pi, void *arg)
+{
+	(void)dtp;
+	FILE *fp = arg;
+	fprintf(fp, "%5u %10s %17s %33s %s\n", pi->id, pi->provider, pi->module, pi->function,
+		pi->name);
+	return 0;
+}
+
+static void no_match(dtrace_hdl_t *dtp, const char *desc, void *arg)
+{
+	(void)dtp;
+	(void)arg;
+	errmsg("failed to match %s: No probe matches description", desc);
+}
+
+/* The description as reported: cut before any predicate or action. */
+static char *crop_desc(const char *s)
+{
+	size_t n = strcspn(s, "{/;");
+	char *c = strndup(s, n);
+
+	return c;
+}
+
+static int parse_args(int argc, char **argv, dtrace_hdl_t *dtp, struct options *o)
+{
+	static const char optstr[] = "+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
+	int c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, optstr)) != -1) {
+		switch (c) {
+		case '3':
+		case '6':
+			if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+				fprintf(stderr, "%s: illegal option -- %c%s\n", argv[0], c, optarg);
+				usage(stderr);
+				return E_USAGE;
+			}
+			break;
+		case 'a': case 'A': case 'B': case 'G': case 'h': case 'H':
+			errmsg("-%c is not supported by this DTrace", c);
+			return E_ERROR;
+		case 'b':
+			if (set_opt(dtp, "-b", "bufsize", optarg) < 0)
+				return E_ERROR;
+			break;
+		case 'c':
+			if (o->cmdv != NULL) {
+				errmsg("only one -c may be given");
+				return E_USAGE;
+			}
+			o->cmdv = split_words(optarg, &o->cmdc);
+			if (o->cmdv == NULL || o->cmdc == 0) {
+				errmsg("invalid command for -c: %s", optarg);
+				return E_USAGE;
+			}
+			break;
+		case 'C':
+			o->cpp = true;
+			break;
+		case 'D':
+			if (set_opt(dtp, "-D", "define", optarg) < 0)
+				return E_ERROR;
+			break;
+		case 'U':
+			if (set_opt(dtp, "-U", "undef", optarg) < 0)
+				return E_ERROR;
+			break;
+		case 'I':
+			if (set_opt(dtp, "-I", "incdir", optarg) < 0)
+				return E_ERROR;
+			break;
+		case 'L':
+			break;
+		case 'e':
+			o->compile_only = true;
+			break;
+		case 'f':
+			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_FUNC, optarg);
+			break;
+		case 'm':
+			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_MODULE, optarg);
+			break;
+		case 'n':
+			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_NAME, optarg);
+			break;
+		case 'P':
+			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_PROVIDER, optarg);
+			break;
+		case 'i':
+			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_ID, optarg);
+			break;
+		case 's':
+			add_cmd(o, CMD_SCRIPT, DTRACE_PSPEC_NAME, optarg);
+			break;
+		case 'F':
+			if (set_opt(dtp, "-F", "flowindent", NULL) < 0)
+				return E_ERROR;
+			break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'o':
+			o->ofile = optarg;
+			break;
+		case 'p': {
+			char *end;
+			long pid = strtol(optarg, &end, 10);
+			if (*end != '\0' || pid <= 0) {
+				errmsg("invalid pid: %s", optarg);
+				return E_ERROR;
+			}
+			pid_t *np = realloc(o->pids, sizeof(*np) * (size_t)(o->npids + 1));
+			if (np == NULL)
+				return E_ERROR;
+			o->pids = np;
+			o->pids[o->npids++] = (pid_t)pid;
+			break;
+		}
+		case 'q':
+			o->quiet_flag = true;
+			if (set_opt(dtp, "-q", "quiet", NULL) < 0)
+				return E_ERROR;
+			break;
+		case 'S':
+			o->disasm = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case 'w':
+			if (set_opt(dtp, "-w", "destructive", NULL) < 0)
+				return E_ERROR;
+			break;
+		case 'x': {
+			char *name = strdup(optarg), *eq = strchr(name, '=');
+			if (eq)
+				*eq++ = '\0';
+			int rc = set_opt(dtp, "-x", name, eq);
+			free(name);
+			if (rc < 0)
+				return E_ERROR;
+			break;
+		}
+		case 'X':
+			if (strlen(optarg) != 1 || strchr("acst", optarg[0]) == NULL) {
+				errmsg("invalid argument for -X: %s", optarg);
+				return E_USAGE;
+			}
+			break;
+		case 'Z':
+			o->zdefs = true;
+			if (set_opt(dtp, "-Z", "zdefs", NULL) < 0)
+				return E_ERROR;
+			break;
+		default:
+			if (optopt != 0 && strchr(optstr, optopt) != NULL)
+				fprintf(stderr, "%s: option requires an argument -- %c\n", argv[0], optopt);
+			else
+				fprintf(stderr, "%s: illegal option -- %c\n", argv[0], optopt);
+			usage(stderr);
+			return E_USAGE;
+		}
+	}
+	/* Remaining words are macro arguments $1 .. $n. */
+	o->macro_argc = argc - optind + 1;
+	o->macro_argv = calloc((size_t)o->macro_argc + 1, sizeof(char *));
+	if (o->macro_argv == NULL)
+		return E_ERROR;
+	o->macro_argv[0] = argv[0];
+	for (int i = optind; i < argc; i++)
+		o->macro_argv[i - optind + 1] = argv[i];
+	return -1;
+}
+
+static int run(dtrace_hdl_t *dtp, struct options *o)
+{
+	FILE *out = stdout;
+
+	for (int i = 0; i < o->ncmds; i++) {
+		if (o->cmds[i].kind == CMD_SCRIPT) {
+			o->macro_argv[0] = (char *)o->cmds[i].arg;
+			break;
+		}
+	}
+	if (o->cmdv != NULL && !o->list) {
+		if (dtrace_proc_create(dtp, o->cmdv, NULL) < 0) {
+			errmsg("%s", dtrace_errmsg(dtp));
+			return E_ERROR;
+		}
+	}
+	for (int i = 0; i < o->npids; i++) {
+		if (dtrace_proc_grab(dtp, o->pids[i]) < 0) {
+			errmsg("%s", dtrace_errmsg(dtp));
+			return E_ERROR;
+		}
+	}
+	if (o->ncmds == 0 && !o->list) {
+		usage(stderr);
+		return E_USAGE;
+	}
+
+	/* Compile everything first. */
+	unsigned base = (o->cpp ? DTRACE_C_CPP : 0) | (o->list ? DTRACE_C_ZDEFS : 0);
+	for (int i = 0; i < o->ncmds; i++) {
+		struct cmd *c = &o->cmds[i];
+		if (c->kind == CMD_SCRIPT) {
+			c->prog = dtrace_compile(dtp, c->arg, c->arg, DTRACE_PSPEC_NAME,
+						 base | DTRACE_C_FILE, o->macro_argc, o->macro_argv);
+			if (c->prog == NULL) {
+				if (dtrace_errno(dtp) == -EINVAL || dtrace_errno(dtp) == 0)
+					errmsg("failed to compile script %s: %s", c->arg, dtrace_errmsg(dtp));
+				else
+					errmsg("%s", dtrace_errmsg(dtp));
+				return E_ERROR;
+			}
+		} else {
+			c->prog = dtrace_compile(dtp, c->arg, NULL, c->pspec, base | DTRACE_C_PSPEC,
+						 o->macro_argc, o->macro_argv);
+			if (c->prog == NULL) {
+				errmsg("invalid probe specifier %s: %s", c->arg, dtrace_errmsg(dtp));
+				return E_ERROR;
+			}
+		}
+	}
+
+	if (o->list) {
+		if (o->ofile && (out = fopen(o->ofile, "w")) == NULL) {
+			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
+			return E_ERROR;
+		}
+		fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+		if (o->ncmds == 0)
+			dtrace_probe_iter(dtp, NULL, DTRACE_PSPEC_NAME, list_probe, out);
+		for (int i = 0; i < o->ncmds; i++)
+			dtrace_prog_list(dtp, o->cmds[i].prog, list_probe, no_match, out);
+		if (out != stdout)
+			fclose(out);
+		return E_SUCCESS;
+	}
+
+	int64_t q = 0;
+	bool quiet = o->quiet_flag || (dtrace_getopt(dtp, "quiet", &q) == 0 && q);
+	int total = 0;
+	for (int i = 0; i < o->ncmds; i++) {
+		struct cmd *c = &o->cmds[i];
+		if (!o->compile_only && dtrace_prog_exec(dtp, c->prog) < 0) {
+			errmsg("failed to enable '%s': %s", c->arg, dtrace_errmsg(dtp));
+			return E_ERROR;
+		}
+		int n = dtrace_prog_nprobes(c->prog);
+		total += n;
+		if (!quiet) {
+			char *name = c->kind == CMD_SCRIPT ? strdup(c->arg) : crop_desc(c->arg);
+			errmsg("%s '%s' matched %d probe%s", c->kind == CMD_SCRIPT ? "script" : "description",
+			       name ? name : c->arg, n, n == 1 ? "" : "s");
+			free(name);
+		}
+	}
+	if (o->disasm)
+		dtrace_disassemble(dtp, stderr);
+	if (o->compile_only)
+		return E_SUCCESS;
+	if (total == 0 && !o->zdefs) {
+		errmsg("no probes %s", o->ncmds ? "matched" : "specified");
+		return E_ERROR;
+	}
+
+	if (o->ofile != NULL) {
+		if ((out = fopen(o->ofile, "w")) == NULL) {
+			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
+			return E_ERROR;
+		}
+		dtrace_set_output(dtp, out);
+	}
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	g_sig_dtp = dtp;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, NULL);
+
+	if (dtrace_go(dtp) < 0) {
+		errmsg("could not enable tracing: %s", dtrace_errmsg(dtp));
+		if (out != stdout)
+			fclose(out);
+		return E_ERROR;
+	}
+	if (o->cmdv != NULL && dtrace_proc_continue(dtp) < 0) {
+		errmsg("%s", dtrace_errmsg(dtp));
+		dtrace_stop(dtp);
+		return E_ERROR;
+	}
+
+	int rc = E_SUCCESS;
+	bool done = false;
+	while (!done) {
+		if (!g_intr)
+			dtrace_sleep(dtp);
+		if (g_intr)
+			done = true;
+		switch (dtrace_work(dtp)) {
+		case DTRACE_WORKSTATUS_DONE:
+			done = true;
+			break;
+		case DTRACE_WORKSTATUS_ERROR:
+			errmsg("processing aborted: %s", dtrace_errmsg(dtp));
+			rc = E_ERROR;
+			done = true;
+			break;
+		default:
+			break;
+		}
+		if (!done && (o->cmdv != NULL || o->npids > 0) && dtrace_proc_done(dtp))
+			done = true;
+	}
+	if ((o->cmdv != NULL || o->npids > 0) && dtrace_proc_done(dtp) && !quiet) {
+		int st;
+		if (!dtrace_exited(dtp, &st))
+			errmsg("pid %d has exited", (int)dtrace_target_pid(dtp));
+	}
+	if (dtrace_stop(dtp) < 0) {
+		errmsg("couldn't stop tracing: %s", dtrace_errmsg(dtp));
+		rc = E_ERROR;
+	}
+	FILE *fp = out;
+	fputc('\n', fp);
+	if (dtrace_aggregate_print(dtp, fp) < 0) {
+		errmsg("failed to print aggregations: %s", dtrace_errmsg(dtp));
+		rc = E_ERROR;
+	}
+	fflush(fp);
+	int status;
+	if (rc == E_SUCCESS && dtrace_exited(dtp, &status))
+		rc = status;
+	if (out != stdout)
+		fclose(out);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int err;
+
+	memset(&o, 0, sizeof(o));
+	if (argc == 1) {
+		usage(stderr);
+		return E_USAGE;
+	}
+	dtrace_hdl_t *dtp = dtrace_open(0, &err);
+	if (dtp == NULL) {
+		errmsg("failed to initialize dtrace: %s", strerror(err));
+		return E_ERROR;
+	}
+	int rc = parse_args(argc, argv, dtp, &o);
+	if (rc < 0) {
+		if (o.version) {
+			printf("dtrace: %s\n", dtrace_version());
+			rc = E_SUCCESS;
+		} else {
+			rc = dtrace_set_macro_args(dtp, o.macro_argc, o.macro_argv) < 0 ? E_ERROR
+											 : run(dtp, &o);
+		}
+	}
+	dtrace_close(dtp);
+	for (int i = 0; i < o.cmdc; i++)
+		free(o.cmdv[i]);
+	free(o.cmdv);
+	free(o.cmds);
+	free(o.pids);
+	free(o.macro_argv);
+	return rc;
+}

@@ -1,0 +1,183 @@
+/*
+ * Code generation: each clause becomes one BPF function; programs are
+ * built per (mechanism, clause set).  This header holds the per-function
+ * generator state and the emission, register and stack primitives used by
+ * the cg_*.c files.
+ */
+#ifndef DT_CG_H
+#define DT_CG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bpf/abi.h"
+#include "bpf/insn.h"
+#include "bpf/object.h"
+#include "compiler/ast.h"
+#include "compiler/pcb.h"
+
+struct dt_stmt;
+struct dt_rdesc;
+struct dt_type;
+struct dtrace_hdl;
+
+/*
+ * The probe context passed to every clause function (R2), kept in the
+ * program's stack frame.  Offsets are fixed so clauses can read it.
+ */
+#define DCTX_PRID	0	/* u32 probe id */
+#define DCTX_FLAGS	4	/* u32 */
+#define DCTX_CTX	8	/* the program's context pointer */
+#define DCTX_SCRATCH	16	/* per-CPU scratch area (0 if none) */
+#define DCTX_TS		24	/* cached timestamp (0: not read yet) */
+#define DCTX_ARGS	32	/* u64 args[10] */
+#define DCTX_NEST	112	/* pointer to the scratch nesting counter */
+#define DCTX_ERRNO	120	/* s64 errno for this firing */
+#define DCTX_EPID	128	/* u64 fault address for the error path */
+#define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */
+#define DCTX_SIZE	144
+
+/* Per-CPU scratch: strings and clause-locals, one area per nesting level. */
+#define DT_SCRATCH_NEST 4
+
+/* Register roles inside a clause function. */
+#define REG_DCTX	BPF_R6	/* the dctx pointer */
+#define REG_REC		BPF_R7	/* the reserved ring-buffer record */
+#define REG_SCRATCH	BPF_R8	/* the scratch area */
+
+#define CG_NREGS 11	/* R0-R10 */
+
+struct cg_label {
+	int pos;		/* instruction index, -1 until placed */
+};
+
+struct cg_fixup {
+	uint32_t insn;
+	int label;
+};
+
+struct dt_cg {
+	struct dt_pcb *pcb;
+	struct dtrace_hdl *dtp;
+	struct bo_object *obj;
+	struct bo_func *fn;
+	struct dt_stmt *stmt;
+	struct dt_rdesc *rdesc;
+	int line;			/* current source line for line info */
+
+	/* Registers */
+	bool reg_used[CG_NREGS];
+	bool reg_reserved[CG_NREGS];	/* R6-R8 roles, R10 */
+	int reg_spilled_for[CG_NREGS];	/* >0 while xalloc'ed over a live value */
+
+	/* Stack frame: spill slots at fp-8*(r+1), then temporaries. */
+	int stack_top;			/* bytes in use below the spill area (positive) */
+	int stack_max;
+
+	/* Labels */
+	DT_VEC(struct cg_label) labels;
+	DT_VEC(struct cg_fixup) fixups;
+	int fault_label;		/* where faults go (-1 if none yet) */
+
+	/* Record being built */
+	bool records;			/* the clause writes a record */
+	uint32_t rec_off;		/* next free byte in the record */
+	bool rec_force_wakeup;
+	int action_index;
+	bool in_pred;
+
+	/* Scratch usage within the current statement (bytes) */
+	uint32_t scratch_off;
+	uint32_t scratch_max;
+};
+
+/* ---- emission (cg_emit.c) ---- */
+void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct bo_func *fn);
+void cg_fini(struct dt_cg *cg);
+void cg_emit(struct dt_cg *cg, struct bpf_insn insn);
+uint32_t cg_pos(struct dt_cg *cg);
+int cg_label_new(struct dt_cg *cg);
+void cg_label_place(struct dt_cg *cg, int label);
+/* Conditional jump to a label: if (dst op src/imm) goto label. */
+void cg_jmp_reg(struct dt_cg *cg, int op, int dst, int src, int label);
+void cg_jmp_imm(struct dt_cg *cg, int op, int dst, int32_t imm, int label);
+void cg_ja(struct dt_cg *cg, int label);
+/* Resolve jumps; fails the compile if a label was never placed. */
+void cg_resolve(struct dt_cg *cg);
+void cg_mov_imm64(struct dt_cg *cg, int reg, uint64_t v);
+void cg_ld_map_fd(struct dt_cg *cg, int reg, const char *map);
+void cg_ld_bss(struct dt_cg *cg, int reg, uint32_t off);
+void cg_ld_rodata(struct dt_cg *cg, int reg, uint32_t off);
+/* Put bytes into .rodata (deduplicated); returns the offset. */
+uint32_t cg_rodata(struct dt_cg *cg, const void *data, size_t len);
+void cg_set_line(struct dt_cg *cg, int line);
+
+/* ---- registers and calls (cg_reg.c) ---- */
+int cg_reg_alloc(struct dt_cg *cg);
+void cg_reg_free(struct dt_cg *cg, int reg);
+/* Claim a specific register, spilling what it holds. */
+void cg_reg_xalloc(struct dt_cg *cg, int reg);
+void cg_reg_xfree(struct dt_cg *cg, int reg);
+/*
+ * Call a helper or BPF function with arguments already in registers
+ * args[0..nargs-1] (which are freed); returns a new register holding R0.
+ * Live caller-saved registers are preserved across the call.
+ */
+int cg_call_helper(struct dt_cg *cg, int helper, const int *args, int nargs);
+int cg_call_func(struct dt_cg *cg, const char *name, const int *args, int nargs);
+/* As above but discard the result. */
+void cg_call_helper_void(struct dt_cg *cg, int helper, const int *args, int nargs);
+void cg_call_func_void(struct dt_cg *cg, const char *name, const int *args, int nargs);
+
+/* ---- stack ---- */
+int cg_stack_alloc(struct dt_cg *cg, int size);	/* returns fp-relative offset */
+int cg_stack_mark(struct dt_cg *cg);
+void cg_stack_release(struct dt_cg *cg, int mark);
+
+/* ---- expressions (cg_expr.c) ---- */
+/* Evaluate an expression into a new register (value or, for by-ref types, a pointer). */
+int cg_expr(struct dt_cg *cg, struct dt_node *n);
+/* Evaluate a condition and jump to `label` if it is false (zero). */
+void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
+/* Sign- or zero-extend a register to 64 bits from type t's width. */
+void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t);
+/* Read `size` bytes at a kernel/user address into a register value. */
+void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland);
+/* Go to the fault path with (fault code, address register or -1). */
+void cg_fault(struct dt_cg *cg, int fault, int addr_reg);
+/* Maximum length a string expression may have (buffer size). */
+uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n);
+/* Whether a type is passed by reference (strings, structs, arrays). */
+bool cg_is_byref(struct dt_type *t);
+
+/* ---- variables (cg_var.c) ---- */
+int cg_var_load(struct dt_cg *cg, struct dt_node *n);
+void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val);
+/* Address of a variable's storage (for by-ref types and ++/--). */
+int cg_var_addr(struct dt_cg *cg, struct dt_node *lhs, bool create);
+
+/* ---- strings (cg_string.c) ---- */
+int cg_string_literal(struct dt_cg *cg, struct dt_node *n);
+/* Compare two strings: returns a register with <0, 0, >0. */
+int cg_strcmp(struct dt_cg *cg, struct dt_node *a, int ra, struct dt_node *b, int rb);
+/* Scratch space for a string temporary; returns register with its address. */
+int cg_scratch_alloc(struct dt_cg *cg, uint32_t size);
+/* Copy a string value to dst (bounded by size). */
+void cg_strcpy(struct dt_cg *cg, int dst, int src, uint32_t size);
+
+/* ---- actions and records (cg_action.c) ---- */
+void cg_stmt_action(struct dt_cg *cg, struct dt_node *call);
+/* Reserve `size` bytes in the clause's record; returns the offset. */
+uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align);
+/* Whether a clause body writes a record. */
+bool cg_clause_records(struct dt_node *body);
+
+/* ---- aggregations (cg_agg.c) ---- */
+void cg_agg_assign(struct dt_cg *cg, struct dt_node *n);
+
+/* ---- clause functions (cg_clause.c) ---- */
+int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt);
+/* The ERROR handler function (records faults, runs ERROR clauses). */
+int dt_cg_error_func(struct dtrace_hdl *dtp, struct bo_object *obj);
+
+#endif

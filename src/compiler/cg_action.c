@@ -1,0 +1,192 @@
+/*
+ * Actions: each data-recording action appends its values to the clause's
+ * record (reserved in the ring buffer) and an item to the record's
+ * description, so that the consumer can print it.
+ */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "consumer/printf.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+
+uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align)
+{
+	uint32_t off = DT_ALIGN(cg->rec_off, align ? align : 1);
+
+	cg->rec_off = off + size;
+	return off;
+}
+
+static struct dt_ritem *add_item(struct dt_cg *cg, enum dt_rkind kind)
+{
+	struct dt_ritem it;
+
+	memset(&it, 0, sizeof(it));
+	it.kind = kind;
+	if (dt_vec_push(&cg->rdesc->items, it) < 0)
+		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	return &cg->rdesc->items.v[cg->rdesc->items.n - 1];
+}
+
+static int rec_ptr(struct dt_cg *cg, uint32_t off)
+{
+	int r = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_MOV64_REG(r, REG_REC));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)off));
+	return r;
+}
+
+/* Record one value of expression n; fills the item's off/size/type. */
+static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in)
+{
+	size_t idx = (size_t)(it_in - cg->rdesc->items.v);
+	struct dt_type *t = n->type;
+
+	cg->rdesc->items.v[idx].type = t;
+	if (n->kind == N_STRING) {
+		struct dt_ritem *it = &cg->rdesc->items.v[idx];
+		it->is_const = true;
+		it->is_string = true;
+		it->cstr = n->str.s;
+		return;
+	}
+	if (dt_type_is_string(t) || dt_type_is_charptr(t) ||
+	    (dt_type_is_array(t) && dt_type_is_charptr(t))) {
+		bool is_str = dt_type_is_string(t);
+		uint32_t size = is_str ? cg_string_size(cg, n) : (uint32_t)cg->dtp->opts.strsize;
+		if (!is_str && dt_type_is_array(t) && !dt_type_is_pointer(t)) {
+			/* A char array traces as its bytes (DTrace prints it as a string). */
+			uint32_t asz = dt_type_size(t);
+			if (asz > 0 && asz < size)
+				size = asz;
+		}
+		uint32_t off = cg_rec_alloc(cg, size, 1);
+		int s = cg_expr_string(cg, n);
+		int d = rec_ptr(cg, off);
+		cg_strcpy(cg, d, s, size);
+		struct dt_ritem *it = &cg->rdesc->items.v[idx];
+		it->off = off;
+		it->size = size;
+		it->is_string = true;
+		return;
+	}
+	if (cg_is_byref(t)) {
+		/* Structs and non-char arrays: their bytes. */
+		uint32_t size = dt_type_size(t);
+		uint32_t off = cg_rec_alloc(cg, size, 8);
+		bool user = (n->flags & DN_USERLAND) != 0;
+		int src = cg_expr(cg, n);
+		int save = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(save, src));
+		int a[3];
+		a[0] = rec_ptr(cg, off);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+		a[2] = src;
+		int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+					a, 3);
+		int ok = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+		cg_fault(cg, DT_FLT_BADADDR, save);
+		cg_label_place(cg, ok);
+		cg_reg_free(cg, rc);
+		cg_reg_free(cg, save);
+		struct dt_ritem *it = &cg->rdesc->items.v[idx];
+		it->off = off;
+		it->size = size;
+		return;
+	}
+	uint32_t size = dt_type_size(t);
+	if (size == 0 || size > 8 || dt_type_is_pointer(t))
+		size = 8;
+	uint32_t off = cg_rec_alloc(cg, size, size);
+	int v = cg_expr(cg, n);
+	cg_emit(cg, I_STX(cg_size_code(size), REG_REC, v, (int16_t)off));
+	cg_reg_free(cg, v);
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = size;
+}
+
+static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kind)
+{
+	struct dt_node *fmt = call->call.args;
+	struct dt_ritem *it = add_item(cg, kind);
+
+	it->fmt = call->aux;
+	it->fmtstr = fmt->str.s;
+	it->nargs = dt_node_list_len(fmt->next);
+	for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
+		struct dt_ritem *ai = add_item(cg, RK_PFARG);
+		record_value(cg, a, ai);
+	}
+}
+
+static void act_exit(struct dt_cg *cg, struct dt_node *call)
+{
+	struct dt_ritem *it = add_item(cg, RK_EXIT);
+	size_t idx = (size_t)(it - cg->rdesc->items.v);
+	uint32_t off = cg_rec_alloc(cg, 4, 4);
+	int v = cg_expr(cg, call->call.args);
+
+	cg_emit(cg, I_STX(BPF_W, REG_REC, v, (int16_t)off));
+	cg_reg_free(cg, v);
+	/* Close the state gate: no clause runs after this but END. */
+	int p = cg_reg_alloc(cg);
+	cg_ld_bss(cg, p, BSS_STATE);
+	cg_emit(cg, I_ST(BPF_W, p, 0, DT_STATE_DRAINING));
+	cg_reg_free(cg, p);
+	it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = 4;
+	it->type = cg->dtp->types.t_int;
+	cg->rdesc->has_exit = true;
+	cg->rec_force_wakeup = true;
+}
+
+bool cg_clause_records(struct dt_node *body)
+{
+	for (struct dt_node *s = body; s != NULL; s = s->next) {
+		if (s->kind == N_IF || s->kind == N_BLOCK) {
+			if (cg_clause_records(s->body) || cg_clause_records(s->elsebody))
+				return true;
+			continue;
+		}
+		if (s->kind != N_EXPRSTMT || s->l->kind != N_CALL || s->l->id == NULL)
+			continue;
+		if (s->l->id->kind == IDK_ACTION)
+			return true;
+	}
+	return false;
+}
+
+void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
+{
+	struct dt_ident *id = call->id;
+
+	switch (id->code) {
+	case ACT_TRACE: {
+		struct dt_ritem *it = add_item(cg, RK_TRACE);
+		record_value(cg, call->call.args, it);
+		break;
+	}
+	case ACT_PRINTF:
+		act_printf(cg, call, RK_PRINTF);
+		break;
+	case ACT_SYSTEM:
+		act_printf(cg, call, RK_SYSTEM);
+		break;
+	case ACT_EXIT:
+		act_exit(cg, call);
+		break;
+	default:
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line, "%s( ) is not supported yet",
+			  id->name);
+	}
+}

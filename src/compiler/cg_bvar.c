@@ -1,0 +1,220 @@
+/* Built-in variables: pid, tid, execname, timestamp, arg0..9, probe names ... */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+#include "providers/probe.h"
+
+static int helper0(struct dt_cg *cg, int helper)
+{
+	return cg_call_helper(cg, helper, NULL, 0);
+}
+
+/* Kernel struct member offset in bytes, from BTF, or a compile error. */
+static uint32_t kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
+{
+	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_type *t = dt_type_lookup(tt, sou);
+	uint32_t off = 0;
+
+	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+			  "%s needs kernel BTF (%s.%s not found in /sys/kernel/btf/vmlinux)", what,
+			  sou, member);
+	return off / 8;
+}
+
+/* Read a kernel word at reg + off into reg (reg holds a kernel address). */
+static void kread(struct dt_cg *cg, int reg, uint32_t off, uint32_t size)
+{
+	struct dt_type *t = dt_type_int(&cg->dtp->types, size, size < 8);
+
+	if (off)
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, reg, (int32_t)off));
+	cg_load_scalar(cg, reg, t, false);
+}
+
+/* The probe-name strings: a constant when every probe of the clause agrees. */
+static int probe_string(struct dt_cg *cg, int which)
+{
+	struct dt_stmt *s = cg->stmt;
+	const char *v = NULL;
+	bool same = s->probes.n > 0;
+
+	for (size_t i = 0; i < s->probes.n; i++) {
+		const char *pv = dt_probe_field(s->probes.v[i], which);
+		if (v == NULL)
+			v = pv;
+		else if (strcmp(v, pv) != 0)
+			same = false;
+	}
+	if (same) {
+		int r = cg_reg_alloc(cg);
+		cg_ld_rodata(cg, r, cg_rodata(cg, v, strlen(v) + 1));
+		return r;
+	}
+	/* Look the probe up in the dt_probes map by id. */
+	cg->dtp->need_probe_map = true;
+	int slot = cg_stack_alloc(cg, 8);
+	int k = cg_reg_alloc(cg);
+	cg_emit(cg, I_LDX(BPF_W, k, REG_DCTX, DCTX_PRID));
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, k, slot));
+	cg_emit(cg, I_MOV64_REG(k, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, k, slot));
+	int a[2];
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], MAP_PROBES);
+	a[1] = k;
+	int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JNE, p, 0, ok);
+	cg_fault(cg, DT_FLT_ILLOP, -1);
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)dt_probe_field_offset(which)));
+	return p;
+}
+
+int cg_bvar(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_ident *id = n->id;
+	int r;
+
+	switch (id->code) {
+	case BV_ARG0: case BV_ARG1: case BV_ARG2: case BV_ARG3: case BV_ARG4:
+	case BV_ARG5: case BV_ARG6: case BV_ARG7: case BV_ARG8: case BV_ARG9:
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_ARGS + 8 * (id->code - BV_ARG0)));
+		return r;
+	case BV_ARGS: {
+		int i = (int)n->call.args->cval;
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_ARGS + 8 * i));
+		cg_normalize(cg, r, n->type);
+		return r;
+	}
+	case BV_PID:
+		r = helper0(cg, BPF_FUNC_get_current_pid_tgid);
+		cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 32));
+		return r;
+	case BV_TID:
+		r = helper0(cg, BPF_FUNC_get_current_pid_tgid);
+		cg_emit(cg, I_MOV32_REG(r, r));
+		return r;
+	case BV_UID:
+		r = helper0(cg, BPF_FUNC_get_current_uid_gid);
+		cg_emit(cg, I_MOV32_REG(r, r));
+		return r;
+	case BV_GID:
+		r = helper0(cg, BPF_FUNC_get_current_uid_gid);
+		cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 32));
+		return r;
+	case BV_CPU:
+		return helper0(cg, BPF_FUNC_get_smp_processor_id);
+	case BV_ID:
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_W, r, REG_DCTX, DCTX_PRID));
+		return r;
+	case BV_EPID:
+		/* The enabled probe: this clause on this probe. */
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_W, r, REG_DCTX, DCTX_PRID));
+		cg_emit(cg, I_ALU64_IMM(BPF_LSH, r, 16));
+		cg_emit(cg, I_ALU64_IMM(BPF_OR, r, (int32_t)cg->stmt->id));
+		return r;
+	case BV_ERRNO:
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_ERRNO));
+		return r;
+	case BV_TIMESTAMP: {
+		/* Read once per probe firing, as DTrace does. */
+		r = cg_reg_alloc(cg);
+		int have = cg_label_new(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TS));
+		cg_jmp_imm(cg, BPF_JNE, r, 0, have);
+		int t = helper0(cg, BPF_FUNC_ktime_get_ns);
+		cg_emit(cg, I_STX(BPF_DW, REG_DCTX, t, DCTX_TS));
+		cg_emit(cg, I_MOV64_REG(r, t));
+		cg_reg_free(cg, t);
+		cg_label_place(cg, have);
+		return r;
+	}
+	case BV_WALLTIMESTAMP: {
+		r = helper0(cg, BPF_FUNC_ktime_get_ns);
+		int off = cg_reg_alloc(cg);
+		cg_ld_bss(cg, off, BSS_WALLOFF);
+		cg_emit(cg, I_LDX(BPF_DW, off, off, 0));
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, r, off));
+		cg_reg_free(cg, off);
+		return r;
+	}
+	case BV_VTIMESTAMP: {
+		uint32_t se = kmember(cg, "struct task_struct", "se", "vtimestamp");
+		uint32_t sum = kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
+		r = helper0(cg, BPF_FUNC_get_current_task);
+		kread(cg, r, se + sum, 8);
+		return r;
+	}
+	case BV_PPID: {
+		uint32_t parent = kmember(cg, "struct task_struct", "real_parent", "ppid");
+		uint32_t tgid = kmember(cg, "struct task_struct", "tgid", "ppid");
+		r = helper0(cg, BPF_FUNC_get_current_task);
+		kread(cg, r, parent, 8);
+		kread(cg, r, tgid, 4);
+		return r;
+	}
+	case BV_CURTHREAD:
+		return helper0(cg, BPF_FUNC_get_current_task);
+	case BV_EXECNAME: {
+		int slot = cg_stack_alloc(cg, 16);
+		int a[2];
+		a[0] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], 16));
+		cg_call_helper_void(cg, BPF_FUNC_get_current_comm, a, 2);
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(r, BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
+		return r;
+	}
+	case BV_PROBEPROV:
+		return probe_string(cg, 0);
+	case BV_PROBEMOD:
+		return probe_string(cg, 1);
+	case BV_PROBEFUNC:
+		return probe_string(cg, 2);
+	case BV_PROBENAME:
+		return probe_string(cg, 3);
+	default:
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			  "built-in variable %s is not supported yet", id->name);
+	}
+}
+
+void cg_count_drop(struct dt_cg *cg, int which)
+{
+	int slot = cg_stack_alloc(cg, 8);
+	int k = cg_reg_alloc(cg);
+	int a[2];
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	cg_emit(cg, I_MOV64_REG(k, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, k, slot));
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], MAP_CPUINFO);
+	a[1] = k;
+	int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	int skip = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, skip);
+	int one = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(one, 1));
+	cg_emit(cg, I_XADD(BPF_DW, p, one, (int16_t)which));
+	cg_reg_free(cg, one);
+	cg_label_place(cg, skip);
+	cg_reg_free(cg, p);
+}

@@ -1,0 +1,240 @@
+/*
+ * Clause functions: predicate, record reservation, statements, submit,
+ * and the fault path; plus the fault-recording and ERROR-dispatch
+ * functions every object carries.
+ */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+
+static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
+
+static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (s->kind == N_EXPRSTMT)
+			cg->action_index++;
+		cg_stmt(cg, s);
+	}
+}
+
+static void check_regs_free(struct dt_cg *cg, int line)
+{
+	for (int r = 0; r < CG_NREGS; r++) {
+		if (cg->reg_used[r] && !cg->reg_reserved[r])
+			dt_cerror(cg->pcb, "D_UNKNOWN", line,
+				  "internal error: register r%d leaked in code generation", r);
+	}
+}
+
+static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
+{
+	int mark = cg_stack_mark(cg);
+
+	cg_set_line(cg, s->line);
+	cg->scratch_off = 0;
+	switch (s->kind) {
+	case N_EXPRSTMT:
+		if (s->l->kind == N_CALL && s->l->id && s->l->id->kind == IDK_ACTION) {
+			cg_stmt_action(cg, s->l);
+		} else if (s->l->kind == N_OP2 && s->l->l->kind == N_AGG) {
+			cg_agg_assign(cg, s->l);
+		} else {
+			int r = cg_expr(cg, s->l);
+			cg_reg_free(cg, r);
+		}
+		break;
+	case N_IF: {
+		int other = cg_label_new(cg), done = cg_label_new(cg);
+		cg_branch_false(cg, s->cond, other);
+		cg_stmt_list(cg, s->body);
+		cg_ja(cg, done);
+		cg_label_place(cg, other);
+		cg_stmt_list(cg, s->elsebody);
+		cg_label_place(cg, done);
+		break;
+	}
+	case N_BLOCK:
+		cg_stmt_list(cg, s->body);
+		break;
+	default:
+		break;
+	}
+	check_regs_free(cg, s->line);
+	cg_stack_release(cg, mark);
+}
+
+static struct bo_func *new_func(struct dt_pcb *pcb, const char *name, const char *section,
+				unsigned nargs)
+{
+	struct bo_func *fn = dt_arena_zalloc(&pcb->hdl->arena, sizeof(*fn));
+
+	if (fn == NULL)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	fn->name = dt_arena_strdup(&pcb->hdl->arena, name);
+	fn->section = section;
+	fn->nargs = nargs;
+	return fn;
+}
+
+static struct dt_rdesc *new_rdesc(struct dtrace_hdl *dtp, struct dt_stmt *stmt)
+{
+	struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
+
+	if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
+		return NULL;
+	rd->id = (uint32_t)dtp->rdescs.n - 1;
+	rd->stmt = stmt;
+	return rd;
+}
+
+/* Reserve the record; the size immediate is patched once it is known. */
+static uint32_t emit_reserve(struct dt_cg *cg, int done)
+{
+	cg_ld_map_fd(cg, BPF_R1, MAP_RING);
+	uint32_t size_insn = cg_pos(cg);
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+	cg_emit(cg, I_MOV64_IMM(BPF_R3, 0));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R0, 0, ok);
+	cg_count_drop(cg, CPU_RING_DROPS);
+	cg_ja(cg, done);
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_MOV64_REG(REG_REC, BPF_R0));
+	/* Header: description, probe, CPU, speculation. */
+	cg_emit(cg, I_ST(BPF_W, REG_REC, 0, (int32_t)cg->rdesc->id));
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
+	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, 4));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
+	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R0, 8));
+	cg_emit(cg, I_ST(BPF_W, REG_REC, 12, 0));
+	return size_insn;
+}
+
+/*
+ * Submit: wake the consumer only for exit() or when the buffer is past
+ * half full; otherwise it reads at its switchrate (batched wake-ups).
+ */
+static void emit_submit(struct dt_cg *cg)
+{
+	if (cg->rec_force_wakeup) {
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
+	} else {
+		cg_ld_map_fd(cg, BPF_R1, MAP_RING);
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_AVAIL_DATA));
+		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_query));
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_NO_WAKEUP));
+		int quiet = cg_label_new(cg);
+		uint64_t mark = (uint64_t)cg->dtp->opts.bufsize / 2;
+		cg_jmp_imm(cg, BPF_JLT, BPF_R0, (int32_t)(mark > INT32_MAX ? INT32_MAX : mark), quiet);
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
+		cg_label_place(cg, quiet);
+	}
+	cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+}
+
+/* Discard the record, record the fault, run ERROR clauses, return. */
+static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
+{
+	struct dt_stmt *stmt = cg->stmt;
+
+	cg_label_place(cg, label);
+	if (discard) {
+		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+	}
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX));
+	cg_emit(cg, I_MOV64_REG(BPF_R2, REG_DCTX));
+	cg_emit(cg, I_MOV64_IMM(BPF_R3, (int32_t)stmt->id));
+	/* An ERROR clause only records its fault: ERROR does not recurse. */
+	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL,
+			      .target = stmt->enables_error ? "dt_fault" : "dt_error" };
+	if (dt_vec_push(&cg->fn->relocs, r) < 0)
+		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	cg_emit(cg, I_CALL_PSEUDO());
+	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(cg, I_EXIT());
+}
+
+int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_node *c = stmt->clause;
+	char name[64];
+	struct dt_cg cg;
+
+	snprintf(name, sizeof(name), "dt_clause_%u", stmt->id);
+	struct bo_func *fn = new_func(pcb, name, NULL, 2);
+	cg_init(&cg, pcb, obj, fn);
+	cg.stmt = stmt;
+	cg.action_index = -1;
+	cg.records = c->clause.has_body ? cg_clause_records(c->clause.body) : true;
+	cg.reg_reserved[REG_DCTX] = true;
+	cg.reg_reserved[REG_SCRATCH] = true;
+	if (cg.records) {
+		cg.reg_reserved[REG_REC] = true;
+		cg.rdesc = new_rdesc(dtp, stmt);
+		if (cg.rdesc == NULL)
+			dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+		stmt->rdesc = cg.rdesc;
+		cg.rec_off = DT_REC_DATA_OFF;
+	}
+	cg_set_line(&cg, c->line);
+
+	cg_emit(&cg, I_MOV64_REG(REG_DCTX, BPF_R2));
+	uint32_t scratch_insn = cg_pos(&cg);
+	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
+
+	int done = cg_label_new(&cg);
+	int pred_fault = -1;
+	if (c->clause.pred != NULL) {
+		cg_set_line(&cg, c->clause.pred->line);
+		cg.in_pred = true;
+		cg_branch_false(&cg, c->clause.pred, done);
+		cg.in_pred = false;
+		check_regs_free(&cg, c->clause.pred->line);
+		cg.scratch_off = 0;
+		/* Faults before the record exists have nothing to discard. */
+		pred_fault = cg.fault_label;
+		cg.fault_label = -1;
+	}
+	uint32_t size_insn = 0;
+	if (cg.records)
+		size_insn = emit_reserve(&cg, done);
+	if (c->clause.has_body) {
+		cg_stmt_list(&cg, c->clause.body);
+	} else {
+		/* No action given: DTrace's default action traces nothing but the probe. */
+	}
+	if (cg.records) {
+		cg_set_line(&cg, c->line);
+		cg.rdesc->size = DT_ALIGN(cg.rec_off, 8);
+		fn->insns.v[size_insn].imm = (int32_t)cg.rdesc->size;
+		emit_submit(&cg);
+	}
+	cg_label_place(&cg, done);
+	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(&cg, I_EXIT());
+
+	if (pred_fault >= 0)
+		emit_fault_path(&cg, pred_fault, false);
+	if (cg.fault_label >= 0)
+		emit_fault_path(&cg, cg.fault_label, cg.records);
+	if (!stmt->uses_scratch)
+		fn->insns.v[scratch_insn] = I_JA(0);
+	if (cg.scratch_max > dtp->scratch_max)
+		dtp->scratch_max = cg.scratch_max;
+	cg_resolve(&cg);
+	cg_fini(&cg);
+	stmt->func = fn;
+	return 0;
+}

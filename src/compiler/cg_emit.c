@@ -1,0 +1,167 @@
+/* Instruction emission: labels, jumps, relocated loads, line info. */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "lib/dt_impl.h"
+
+static _Noreturn void oom(struct dt_cg *cg)
+{
+	dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+}
+
+void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct bo_func *fn)
+{
+	memset(cg, 0, sizeof(*cg));
+	cg->pcb = pcb;
+	cg->dtp = pcb->hdl;
+	cg->obj = obj;
+	cg->fn = fn;
+	cg->fault_label = -1;
+	cg->reg_reserved[BPF_FP] = true;
+}
+
+void cg_fini(struct dt_cg *cg)
+{
+	dt_vec_free(&cg->labels);
+	dt_vec_free(&cg->fixups);
+}
+
+void cg_set_line(struct dt_cg *cg, int line)
+{
+	cg->line = line;
+}
+
+void cg_emit(struct dt_cg *cg, struct bpf_insn insn)
+{
+	struct bo_func *fn = cg->fn;
+
+	if (cg->line > 0 && (fn->lines.n == 0 || fn->lines.v[fn->lines.n - 1].line != (uint32_t)cg->line)) {
+		struct bo_line l = { .insn = (uint32_t)fn->insns.n, .line = (uint32_t)cg->line };
+		if (dt_vec_push(&fn->lines, l) < 0)
+			oom(cg);
+	}
+	if (dt_vec_push(&fn->insns, insn) < 0)
+		oom(cg);
+}
+
+uint32_t cg_pos(struct dt_cg *cg)
+{
+	return (uint32_t)cg->fn->insns.n;
+}
+
+int cg_label_new(struct dt_cg *cg)
+{
+	struct cg_label l = { .pos = -1 };
+
+	if (dt_vec_push(&cg->labels, l) < 0)
+		oom(cg);
+	return (int)cg->labels.n - 1;
+}
+
+void cg_label_place(struct dt_cg *cg, int label)
+{
+	cg->labels.v[label].pos = (int)cg_pos(cg);
+}
+
+static void fixup(struct dt_cg *cg, int label)
+{
+	struct cg_fixup f = { .insn = cg_pos(cg), .label = label };
+
+	if (dt_vec_push(&cg->fixups, f) < 0)
+		oom(cg);
+}
+
+void cg_jmp_reg(struct dt_cg *cg, int op, int dst, int src, int label)
+{
+	fixup(cg, label);
+	cg_emit(cg, I_JMP_REG(op, dst, src, 0));
+}
+
+void cg_jmp_imm(struct dt_cg *cg, int op, int dst, int32_t imm, int label)
+{
+	fixup(cg, label);
+	cg_emit(cg, I_JMP_IMM(op, dst, imm, 0));
+}
+
+void cg_ja(struct dt_cg *cg, int label)
+{
+	fixup(cg, label);
+	cg_emit(cg, I_JA(0));
+}
+
+void cg_resolve(struct dt_cg *cg)
+{
+	for (size_t i = 0; i < cg->fixups.n; i++) {
+		struct cg_fixup *f = &cg->fixups.v[i];
+		int target = cg->labels.v[f->label].pos;
+		if (target < 0)
+			dt_cerror(cg->pcb, "D_UNKNOWN", 0, "internal error: unplaced label");
+		int off = target - (int)f->insn - 1;
+		if (off < INT16_MIN || off > INT16_MAX)
+			dt_cerror(cg->pcb, "D_UNKNOWN", 0, "clause too large: jump out of range");
+		cg->fn->insns.v[f->insn].off = (int16_t)off;
+	}
+	cg->fixups.n = 0;
+}
+
+void cg_mov_imm64(struct dt_cg *cg, int reg, uint64_t v)
+{
+	if ((int64_t)v >= INT32_MIN && (int64_t)v <= INT32_MAX) {
+		cg_emit(cg, I_MOV64_IMM(reg, (int32_t)v));
+		return;
+	}
+	if (v <= UINT32_MAX) {
+		/* A 32-bit move zero-extends. */
+		cg_emit(cg, I_MOV32_IMM(reg, (int32_t)(uint32_t)v));
+		return;
+	}
+	cg_emit(cg, I_LD_IMM64_LO(reg, 0, v));
+	cg_emit(cg, I_LD_IMM64_HI(v));
+}
+
+static void reloc(struct dt_cg *cg, enum bo_reloc_kind kind, const char *target)
+{
+	struct bo_reloc r = { .insn = cg_pos(cg), .kind = kind, .target = target };
+
+	if (dt_vec_push(&cg->fn->relocs, r) < 0)
+		oom(cg);
+}
+
+void cg_ld_map_fd(struct dt_cg *cg, int reg, const char *map)
+{
+	reloc(cg, BO_RELOC_MAP_FD, map);
+	cg_emit(cg, I_LD_IMM64_LO(reg, BPF_PSEUDO_MAP_FD, 0));
+	cg_emit(cg, I_LD_IMM64_HI(0));
+}
+
+void cg_ld_bss(struct dt_cg *cg, int reg, uint32_t off)
+{
+	reloc(cg, BO_RELOC_BSS, NULL);
+	cg_emit(cg, I_LD_IMM64_LO(reg, BPF_PSEUDO_MAP_VALUE, off));
+	cg_emit(cg, I_LD_IMM64_HI(0));
+}
+
+void cg_ld_rodata(struct dt_cg *cg, int reg, uint32_t off)
+{
+	reloc(cg, BO_RELOC_RODATA, NULL);
+	cg_emit(cg, I_LD_IMM64_LO(reg, BPF_PSEUDO_MAP_VALUE, off));
+	cg_emit(cg, I_LD_IMM64_HI(0));
+}
+
+uint32_t cg_rodata(struct dt_cg *cg, const void *data, size_t len)
+{
+	struct bo_object *o = cg->obj;
+
+	/* Reuse an identical earlier constant. */
+	for (size_t off = 0; off + len <= o->rodata.n; off += 8) {
+		if (memcmp(o->rodata.v + off, data, len) == 0)
+			return (uint32_t)off;
+	}
+	size_t off = DT_ALIGN(o->rodata.n, 8);
+	if (dt_vec_reserve(&o->rodata, off + len) < 0)
+		oom(cg);
+	memset(o->rodata.v + o->rodata.n, 0, off - o->rodata.n);
+	memcpy(o->rodata.v + off, data, len);
+	o->rodata.n = off + len;
+	return (uint32_t)off;
+}

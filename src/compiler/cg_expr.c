@@ -1,0 +1,510 @@
+/*
+ * Expression code generation.  Values are 64-bit; narrower types are
+ * extended when loaded and when cast, and truncated when stored, as
+ * DTrace's 64-bit DIF machine does.  Strings are pointers to BPF memory
+ * (.rodata, scratch, .bss); structs and arrays read through pointers are
+ * kernel or user addresses.
+ */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+
+bool cg_is_byref(struct dt_type *t)
+{
+	t = dt_type_base(t);
+	return t != NULL && (t->kind == TK_STRING || t->kind == TK_STRUCT || t->kind == TK_UNION ||
+			     t->kind == TK_ARRAY);
+}
+
+void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t)
+{
+	t = dt_type_base(t);
+	if (t == NULL || (t->kind != TK_INT && t->kind != TK_ENUM) || t->size >= 8)
+		return;
+	int shift = 64 - (int)t->size * 8;
+	cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, shift));
+	cg_emit(cg, I_ALU64_IMM(t->is_signed ? BPF_ARSH : BPF_RSH, reg, shift));
+}
+
+static int size_code(uint32_t size)
+{
+	switch (size) {
+	case 1: return BPF_B;
+	case 2: return BPF_H;
+	case 4: return BPF_W;
+	default: return BPF_DW;
+	}
+}
+
+int cg_size_code(uint32_t size)
+{
+	return size_code(size);
+}
+
+void cg_fault(struct dt_cg *cg, int fault, int addr_reg)
+{
+	/* The fault path finds the code and address in the dctx scratch word. */
+	if (addr_reg >= 0)
+		cg_emit(cg, I_STX(BPF_DW, REG_DCTX, addr_reg, DCTX_EPID));
+	else
+		cg_emit(cg, I_ST(BPF_DW, REG_DCTX, DCTX_EPID, 0));
+	/* Fault code, action number (1-based; 0 in the predicate), place. */
+	cg_emit(cg, I_ST(BPF_W, REG_DCTX, DCTX_FLAGS,
+			 fault | ((cg->in_pred ? 0 : cg->action_index + 1) << 16)));
+	cg_emit(cg, I_ST(BPF_W, REG_DCTX, DCTX_FAULT_PC, (int32_t)cg_pos(cg) * 8));
+	if (cg->fault_label < 0)
+		cg->fault_label = cg_label_new(cg);
+	cg_ja(cg, cg->fault_label);
+}
+
+/*
+ * Load a value of type t from the (kernel or user) address in `reg` into
+ * `reg`, faulting on a bad address.
+ */
+void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
+{
+	uint32_t size = dt_type_size(t);
+	int slot = cg_stack_alloc(cg, 8);
+	int addr = cg_reg_alloc(cg);
+
+	if (size == 0 || size > 8)
+		size = 8;
+	cg_emit(cg, I_MOV64_REG(addr, reg));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	int a[3];
+	a[0] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+	a[2] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[2], addr));
+	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_reg_free(cg, rc);
+	cg_fault(cg, DT_FLT_BADADDR, addr);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, addr);
+	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
+	cg_normalize(cg, reg, t);
+}
+
+/* Signed or unsigned division/modulo with a zero check. */
+static void divmod(struct dt_cg *cg, int op, int l, int r, bool is_signed)
+{
+	int ok = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JNE, r, 0, ok);
+	cg_fault(cg, DT_FLT_DIVZERO, -1);
+	cg_label_place(cg, ok);
+	if (!is_signed) {
+		cg_emit(cg, I_ALU64_REG(op, l, r));
+		return;
+	}
+	/* |l| op |r|, then fix the sign: quotient negative if signs differ,
+	 * remainder takes the dividend's sign (C semantics). */
+	int sign = cg_reg_alloc(cg);
+	int t = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(sign, 0));
+	int lpos = cg_label_new(cg), rpos = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JSGE, l, 0, lpos);
+	cg_emit(cg, I_NEG64(l));
+	cg_emit(cg, I_ALU64_IMM(BPF_XOR, sign, op == BPF_DIV ? 1 : 1));
+	cg_label_place(cg, lpos);
+	cg_emit(cg, I_MOV64_REG(t, r));
+	cg_jmp_imm(cg, BPF_JSGE, t, 0, rpos);
+	cg_emit(cg, I_NEG64(t));
+	if (op == BPF_DIV)
+		cg_emit(cg, I_ALU64_IMM(BPF_XOR, sign, 1));
+	cg_label_place(cg, rpos);
+	cg_emit(cg, I_ALU64_REG(op, l, t));
+	int done = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, sign, 0, done);
+	cg_emit(cg, I_NEG64(l));
+	cg_label_place(cg, done);
+	cg_reg_free(cg, t);
+	cg_reg_free(cg, sign);
+}
+
+static int alu_op(enum dt_tok op)
+{
+	switch (op) {
+	case T_ADD: case T_ADD_EQ: return BPF_ADD;
+	case T_SUB: case T_SUB_EQ: return BPF_SUB;
+	case T_MUL: case T_MUL_EQ: return BPF_MUL;
+	case T_DIV: case T_DIV_EQ: return BPF_DIV;
+	case T_MOD: case T_MOD_EQ: return BPF_MOD;
+	case T_BAND: case T_AND_EQ: return BPF_AND;
+	case T_BOR: case T_OR_EQ: return BPF_OR;
+	case T_XOR: case T_XOR_EQ: return BPF_XOR;
+	case T_LSH: case T_LSH_EQ: return BPF_LSH;
+	case T_RSH: case T_RSH_EQ: return BPF_RSH;
+	default: return -1;
+	}
+}
+
+/* Scale an integer register by the size of a pointer's target. */
+static void scale_index(struct dt_cg *cg, int reg, struct dt_type *ptrtype)
+{
+	struct dt_type *pt = dt_type_base(ptrtype);
+	uint32_t sz = dt_type_size(pt->base);
+
+	if (sz > 1)
+		cg_emit(cg, I_ALU64_IMM(BPF_MUL, reg, (int32_t)sz));
+}
+
+/* l = l op r with D's typing (pointer arithmetic, signedness). */
+void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt,
+	      struct dt_type *rt, struct dt_type *res)
+{
+	int aop = alu_op(op);
+	bool lp = dt_type_is_pointer(lt) || dt_type_is_array(lt);
+	bool rp = dt_type_is_pointer(rt) || dt_type_is_array(rt);
+
+	if (aop == BPF_ADD || aop == BPF_SUB) {
+		if (lp && rp && aop == BPF_SUB) {
+			cg_emit(cg, I_ALU64_REG(BPF_SUB, l, r));
+			uint32_t sz = dt_type_size(dt_type_base(lt)->base);
+			if (sz > 1) {
+				int szr = cg_reg_alloc(cg);
+				cg_emit(cg, I_MOV64_IMM(szr, (int32_t)sz));
+				divmod(cg, BPF_DIV, l, szr, true);
+				cg_reg_free(cg, szr);
+			}
+			return;
+		}
+		if (lp && !rp)
+			scale_index(cg, r, lt);
+		else if (rp && !lp)
+			scale_index(cg, l, rt);
+	}
+	bool is_signed = dt_type_is_signed(res);
+	switch (aop) {
+	case BPF_DIV:
+	case BPF_MOD:
+		divmod(cg, aop, l, r, is_signed);
+		return;
+	case BPF_RSH:
+		cg_emit(cg, I_ALU64_REG(dt_type_is_signed(lt) ? BPF_ARSH : BPF_RSH, l, r));
+		return;
+	default:
+		cg_emit(cg, I_ALU64_REG(aop, l, r));
+		return;
+	}
+}
+
+static int cmp_jmp(enum dt_tok op, bool is_signed)
+{
+	switch (op) {
+	case T_EQU: return BPF_JEQ;
+	case T_NEQ: return BPF_JNE;
+	case T_LT: return is_signed ? BPF_JSLT : BPF_JLT;
+	case T_LE: return is_signed ? BPF_JSLE : BPF_JLE;
+	case T_GT: return is_signed ? BPF_JSGT : BPF_JGT;
+	case T_GE: return is_signed ? BPF_JSGE : BPF_JGE;
+	default: return -1;
+	}
+}
+
+static bool is_string_operand(struct dt_node *n)
+{
+	return dt_type_is_string(n->type);
+}
+
+static int cg_compare(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+	int res;
+
+	if (is_string_operand(l) || is_string_operand(r)) {
+		int rl = cg_expr_string(cg, l);
+		int rr = cg_expr_string(cg, r);
+		int c = cg_strcmp(cg, l, rl, r, rr);
+		/* Compare the strcmp result with zero. */
+		res = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(res, 1));
+		int t = cg_label_new(cg);
+		cg_jmp_imm(cg, cmp_jmp(n->op, true), c, 0, t);
+		cg_emit(cg, I_MOV64_IMM(res, 0));
+		cg_label_place(cg, t);
+		cg_reg_free(cg, c);
+		return res;
+	}
+	bool is_signed = dt_type_is_signed(l->type) && dt_type_is_signed(r->type);
+	if (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type))
+		is_signed = false;
+	int rl = cg_expr(cg, l);
+	int rr = cg_expr(cg, r);
+	res = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(res, 1));
+	int t = cg_label_new(cg);
+	cg_jmp_reg(cg, cmp_jmp(n->op, is_signed), rl, rr, t);
+	cg_emit(cg, I_MOV64_IMM(res, 0));
+	cg_label_place(cg, t);
+	cg_reg_free(cg, rl);
+	cg_reg_free(cg, rr);
+	return res;
+}
+
+/* Truth value of an expression (strings: non-empty... DTrace: non-NULL). */
+static int cg_truth(struct dt_cg *cg, struct dt_node *n)
+{
+	if (dt_type_is_string(n->type)) {
+		/* A string is true: D strings are never NULL pointers. */
+		int r = cg_expr(cg, n);
+		cg_emit(cg, I_MOV64_IMM(r, 1));
+		return r;
+	}
+	return cg_expr(cg, n);
+}
+
+void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
+{
+	if (n->flags & DN_CONST) {
+		if (n->cval == 0)
+			cg_ja(cg, label);
+		return;
+	}
+	if (n->kind == N_OP2 && n->op == T_LAND) {
+		cg_branch_false(cg, n->l, label);
+		cg_branch_false(cg, n->r, label);
+		return;
+	}
+	if (n->kind == N_OP2 && cmp_jmp(n->op, false) >= 0 && !is_string_operand(n->l) &&
+	    !is_string_operand(n->r) && dt_type_is_scalar(n->l->type) &&
+	    dt_type_is_scalar(n->r->type)) {
+		bool is_signed = dt_type_is_signed(n->l->type) && dt_type_is_signed(n->r->type);
+		/* Jump on the negated condition. */
+		enum dt_tok neg;
+		switch (n->op) {
+		case T_EQU: neg = T_NEQ; break;
+		case T_NEQ: neg = T_EQU; break;
+		case T_LT: neg = T_GE; break;
+		case T_LE: neg = T_GT; break;
+		case T_GT: neg = T_LE; break;
+		default: neg = T_LT; break;
+		}
+		int rl = cg_expr(cg, n->l);
+		if (n->r->flags & DN_CONST && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX) {
+			cg_jmp_imm(cg, cmp_jmp(neg, is_signed), rl, (int32_t)n->r->cval, label);
+		} else {
+			int rr = cg_expr(cg, n->r);
+			cg_jmp_reg(cg, cmp_jmp(neg, is_signed), rl, rr, label);
+			cg_reg_free(cg, rr);
+		}
+		cg_reg_free(cg, rl);
+		return;
+	}
+	int r = cg_truth(cg, n);
+	cg_jmp_imm(cg, BPF_JEQ, r, 0, label);
+	cg_reg_free(cg, r);
+}
+
+static int cg_logical(struct dt_cg *cg, struct dt_node *n)
+{
+	int res = cg_reg_alloc(cg);
+	int done = cg_label_new(cg);
+
+	if (n->op == T_LXOR) {
+		int a = cg_truth(cg, n->l);
+		int b = cg_truth(cg, n->r);
+		int z1 = cg_label_new(cg), z2 = cg_label_new(cg);
+		cg_emit(cg, I_MOV64_IMM(res, 0));
+		cg_jmp_imm(cg, BPF_JEQ, a, 0, z1);
+		cg_emit(cg, I_MOV64_IMM(a, 1));
+		cg_label_place(cg, z1);
+		cg_jmp_imm(cg, BPF_JEQ, b, 0, z2);
+		cg_emit(cg, I_MOV64_IMM(b, 1));
+		cg_label_place(cg, z2);
+		cg_emit(cg, I_MOV64_REG(res, a));
+		cg_emit(cg, I_ALU64_REG(BPF_XOR, res, b));
+		cg_reg_free(cg, a);
+		cg_reg_free(cg, b);
+		cg_label_place(cg, done);
+		return res;
+	}
+	/* && and || short-circuit. */
+	int a = cg_truth(cg, n->l);
+	cg_emit(cg, I_MOV64_IMM(res, n->op == T_LOR ? 1 : 0));
+	cg_jmp_imm(cg, n->op == T_LOR ? BPF_JNE : BPF_JEQ, a, 0, done);
+	cg_reg_free(cg, a);
+	int b = cg_truth(cg, n->r);
+	cg_emit(cg, I_MOV64_IMM(res, 1));
+	int t = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JNE, b, 0, t);
+	cg_emit(cg, I_MOV64_IMM(res, 0));
+	cg_label_place(cg, t);
+	cg_reg_free(cg, b);
+	cg_label_place(cg, done);
+	return res;
+}
+
+static int cg_op2(struct dt_cg *cg, struct dt_node *n)
+{
+	switch (n->op) {
+	case T_LAND:
+	case T_LOR:
+	case T_LXOR:
+		return cg_logical(cg, n);
+	case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
+		return cg_compare(cg, n);
+	case T_COMMA: {
+		int r = cg_expr(cg, n->l);
+		cg_reg_free(cg, r);
+		return cg_expr(cg, n->r);
+	}
+	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
+	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
+	case T_RSH_EQ:
+		return cg_assign(cg, n);
+	default:
+		break;
+	}
+	int l = cg_expr(cg, n->l);
+	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
+	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
+	    !dt_type_is_pointer(n->l->type) && !dt_type_is_array(n->l->type) &&
+	    !dt_type_is_pointer(n->r->type)) {
+		int op = alu_op(n->op);
+		if (op == BPF_RSH && dt_type_is_signed(n->l->type))
+			op = BPF_ARSH;
+		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)n->r->cval));
+		return l;
+	}
+	int r = cg_expr(cg, n->r);
+	cg_binop(cg, n->op, l, r, n->l->type, n->r->type, n->type);
+	cg_reg_free(cg, r);
+	return l;
+}
+
+static int cg_op1(struct dt_cg *cg, struct dt_node *n)
+{
+	int r;
+
+	switch (n->op) {
+	case T_LNEG: {
+		r = cg_truth(cg, n->l);
+		int z = cg_label_new(cg), done = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JEQ, r, 0, z);
+		cg_emit(cg, I_MOV64_IMM(r, 0));
+		cg_ja(cg, done);
+		cg_label_place(cg, z);
+		cg_emit(cg, I_MOV64_IMM(r, 1));
+		cg_label_place(cg, done);
+		return r;
+	}
+	case T_BNEG:
+		r = cg_expr(cg, n->l);
+		cg_emit(cg, I_ALU64_IMM(BPF_XOR, r, -1));
+		return r;
+	case T_INEG:
+		r = cg_expr(cg, n->l);
+		cg_emit(cg, I_NEG64(r));
+		return r;
+	case T_IPOS:
+		return cg_expr(cg, n->l);
+	case T_DEREF: {
+		r = cg_expr(cg, n->l);
+		if (cg_is_byref(n->type))
+			return r;	/* the address of the object */
+		bool user = (n->flags & DN_USERLAND) != 0;
+		cg_load_scalar(cg, r, n->type, user);
+		return r;
+	}
+	case T_ADDROF:
+		return cg_addr_of(cg, n->l);
+	case T_PREINC:
+	case T_PREDEC:
+	case T_POSTINC:
+	case T_POSTDEC:
+		return cg_incdec(cg, n);
+	default:
+		dt_cerror(cg->pcb, "D_UNKNOWN", n->line, "internal error: unary operator");
+	}
+}
+
+static int cg_op3(struct dt_cg *cg, struct dt_node *n)
+{
+	int res = cg_reg_alloc(cg);
+	int other = cg_label_new(cg), done = cg_label_new(cg);
+
+	cg_branch_false(cg, n->cond, other);
+	int a = dt_type_is_string(n->type) ? cg_expr_string(cg, n->l) : cg_expr(cg, n->l);
+	cg_emit(cg, I_MOV64_REG(res, a));
+	cg_reg_free(cg, a);
+	cg_ja(cg, done);
+	cg_label_place(cg, other);
+	int b = dt_type_is_string(n->type) ? cg_expr_string(cg, n->r) : cg_expr(cg, n->r);
+	cg_emit(cg, I_MOV64_REG(res, b));
+	cg_reg_free(cg, b);
+	cg_label_place(cg, done);
+	return res;
+}
+
+static int cg_cast(struct dt_cg *cg, struct dt_node *n)
+{
+	if (dt_type_is_string(n->type))
+		return cg_expr_string(cg, n->l);
+	int r = cg_expr(cg, n->l);
+	if (!dt_type_is_void(n->type))
+		cg_normalize(cg, r, n->type);
+	return r;
+}
+
+int cg_expr(struct dt_cg *cg, struct dt_node *n)
+{
+	int r;
+
+	if (n->flags & DN_CONST) {
+		r = cg_reg_alloc(cg);
+		cg_mov_imm64(cg, r, (uint64_t)n->cval);
+		return r;
+	}
+	switch (n->kind) {
+	case N_STRING:
+		return cg_string_literal(cg, n);
+	case N_IDENT:
+		if (n->id->kind == IDK_BVAR)
+			return cg_bvar(cg, n);
+		if (n->id->kind == IDK_INLINE) {
+			if (dt_type_is_string(n->type))
+				return cg_expr_string(cg, n->id->inline_expr);
+			r = cg_expr(cg, n->id->inline_expr);
+			cg_normalize(cg, r, n->type);
+			return r;
+		}
+		return cg_var_load(cg, n);
+	case N_VAR:
+		return cg_var_load(cg, n);
+	case N_INDEX:
+		if (n->id != NULL && n->id->kind == IDK_BVAR)
+			return cg_bvar(cg, n);
+		if (n->id != NULL && n->id->kind == IDK_ARRAY)
+			return cg_var_load(cg, n);
+		return cg_subscript(cg, n);
+	case N_OP1:
+		return cg_op1(cg, n);
+	case N_OP2:
+		return cg_op2(cg, n);
+	case N_OP3:
+		return cg_op3(cg, n);
+	case N_CALL:
+		return cg_subr(cg, n);
+	case N_MEMBER:
+		return cg_member(cg, n);
+	case N_CAST:
+		return cg_cast(cg, n);
+	case N_STRINGOF:
+		return cg_expr_string(cg, n->l);
+	default:
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			  "this kind of expression is not supported yet by the code generator");
+	}
+}

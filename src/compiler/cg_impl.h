@@ -1,0 +1,54 @@
+/* Internal interfaces between the code generator's files. */
+#ifndef DT_CG_IMPL_H
+#define DT_CG_IMPL_H
+
+#include "compiler/cg.h"
+
+/* Fixed .bss layout (globals follow). */
+#define BSS_STATE	0	/* u32 dt_state */
+#define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
+#define BSS_FIXED	16
+
+/* Per-CPU counters (map dt_cpuinfo, one entry). */
+#define CPU_RING_DROPS	0
+#define CPU_DYN_DROPS	8
+#define CPU_AGG_DROPS	16
+#define CPU_SPEC_DROPS	24
+#define CPU_NEST	32
+#define CPU_INFO_SIZE	40
+
+/* Names of the object's maps. */
+#define MAP_RING	"dt_ring"
+#define MAP_CPUINFO	"dt_cpuinfo"
+#define MAP_SCRATCH	"dt_scratch"
+#define MAP_PROBES	"dt_probes"
+#define MAP_AGG		"dt_agg"
+
+/* Offset of `size` zero bytes in .rodata. */
+uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
+
+/* Bytes of per-statement string temporaries in the scratch area. */
+uint32_t cg_scratch_temps(struct dtrace_hdl *dtp);
+
+int cg_size_code(uint32_t size);
+void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt,
+	      struct dt_type *rt, struct dt_type *res);
+
+/* A string value (pointer to BPF memory), converting char arrays/pointers. */
+int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
+
+int cg_bvar(struct dt_cg *cg, struct dt_node *n);
+int cg_assign(struct dt_cg *cg, struct dt_node *n);
+int cg_incdec(struct dt_cg *cg, struct dt_node *n);
+int cg_addr_of(struct dt_cg *cg, struct dt_node *n);
+int cg_subscript(struct dt_cg *cg, struct dt_node *n);
+int cg_member(struct dt_cg *cg, struct dt_node *n);
+int cg_subr(struct dt_cg *cg, struct dt_node *n);
+
+/* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
+void cg_count_drop(struct dt_cg *cg, int which);
+
+/* The address of a kernel or user object (structs, arrays, members). */
+int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland);
+
+#endif

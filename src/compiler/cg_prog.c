@@ -1,0 +1,440 @@
+/*
+ * The program builder: probes enabled by the same ordered set of clauses
+ * and fired by the same mechanism share one BPF program, made of the
+ * mechanism's prologue (probe id, arguments), the state gate, per-CPU
+ * scratch, and calls of the clause functions.  Also the fault recorder
+ * and ERROR dispatcher every object has, and the object's maps.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/vars.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+#include "lib/runtime.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+
+/* Clauses enabled on each probe, in program order. */
+struct probe_clauses {
+	struct dt_probe *prp;
+	DT_VEC(struct dt_stmt *) stmts;
+};
+
+static bool same_clauses(const struct probe_clauses *a, const struct dt_group *g)
+{
+	if (a->stmts.n != g->stmts.n)
+		return false;
+	for (size_t i = 0; i < a->stmts.n; i++)
+		if (a->stmts.v[i] != g->stmts.v[i])
+			return false;
+	return true;
+}
+
+static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	size_t np = dtp->probes.n;
+	struct probe_clauses *pc = calloc(np + 1, sizeof(*pc));
+	int rc = 0;
+
+	if (pc == NULL)
+		return -ENOMEM;
+	for (size_t s = 0; s < dtp->stmts.n; s++) {
+		struct dt_stmt *st = dtp->stmts.v[s];
+		for (size_t i = 0; i < st->probes.n; i++) {
+			struct dt_probe *prp = st->probes.v[i];
+			struct probe_clauses *p = &pc[prp->id];
+			p->prp = prp;
+			if (p->stmts.n > 0 && p->stmts.v[p->stmts.n - 1] == st)
+				continue;
+			if (dt_vec_push(&p->stmts, st) < 0) {
+				rc = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+	for (size_t id = 1; id <= np; id++) {
+		struct probe_clauses *p = &pc[id];
+		if (p->prp == NULL)
+			continue;
+		const char *mclass = p->prp->prov->mech_class(p->prp);
+		struct dt_group *g = NULL;
+		for (size_t j = 0; j < rt->groups.n; j++) {
+			struct dt_group *c = rt->groups.v[j];
+			if (c->prov == p->prp->prov && strcmp(c->mclass, mclass) == 0 &&
+			    same_clauses(p, c)) {
+				g = c;
+				break;
+			}
+		}
+		if (g == NULL) {
+			g = dt_arena_zalloc(&dtp->arena, sizeof(*g));
+			if (g == NULL || dt_vec_push(&rt->groups, g) < 0) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			g->prov = p->prp->prov;
+			g->mclass = mclass;
+			snprintf(g->name, sizeof(g->name), "dt_prog_%zu", rt->groups.n - 1);
+			for (size_t k = 0; k < p->stmts.n; k++) {
+				struct dt_stmt *st = p->stmts.v[k];
+				if (dt_vec_push(&g->stmts, st) < 0) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				g->args_used |= st->args_used;
+				g->uses_scratch |= st->uses_scratch;
+			}
+		}
+		if (dt_vec_push(&g->probes, p->prp) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+out:
+	for (size_t id = 0; id <= np; id++)
+		dt_vec_free(&pc[id].stmts);
+	free(pc);
+	return rc;
+}
+
+/* Take a scratch nesting level into dctx; jumps to `skip` if none. */
+static void scratch_acquire(struct dt_cg *cg, int dctx, int skip)
+{
+	int key = cg_stack_alloc(cg, 8);
+	int bad = cg_label_new(cg);
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
+	cg_ld_map_fd(cg, BPF_R1, MAP_CPUINFO);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, key));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
+	cg_emit(cg, I_MOV64_REG(BPF_R7, BPF_R0));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, dctx + DCTX_NEST));
+	/* level = atomic fetch-add of the CPU's nesting counter */
+	cg_emit(cg, I_MOV64_IMM(BPF_R8, 1));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R8, CPU_NEST,
+			     BPF_ADD | BPF_FETCH));
+	cg_jmp_imm(cg, BPF_JGE, BPF_R8, DT_SCRATCH_NEST, bad);
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
+	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R0, DT_SCRATCH_NEST));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R8));
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, key));
+	cg_ld_map_fd(cg, BPF_R1, MAP_SCRATCH);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, key));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, bad);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx + DCTX_SCRATCH));
+	int ok = cg_label_new(cg);
+	cg_ja(cg, ok);
+	/* Too deeply nested (or no area): give the level back, skip the event. */
+	cg_label_place(cg, bad);
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, -1));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R1, CPU_NEST, BPF_ADD));
+	cg_ja(cg, skip);
+	cg_label_place(cg, ok);
+}
+
+static void scratch_release(struct dt_cg *cg, int dctx)
+{
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, dctx + DCTX_NEST));
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, -1));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R1, CPU_NEST, BPF_ADD));
+}
+
+static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
+{
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
+	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = st->func->name };
+	if (dt_vec_push(&cg->fn->relocs, r) < 0)
+		dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+	cg_emit(cg, I_CALL_PSEUDO());
+}
+
+static struct bo_func *new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
+				unsigned nargs)
+{
+	struct bo_func *fn = dt_arena_zalloc(&dtp->arena, sizeof(*fn));
+
+	if (fn == NULL)
+		return NULL;
+	fn->name = dt_arena_strdup(&dtp->arena, name);
+	fn->section = section;
+	fn->nargs = nargs;
+	if (dt_vec_push(&dtp->obj->funcs, fn) < 0)
+		return NULL;
+	return fn;
+}
+
+static void build_program(struct dt_pcb *pcb, struct dt_group *g)
+{
+	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_cg cg;
+	struct bo_func *fn = new_func(dtp, g->name, g->mech->section, 1);
+
+	if (fn == NULL)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	cg_init(&cg, pcb, dtp->obj, fn);
+	g->fn = fn;
+	int skip = cg_label_new(&cg);
+	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
+
+	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
+	if (g->mech->gated) {
+		cg_ld_bss(&cg, BPF_R1, BSS_STATE);
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
+		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
+	}
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_PRID, 0));
+	cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R6, dctx + DCTX_CTX));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_SCRATCH, 0));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TS, 0));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_NEST, 0));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_ERRNO, 0));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_EPID, 0));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
+	g->mech->cg_prologue(&cg, g, dctx, g->args_used, skip);
+	if (g->uses_scratch)
+		scratch_acquire(&cg, dctx, skip);
+	for (size_t i = 0; i < g->stmts.n; i++)
+		call_clause(&cg, g->stmts.v[i], dctx);
+	if (g->uses_scratch)
+		scratch_release(&cg, dctx);
+	cg_label_place(&cg, skip);
+	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(&cg, I_EXIT());
+	cg_resolve(&cg);
+	cg_fini(&cg);
+}
+
+/*
+ * dt_fault(ctx, dctx, stmt): write an error record with the fault the
+ * clause left in its dctx, for the consumer to report.
+ */
+static void build_fault(struct dt_pcb *pcb)
+{
+	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_cg cg;
+	struct bo_func *fn = new_func(dtp, "dt_fault", NULL, 3);
+	uint32_t size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
+
+	if (fn == NULL)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	cg_init(&cg, pcb, dtp->obj, fn);
+	int done = cg_label_new(&cg);
+	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R2));
+	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
+	cg_ld_map_fd(&cg, BPF_R1, MAP_RING);
+	cg_emit(&cg, I_MOV64_IMM(BPF_R2, (int32_t)size));
+	cg_emit(&cg, I_MOV64_IMM(BPF_R3, 0));
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	cg_jmp_imm(&cg, BPF_JEQ, BPF_R0, 0, done);
+	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R0));
+	cg_emit(&cg, I_ST(BPF_W, BPF_R7, 0, 0));	/* rdesc 0: errors */
+	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_PRID));
+	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R1, 4));
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
+	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R0, 8));
+	cg_emit(&cg, I_ST(BPF_W, BPF_R7, 12, 0));
+	int d = DT_REC_DATA_OFF;
+	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R8, d + offsetof(struct dt_rec_error, stmt)));
+	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_FLAGS));
+	cg_emit(&cg, I_MOV64_REG(BPF_R2, BPF_R1));
+	cg_emit(&cg, I_ALU64_IMM(BPF_AND, BPF_R1, 0xffff));
+	cg_emit(&cg, I_ALU64_IMM(BPF_RSH, BPF_R2, 16));
+	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R1, d + offsetof(struct dt_rec_error, fault)));
+	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R2, d + offsetof(struct dt_rec_error, action)));
+	cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R6, DCTX_EPID));
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R7, BPF_R1, d + offsetof(struct dt_rec_error, addr)));
+	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_FAULT_PC));
+	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R1, d + offsetof(struct dt_rec_error, pc)));
+	cg_emit(&cg, I_MOV64_REG(BPF_R1, BPF_R7));
+	cg_emit(&cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	cg_label_place(&cg, done);
+	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(&cg, I_EXIT());
+	cg_resolve(&cg);
+	cg_fini(&cg);
+}
+
+/*
+ * dt_error(ctx, dctx, stmt): record the fault, then run the ERROR clauses
+ * with DTrace's ERROR arguments: arg1 the enabled probe, arg2 the action,
+ * arg3 the offset, arg4 the fault, arg5 the address.
+ */
+static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
+{
+	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_cg cg;
+	struct bo_func *fn = new_func(dtp, "dt_error", NULL, 3);
+
+	if (fn == NULL)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
+	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R2));
+	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
+	struct bo_reloc r = { .insn = cg_pos(&cg), .kind = BO_RELOC_CALL, .target = "dt_fault" };
+	if (dt_vec_push(&fn->relocs, r) < 0)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	cg_emit(&cg, I_CALL_PSEUDO());
+	if (eg != NULL && eg->stmts.n > 0) {
+		int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_PRID, 0));
+		cg_emit(&cg, I_ST(BPF_W, BPF_FP, dctx + DCTX_PRID, (int32_t)eg->probes.v[0]->id));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R6, dctx + DCTX_CTX));
+		cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R7, DCTX_SCRATCH));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx + DCTX_SCRATCH));
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TS, 0));
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_NEST, 0));
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_ERRNO, 0));
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_EPID, 0));
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
+		/* arg0 0; arg1 epid (probe << 16 | clause); arg2 action; arg3 offset;
+		 * arg4 fault; arg5 address. */
+		int a = dctx + DCTX_ARGS;
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, a, 0));
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R7, DCTX_PRID));
+		cg_emit(&cg, I_ALU64_IMM(BPF_LSH, BPF_R1, 16));
+		cg_emit(&cg, I_ALU64_REG(BPF_OR, BPF_R1, BPF_R8));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, a + 8));
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R7, DCTX_FLAGS));
+		cg_emit(&cg, I_MOV64_REG(BPF_R2, BPF_R1));
+		cg_emit(&cg, I_ALU64_IMM(BPF_RSH, BPF_R2, 16));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R2, a + 16));
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R2, BPF_R7, DCTX_FAULT_PC));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R2, a + 24));
+		cg_emit(&cg, I_ALU64_IMM(BPF_AND, BPF_R1, 0xffff));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, a + 32));
+		cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R7, DCTX_EPID));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, a + 40));
+		for (int i = 6; i < 10; i++)
+			cg_emit(&cg, I_ST(BPF_DW, BPF_FP, a + 8 * i, 0));
+		for (size_t i = 0; i < eg->stmts.n; i++)
+			call_clause(&cg, eg->stmts.v[i], dctx);
+	}
+	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(&cg, I_EXIT());
+	cg_resolve(&cg);
+	cg_fini(&cg);
+}
+
+static int add_map(dtrace_hdl_t *dtp, const char *name, uint32_t type, uint32_t ksize,
+		   uint32_t vsize, uint32_t max, uint32_t flags)
+{
+	struct bo_map m = { .name = name, .type = type, .key_size = ksize, .value_size = vsize,
+			    .max_entries = max, .flags = flags };
+
+	return dt_vec_push(&dtp->obj->maps, m) < 0 ? -ENOMEM : 0;
+}
+
+static uint32_t pow2_at_least(uint64_t v, uint32_t min)
+{
+	uint64_t p = min;
+
+	while (p < v && p < (1u << 31))
+		p <<= 1;
+	return (uint32_t)p;
+}
+
+static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	uint32_t scratch = cg_scratch_temps(dtp) + DT_ALIGN(dtp->locals_size, 8);
+	int rc = 0;
+
+	if (ncpus <= 0)
+		ncpus = 1;
+	rt->ncpus = ncpus;
+	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
+		      pow2_at_least((uint64_t)dtp->opts.bufsize, 4096), 0);
+	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
+	rc |= add_map(dtp, MAP_SCRATCH, BPF_MAP_TYPE_ARRAY, 4, scratch,
+		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
+	if (dtp->need_probe_map)
+		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
+			      (uint32_t)dtp->probes.n + 1, 0);
+	for (size_t i = 0; i < dtp->dynvars.n; i++) {
+		struct dt_ident *id = dtp->dynvars.v[i];
+		uint32_t ks = dt_var_key_size(dtp, id), vs = id->size;
+		uint64_t max = (uint64_t)dtp->opts.dynvarsize / (ks + vs + 32);
+		if (max < 16)
+			max = 16;
+		if (max > (1u << 24))
+			max = 1u << 24;
+		rc |= add_map(dtp, dt_var_map_name(dtp, id), BPF_MAP_TYPE_HASH, ks, vs,
+			      (uint32_t)max, BPF_F_NO_PREALLOC);
+	}
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		if (g->mech->add_maps != NULL && g->mech->add_maps(dtp, g) < 0)
+			return -EINVAL;
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	struct dt_pcb pcb;
+	struct dt_arena arena = { 0 };
+	struct dt_group *volatile error_group = NULL;
+	int rc;
+
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.hdl = dtp;
+	pcb.arena = &arena;
+	if (setjmp(pcb.jb) != 0) {
+		dt_arena_free(&arena);
+		return dtp->err ? dtp->err : -EINVAL;
+	}
+	if ((rc = form_groups(dtp, rt)) < 0) {
+		dt_arena_free(&arena);
+		return dt_set_error(dtp, rc, "out of memory");
+	}
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		const char *why = g->prov->unavailable ? g->prov->unavailable(dtp) : NULL;
+		if (why != NULL) {
+			dt_arena_free(&arena);
+			return dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes: %s",
+					    g->prov->name, why);
+		}
+		g->mech = g->prov->choose(dtp, g);
+		if (g->mech->section == NULL) {
+			error_group = g;
+			rt->error_clauses = true;
+			continue;
+		}
+		if (g->mech->by_consumer) {
+			if (strcmp(g->probes.v[0]->desc[3], "BEGIN") == 0)
+				rt->begin = g;
+			else
+				rt->end = g;
+		}
+		build_program(&pcb, g);
+	}
+	build_fault(&pcb);
+	build_error(&pcb, error_group);
+	if (dtp->bss_size < BSS_FIXED)
+		dtp->bss_size = BSS_FIXED;
+	dtp->obj->bss_size = dtp->bss_size;
+	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
+	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
+	if (dt_vec_push(&dtp->obj->bss_vars, v) < 0 || dt_vec_push(&dtp->obj->bss_vars, w) < 0 ||
+	    add_maps(dtp, rt) < 0) {
+		dt_arena_free(&arena);
+		return dtp->err ? dtp->err : dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	dt_arena_free(&arena);
+	return 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * Strings: literals in .rodata, temporaries in per-CPU scratch, copies
+ * with the probe_read_*_str helpers, comparison in the run-time library.
+ */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+
+#define TEMPS_PER_STMT 16
+
+uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
+{
+	return (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dtp->opts.strsize + 1, 8));
+}
+
+uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
+{
+	static const uint8_t zeros[1024];
+	uint8_t *buf;
+
+	if (size <= sizeof(zeros))
+		return cg_rodata(cg, zeros, size);
+	buf = dt_palloc(cg->pcb, size);
+	memset(buf, 0, size);
+	return cg_rodata(cg, buf, size);
+}
+
+int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
+{
+	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+	size_t len = n->str.len < strsize ? n->str.len : strsize - 1;
+	char *buf = dt_palloc(cg->pcb, len + 1);
+	int r = cg_reg_alloc(cg);
+
+	memcpy(buf, n->str.s, len);
+	buf[len] = '\0';
+	cg_ld_rodata(cg, r, cg_rodata(cg, buf, len + 1));
+	return r;
+}
+
+uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)
+{
+	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+
+	if (n->kind == N_STRING)
+		return (uint32_t)(n->str.len < strsize ? n->str.len + 1 : strsize);
+	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
+	    n->id->code == BV_EXECNAME)
+		return 16;
+	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
+		return cg_string_size(cg, n->id->inline_expr);
+	return strsize;
+}
+
+int cg_scratch_alloc(struct dt_cg *cg, uint32_t size)
+{
+	uint32_t off = DT_ALIGN(cg->scratch_off, 8);
+
+	if (off + size > cg_scratch_temps(cg->dtp))
+		dt_cerror(cg->pcb, "D_UNKNOWN", cg->line,
+			  "statement needs more than %u bytes of string temporaries",
+			  cg_scratch_temps(cg->dtp));
+	cg->scratch_off = off + size;
+	if (cg->scratch_off > cg->scratch_max)
+		cg->scratch_max = cg->scratch_off;
+	cg->stmt->uses_scratch = true;
+	int r = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
+	if (off)
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)off));
+	return r;
+}
+
+void cg_strcpy(struct dt_cg *cg, int dst, int src, uint32_t size)
+{
+	int a[3];
+
+	a[0] = dst;
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+	a[2] = src;
+	cg_call_helper_void(cg, BPF_FUNC_probe_read_kernel_str, a, 3);
+}
+
+/* Copy a string from kernel or user memory into a scratch buffer. */
+static int read_str(struct dt_cg *cg, int addr, bool userland)
+{
+	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+	int buf = cg_scratch_alloc(cg, strsize);
+	int keep = cg_reg_alloc(cg);
+	int save = cg_reg_alloc(cg);
+	int a[3];
+
+	cg_emit(cg, I_MOV64_REG(keep, buf));
+	cg_emit(cg, I_MOV64_REG(save, addr));
+	a[0] = buf;
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
+	a[2] = addr;
+	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user_str
+					     : BPF_FUNC_probe_read_kernel_str, a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JSGE, rc, 0, ok);
+	cg_reg_free(cg, rc);
+	cg_fault(cg, DT_FLT_BADADDR, save);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, save);
+	return keep;
+}
+
+int cg_expr_string(struct dt_cg *cg, struct dt_node *n)
+{
+	if (dt_type_is_string(n->type))
+		return cg_expr(cg, n);
+	/* char * or char[]: an address in kernel or user space. */
+	bool user = (n->flags & DN_USERLAND) != 0;
+	struct dt_type *b = dt_type_base(n->type);
+	if (b != NULL && b->kind == TK_PTR && b->userland)
+		user = true;
+	int addr = cg_expr(cg, n);
+	return read_str(cg, addr, user);
+}
+
+int cg_strcmp(struct dt_cg *cg, struct dt_node *a, int ra, struct dt_node *b, int rb)
+{
+	uint32_t sa = cg_string_size(cg, a), sb = cg_string_size(cg, b);
+	int args[3];
+
+	args[0] = ra;
+	args[1] = rb;
+	args[2] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(args[2], (int32_t)(sa < sb ? sa : sb)));
+	int r = cg_call_func(cg, "dt_rt_strcmp", args, 3);
+	/* The run-time returns a u64; make it a signed 32-bit result. */
+	cg_emit(cg, I_ALU64_IMM(BPF_LSH, r, 32));
+	cg_emit(cg, I_ALU64_IMM(BPF_ARSH, r, 32));
+	return r;
+}

@@ -1,0 +1,247 @@
+/* Kernel/user memory access (members, subscripts, &) and subroutines. */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+
+int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
+{
+	switch (n->kind) {
+	case N_MEMBER: {
+		uint32_t off = 0;
+		struct dt_type *st = dt_type_base(n->l->type);
+		int base;
+		if (n->op == T_PTR) {
+			base = cg_expr(cg, n->l);
+			*userland = st->userland || (n->l->flags & DN_USERLAND);
+			st = dt_type_base(st->base);
+		} else {
+			base = cg_lvalue_addr(cg, n->l, userland);
+		}
+		dt_type_member(&cg->dtp->types, st, n->member, &off);
+		if (off / 8)
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, base, (int32_t)(off / 8)));
+		if (n->flags & DN_USERLAND)
+			*userland = true;
+		return base;
+	}
+	case N_OP1:
+		if (n->op == T_DEREF) {
+			struct dt_type *pt = dt_type_base(n->l->type);
+			*userland = (n->flags & DN_USERLAND) || (pt && pt->userland);
+			return cg_expr(cg, n->l);
+		}
+		break;
+	case N_INDEX: {
+		struct dt_type *bt = dt_type_base(n->l->type);
+		int base = bt->kind == TK_ARRAY ? cg_lvalue_addr(cg, n->l, userland)
+						: cg_expr(cg, n->l);
+		if (bt->kind == TK_PTR)
+			*userland = bt->userland || (n->l->flags & DN_USERLAND);
+		int idx = cg_expr(cg, n->call.args);
+		uint32_t esz = dt_type_size(bt->base);
+		if (bt->kind == TK_ARRAY && bt->nelems > 0 && !(n->call.args->flags & DN_CONST)) {
+			/* Run-time bounds check, as DTrace does for arrays. */
+			int ok = cg_label_new(cg);
+			cg_jmp_imm(cg, BPF_JLT, idx, (int32_t)bt->nelems, ok);
+			cg_fault(cg, DT_FLT_BADADDR, -1);
+			cg_label_place(cg, ok);
+		}
+		if (esz > 1)
+			cg_emit(cg, I_ALU64_IMM(BPF_MUL, idx, (int32_t)esz));
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, base, idx));
+		cg_reg_free(cg, idx);
+		return base;
+	}
+	case N_CAST:
+	case N_IDENT:
+	case N_CALL:
+		if (cg_is_byref(n->type) || dt_type_is_pointer(n->type))
+			return cg_expr(cg, n);
+		break;
+	default:
+		break;
+	}
+	dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "cannot take the address of this expression");
+}
+
+/* Read a bit-field member: load its storage unit, shift and mask. */
+static void bitfield(struct dt_cg *cg, int reg, const struct dt_member *m, uint32_t off_bits)
+{
+	uint32_t unit = dt_type_size(m->type);
+	uint32_t shift = off_bits % (unit * 8);
+
+	/* Little-endian: the field starts `shift` bits into its unit. */
+	if (shift)
+		cg_emit(cg, I_ALU64_IMM(BPF_RSH, reg, (int32_t)shift));
+	if (m->bitsize < 64) {
+		int mask = cg_reg_alloc(cg);
+		cg_mov_imm64(cg, mask, (1ULL << m->bitsize) - 1);
+		cg_emit(cg, I_ALU64_REG(BPF_AND, reg, mask));
+		cg_reg_free(cg, mask);
+		if (dt_type_is_signed(m->type)) {
+			cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - m->bitsize)));
+			cg_emit(cg, I_ALU64_IMM(BPF_ARSH, reg, (int32_t)(64 - m->bitsize)));
+		}
+	}
+}
+
+int cg_member(struct dt_cg *cg, struct dt_node *n)
+{
+	bool user = false;
+	int addr = cg_lvalue_addr(cg, n, &user);
+
+	if (cg_is_byref(n->type))
+		return addr;
+	struct dt_type *st = dt_type_base(n->l->type);
+	if (n->op == T_PTR)
+		st = dt_type_base(st->base);
+	uint32_t off_bits;
+	const struct dt_member *m = dt_type_member(&cg->dtp->types, st, n->member, &off_bits);
+	if (m != NULL && m->bitsize != 0) {
+		/* The address points at the byte of the bit offset; read the unit. */
+		uint32_t unit = dt_type_size(m->type);
+		uint32_t byte = off_bits / 8, ustart = (off_bits / (unit * 8)) * unit;
+		if (byte != ustart)
+			cg_emit(cg, I_ALU64_IMM(BPF_SUB, addr, (int32_t)(byte - ustart)));
+		struct dt_type *ut = dt_type_int(&cg->dtp->types, unit, false);
+		cg_load_scalar(cg, addr, ut, user);
+		bitfield(cg, addr, m, off_bits);
+		return addr;
+	}
+	cg_load_scalar(cg, addr, n->type, user);
+	return addr;
+}
+
+int cg_subscript(struct dt_cg *cg, struct dt_node *n)
+{
+	bool user = false;
+	int addr = cg_lvalue_addr(cg, n, &user);
+
+	if (cg_is_byref(n->type))
+		return addr;
+	cg_load_scalar(cg, addr, n->type, user || (n->flags & DN_USERLAND));
+	return addr;
+}
+
+int cg_addr_of(struct dt_cg *cg, struct dt_node *n)
+{
+	bool user = false;
+
+	return cg_lvalue_addr(cg, n, &user);
+}
+
+static int arg_value(struct dt_cg *cg, struct dt_node *call, int i)
+{
+	struct dt_node *a = call->call.args;
+
+	while (i-- > 0)
+		a = a->next;
+	return cg_expr(cg, a);
+}
+
+static struct dt_node *arg_node(struct dt_node *call, int i)
+{
+	struct dt_node *a = call->call.args;
+
+	while (i-- > 0 && a)
+		a = a->next;
+	return a;
+}
+
+static int byteswap(struct dt_cg *cg, struct dt_node *n, int bits)
+{
+	int r = arg_value(cg, n, 0);
+
+	cg_emit(cg, I_ENDIAN_BE(r, bits));
+	return r;
+}
+
+int cg_subr(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_ident *id = n->id;
+
+	if (id->kind != IDK_SUBR)
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			  "%s( ) cannot be used as a value here yet", id->name);
+	switch (id->code) {
+	case SUB_RAND:
+		return cg_call_helper(cg, BPF_FUNC_get_prandom_u32, NULL, 0);
+	case SUB_HTONS:
+	case SUB_NTOHS:
+		return byteswap(cg, n, 16);
+	case SUB_HTONL:
+	case SUB_NTOHL:
+		return byteswap(cg, n, 32);
+	case SUB_HTONLL:
+	case SUB_NTOHLL:
+		return byteswap(cg, n, 64);
+	case SUB_STRLEN: {
+		struct dt_node *s = arg_node(n, 0);
+		int a[2];
+		a[0] = cg_expr_string(cg, s);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)cg_string_size(cg, s)));
+		return cg_call_func(cg, "dt_rt_strlen", a, 2);
+	}
+	case SUB_COPYINSTR: {
+		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+		int addr = arg_value(cg, n, 0);
+		int buf = cg_scratch_alloc(cg, strsize);
+		int keep = cg_reg_alloc(cg);
+		int save = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(keep, buf));
+		cg_emit(cg, I_MOV64_REG(save, addr));
+		int a[3];
+		a[0] = buf;
+		a[1] = cg_reg_alloc(cg);
+		struct dt_node *lim = arg_node(n, 1);
+		if (lim != NULL) {
+			int l = cg_expr(cg, lim);
+			/* Bound the length by strsize for the verifier. */
+			int ok = cg_label_new(cg);
+			cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
+			cg_jmp_imm(cg, BPF_JGE, l, (int32_t)strsize, ok);
+			cg_emit(cg, I_MOV64_REG(a[1], l));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], 1));
+			cg_label_place(cg, ok);
+			cg_reg_free(cg, l);
+		} else {
+			cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
+		}
+		a[2] = addr;
+		int rc = cg_call_helper(cg, BPF_FUNC_probe_read_user_str, a, 3);
+		int ok = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JSGE, rc, 0, ok);
+		cg_fault(cg, DT_FLT_BADADDR, save);
+		cg_label_place(cg, ok);
+		cg_reg_free(cg, rc);
+		cg_reg_free(cg, save);
+		return keep;
+	}
+	case SUB_PROGENYOF: {
+		/* Walk real_parent up from the current task, bounded. */
+		struct dt_typetab *tt = &cg->dtp->types;
+		struct dt_type *task = dt_type_lookup(tt, "struct task_struct");
+		uint32_t parent_off, tgid_off;
+		if (task == NULL || !dt_type_member(tt, task, "real_parent", &parent_off) ||
+		    !dt_type_member(tt, task, "tgid", &tgid_off))
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+				  "progenyof( ) needs kernel BTF for struct task_struct");
+		int a[3];
+		a[0] = arg_value(cg, n, 0);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)(parent_off / 8)));
+		a[2] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[2], (int32_t)(tgid_off / 8)));
+		return cg_call_func(cg, "dt_rt_progenyof", a, 3);
+	}
+	default:
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",
+			  id->name);
+	}
+}

@@ -1,0 +1,369 @@
+/*
+ * Variables: globals in .bss, thread-locals and associative arrays in
+ * one hash map each (keyed by thread / key tuple), clause-locals in the
+ * per-CPU scratch area.  Reading a missing dynamic variable gives 0 (or
+ * ""); assigning 0 to one deletes it.
+ */
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "compiler/vars.h"
+#include "lib/dt_impl.h"
+
+/* Bytes a variable of type t occupies. */
+uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t)
+{
+	if (dt_type_is_string(t))
+		return (uint32_t)dtp->opts.strsize;
+	if (cg_is_byref(t))
+		return DT_ALIGN(dt_type_size(t), 8);
+	return 8;
+}
+
+static void global_storage(struct dt_cg *cg, struct dt_ident *id)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+
+	if (id->size != 0)
+		return;
+	if (dtp->bss_size < BSS_FIXED)
+		dtp->bss_size = BSS_FIXED;
+	id->size = dt_var_size(dtp, id->type);
+	id->offset = DT_ALIGN(dtp->bss_size, 8);
+	dtp->bss_size = id->offset + id->size;
+}
+
+static void local_storage(struct dt_cg *cg, struct dt_ident *id)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+
+	if (id->size != 0)
+		return;
+	id->size = dt_var_size(dtp, id->type);
+	id->offset = DT_ALIGN(dtp->locals_size, 8);
+	dtp->locals_size = id->offset + id->size;
+}
+
+const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s_%u", id->kind == IDK_TLS ? "dt_tls" : "dt_arr", id->id);
+	return dt_arena_strdup(&dtp->arena, buf);
+}
+
+/* Key layout of an associative array: each component 8-aligned. */
+uint32_t dt_var_key_size(struct dtrace_hdl *dtp, struct dt_ident *id)
+{
+	if (id->kind == IDK_TLS)
+		return 8;
+	uint32_t off = 0;
+	for (int i = 0; i < id->nkeys; i++)
+		off = DT_ALIGN(off, 8) + dt_var_size(dtp, id->keys[i]);
+	return off ? off : 8;
+}
+
+/* Register the dynamic variable's map with the object. */
+static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+
+	if (id->size == 0) {
+		id->size = dt_var_size(dtp, id->type);
+		if (dt_vars_register(dtp, id) < 0)
+			dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	}
+	return dt_var_map_name(dtp, id);
+}
+
+/* A register pointing at a stack slot holding the current thread's key. */
+static int tls_key(struct dt_cg *cg)
+{
+	int slot = cg_stack_alloc(cg, 8);
+	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
+
+	/* Thread identity: the kernel's pid of the thread (tid). */
+	cg_emit(cg, I_MOV32_REG(r, r));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, r, slot));
+	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
+	return r;
+}
+
+/* Build an associative array key; returns a register pointing at it. */
+static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+	uint32_t ksize = dt_var_key_size(dtp, id);
+	int base = cg_scratch_alloc(cg, ksize);
+	uint32_t off = 0;
+	int i = 0;
+
+	/* Zero the key: padding and string tails are part of it. */
+	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
+		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
+	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
+		struct dt_type *kt = id->keys[i];
+		uint32_t ks = dt_var_size(dtp, kt);
+		off = DT_ALIGN(off, 8);
+		if (dt_type_is_string(kt)) {
+			int s = cg_expr_string(cg, k);
+			int dst = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_REG(dst, base));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, (int32_t)off));
+			cg_strcpy(cg, dst, s, ks);
+		} else {
+			int v = cg_expr(cg, k);
+			cg_normalize(cg, v, kt);
+			cg_emit(cg, I_STX(BPF_DW, base, v, (int16_t)off));
+			cg_reg_free(cg, v);
+		}
+		off += ks;
+	}
+	return base;
+}
+
+/* Look up a dynamic variable: returns a register with the value pointer or 0. */
+static int dyn_lookup(struct dt_cg *cg, struct dt_node *n, struct dt_ident *id)
+{
+	const char *map = dyn_map(cg, id);
+	int key = id->kind == IDK_TLS ? tls_key(cg) : array_key(cg, id, n->call.args);
+	int a[2];
+
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], map);
+	a[1] = key;
+	return cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+}
+
+static int load_from(struct dt_cg *cg, int ptr, struct dt_type *t, int16_t off)
+{
+	if (cg_is_byref(t)) {
+		if (off)
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, ptr, off));
+		return ptr;
+	}
+	cg_emit(cg, I_LDX(BPF_DW, ptr, ptr, off));
+	cg_normalize(cg, ptr, t);
+	return ptr;
+}
+
+int cg_var_load(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_ident *id = n->id;
+	int r;
+
+	switch (id->kind) {
+	case IDK_GLOBAL:
+		global_storage(cg, id);
+		r = cg_reg_alloc(cg);
+		cg_ld_bss(cg, r, id->offset);
+		return load_from(cg, r, id->type, 0);
+	case IDK_LOCAL:
+		local_storage(cg, id);
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_scratch_temps(cg->dtp) + id->offset)));
+		return load_from(cg, r, id->type, 0);
+	case IDK_TLS:
+	case IDK_ARRAY: {
+		int p = dyn_lookup(cg, n, id);
+		int found = cg_label_new(cg), done = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JNE, p, 0, found);
+		/* Missing: 0, or the empty string. */
+		if (dt_type_is_string(id->type) || cg_is_byref(id->type))
+			cg_ld_rodata(cg, p, cg_rodata_zeros(cg, id->size));
+		else
+			cg_emit(cg, I_MOV64_IMM(p, 0));
+		cg_ja(cg, done);
+		cg_label_place(cg, found);
+		if (!cg_is_byref(id->type)) {
+			cg_emit(cg, I_LDX(BPF_DW, p, p, 0));
+			cg_normalize(cg, p, id->type);
+		}
+		cg_label_place(cg, done);
+		return p;
+	}
+	default:
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "variable %s cannot be read here",
+			  id->name);
+	}
+}
+
+/* Store `val` (value or string pointer) into memory at `dst` + off. */
+static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_type *t,
+		     uint32_t size)
+{
+	if (dt_type_is_string(t)) {
+		int d = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(d, dst));
+		if (off)
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, d, off));
+		cg_strcpy(cg, d, val, size);
+		return;
+	}
+	if (cg_is_byref(t)) {
+		/* Structs and arrays are copied from where they are. */
+		int a[3];
+		a[0] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[0], dst));
+		if (off)
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], off));
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)dt_type_size(t)));
+		a[2] = val;
+		cg_call_helper_void(cg, BPF_FUNC_probe_read_kernel, a, 3);
+		return;
+	}
+	cg_normalize(cg, val, t);
+	cg_emit(cg, I_STX(BPF_DW, dst, val, off));
+	cg_reg_free(cg, val);
+}
+
+static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id, int val)
+{
+	const char *map = dyn_map(cg, id);
+	int key = id->kind == IDK_TLS ? tls_key(cg) : array_key(cg, id, lhs->call.args);
+	bool byref = cg_is_byref(id->type);
+	int done = cg_label_new(cg);
+
+	if (!byref) {
+		/* Assigning zero deletes the variable. */
+		int upd = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JNE, val, 0, upd);
+		int a[2];
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], map);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[1], key));
+		cg_call_helper_void(cg, BPF_FUNC_map_delete_elem, a, 2);
+		cg_ja(cg, done);
+		cg_label_place(cg, upd);
+	}
+	/* The value travels through a buffer of the map's value size. */
+	int vbuf;
+	if (byref) {
+		vbuf = cg_scratch_alloc(cg, id->size);
+		store_to(cg, vbuf, 0, val, id->type, id->size);
+	} else {
+		int slot = cg_stack_alloc(cg, 8);
+		cg_normalize(cg, val, id->type);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, val, slot));
+		cg_reg_free(cg, val);
+		vbuf = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(vbuf, BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, vbuf, slot));
+	}
+	int a[4];
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], map);
+	a[1] = key;
+	a[2] = vbuf;
+	a[3] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[3], BPF_ANY));
+	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, done);
+	cg_reg_free(cg, rc);
+	cg_count_drop(cg, CPU_DYN_DROPS);
+	cg_label_place(cg, done);
+}
+
+void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
+{
+	struct dt_ident *id = lhs->id;
+
+	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||
+	    (lhs->kind == N_INDEX && (id == NULL || id->kind != IDK_ARRAY)))
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			  "assigning to kernel memory is not supported (use copyout( ) for user memory)");
+	switch (id->kind) {
+	case IDK_GLOBAL: {
+		global_storage(cg, id);
+		int p = cg_reg_alloc(cg);
+		cg_ld_bss(cg, p, id->offset);
+		store_to(cg, p, 0, val, id->type, id->size);
+		cg_reg_free(cg, p);
+		return;
+	}
+	case IDK_LOCAL: {
+		local_storage(cg, id);
+		int p = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(p, REG_SCRATCH));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_scratch_temps(cg->dtp) + id->offset)));
+		store_to(cg, p, 0, val, id->type, id->size);
+		cg_reg_free(cg, p);
+		return;
+	}
+	case IDK_TLS:
+	case IDK_ARRAY:
+		dyn_store(cg, lhs, id, val);
+		return;
+	default:
+		dt_cerror(cg->pcb, "D_OP_WRITE", lhs->line,
+			  "operator = can only be applied to a writable variable");
+	}
+}
+
+int cg_assign(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+	int v;
+
+	if (l->kind == N_AGG) {
+		cg_agg_assign(cg, n);
+		return cg_reg_alloc(cg);
+	}
+	if (n->op == T_ASGN) {
+		v = dt_type_is_string(l->type) ? cg_expr_string(cg, r) : cg_expr(cg, r);
+	} else {
+		enum dt_tok base;
+		switch (n->op) {
+		case T_ADD_EQ: base = T_ADD; break;
+		case T_SUB_EQ: base = T_SUB; break;
+		case T_MUL_EQ: base = T_MUL; break;
+		case T_DIV_EQ: base = T_DIV; break;
+		case T_MOD_EQ: base = T_MOD; break;
+		case T_AND_EQ: base = T_BAND; break;
+		case T_XOR_EQ: base = T_XOR; break;
+		case T_OR_EQ: base = T_BOR; break;
+		case T_LSH_EQ: base = T_LSH; break;
+		default: base = T_RSH; break;
+		}
+		v = cg_expr(cg, l);
+		int rv = cg_expr(cg, r);
+		cg_binop(cg, base, v, rv, l->type, r->type, l->type);
+		cg_reg_free(cg, rv);
+	}
+	/* The expression's value is the assigned value (kept for chaining). */
+	int keep = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(keep, v));
+	if (!cg_is_byref(l->type))
+		cg_normalize(cg, keep, l->type);
+	cg_var_store(cg, l, v);
+	return keep;
+}
+
+int cg_incdec(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_node *l = n->l;
+	int64_t step = 1;
+
+	if (dt_type_is_pointer(l->type))
+		step = dt_type_size(dt_type_base(l->type)->base);
+	if (n->op == T_PREDEC || n->op == T_POSTDEC)
+		step = -step;
+	int old = cg_expr(cg, l);
+	int nv = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(nv, old));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, nv, (int32_t)step));
+	cg_normalize(cg, nv, l->type);
+	int res = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(res, (n->op == T_POSTINC || n->op == T_POSTDEC) ? old : nv));
+	cg_reg_free(cg, old);
+	cg_var_store(cg, l, nv);
+	return res;
+}

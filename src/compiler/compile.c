@@ -1,0 +1,310 @@
+/*
+ * dtrace_compile(): source text (or a file, or a probe specifier) through
+ * the preprocessor, parser, semantic checks, probe matching and code
+ * generation, into a program of clauses ready to enable.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/object.h"
+#include "compiler/cg.h"
+#include "compiler/cpp.h"
+#include "compiler/ident.h"
+#include "compiler/macros.h"
+#include "compiler/parser.h"
+#include "compiler/program.h"
+#include "compiler/sema.h"
+#include "compiler/types.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+#include "providers/probe.h"
+
+void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	char msg[sizeof(dtp->errmsg)];
+	va_list ap;
+	int n = 0;
+
+	msg[0] = '\0';
+	if (tag != NULL && dtp->opts.errtags)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
+	/* Scripts report lines; -n and friends do not. */
+	if (line > 0 && pcb->filename != NULL)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "line %d: ", line);
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	char *nl = strrchr(msg, '\n');
+	if (nl != NULL && nl[1] == '\0')
+		*nl = '\0';
+	memcpy(dtp->errmsg, msg, sizeof(msg));
+	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag ? tag : "");
+	dtp->err = -EINVAL;
+	longjmp(pcb->jb, 1);
+}
+
+void *dt_palloc(struct dt_pcb *pcb, size_t size)
+{
+	void *p = dt_arena_zalloc(pcb->arena, size ? size : 1);
+
+	if (p == NULL)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	return p;
+}
+
+char *dt_pstrndup(struct dt_pcb *pcb, const char *s, size_t n)
+{
+	char *p = dt_arena_strndup(pcb->arena, s, n);
+
+	if (p == NULL)
+		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+	return p;
+}
+
+char *dt_pstrdup(struct dt_pcb *pcb, const char *s)
+{
+	return dt_pstrndup(pcb, s, strlen(s));
+}
+
+const char *const *dt_pcb_lines(struct dt_pcb *pcb, size_t *nlines)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < pcb->srclen; i++)
+		if (pcb->src[i] == '\n')
+			n++;
+	const char **lines = dt_palloc(pcb, sizeof(char *) * n);
+	const char *s = pcb->src;
+	for (size_t i = 0; i < n; i++) {
+		const char *e = memchr(s, '\n', (size_t)(pcb->src + pcb->srclen - s));
+		if (e == NULL)
+			e = pcb->src + pcb->srclen;
+		lines[i] = dt_pstrndup(pcb, s, (size_t)(e - s));
+		s = e + 1;
+	}
+	*nlines = n;
+	return lines;
+}
+
+/* The object every program's functions go into (created on first use). */
+static struct bo_object *object(struct dt_pcb *pcb)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+
+	if (dtp->obj == NULL) {
+		dtp->obj = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->obj));
+		if (dtp->obj == NULL)
+			dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dtp->obj->license = "GPL";
+		/* Record description 0 is the error record. */
+		if (dtp->rdescs.n == 0) {
+			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
+			if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
+				dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
+		}
+	}
+	return dtp->obj;
+}
+
+static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
+{
+	struct dt_stmt *st = arg;
+
+	(void)dtp;
+	for (size_t i = 0; i < st->probes.n; i++)
+		if (st->probes.v[i] == prp)
+			return 0;
+	if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "ERROR") == 0)
+		st->enables_error = true;
+	return dt_vec_push(&st->probes, prp);
+}
+
+static void pdesc_name(const struct dt_pdesc *pd, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s:%s:%s", pd->prov, pd->mod, pd->func, pd->name);
+}
+
+static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct dt_node *c)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_stmt *st = dt_palloc(pcb, sizeof(*st));
+
+	memset(st, 0, sizeof(*st));
+	st->clause = c;
+	st->prog = pgp;
+	st->id = dtp->nextstmt++;
+	for (int i = 0; i < c->clause.npdescs; i++) {
+		struct dt_pdesc *pd = c->clause.pdescs[i];
+		int n = dt_probe_match(dtp, pd, add_probe, st);
+		if (n < 0)
+			dt_cerror(pcb, "D_NOMEM", pd->line, "failed to match probes: %s", strerror(-n));
+		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
+			char name[512];
+			pdesc_name(pd, name, sizeof(name));
+			dt_cerror(pcb, "D_PDESC_ZERO", pd->line,
+				  "probe description %s does not match any probes", name);
+		}
+	}
+	if (dt_vec_push(&pgp->stmts, st) < 0)
+		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+	dt_sema_clause(pcb, st);
+	dt_cg_clause(pcb, object(pcb), st);
+}
+
+static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, size_t *lenp)
+{
+	if (!(flags & DTRACE_C_FILE)) {
+		*lenp = strlen(text);
+		return strdup(text);
+	}
+	size_t len;
+	char *s = dt_read_file(text, &len);
+	if (s == NULL)
+		dt_set_error(dtp, -errno, "failed to open %s: %s", text, strerror(errno));
+	*lenp = len;
+	return s;
+}
+
+static int count_probes(const struct dtrace_prog *pgp)
+{
+	int n = 0;
+
+	/* Distinct probes over the program's clauses. */
+	for (size_t i = 0; i < pgp->stmts.n; i++) {
+		struct dt_stmt *st = pgp->stmts.v[i];
+		for (size_t j = 0; j < st->probes.n; j++) {
+			bool seen = false;
+			for (size_t k = 0; k < i && !seen; k++) {
+				struct dt_stmt *o = pgp->stmts.v[k];
+				for (size_t m = 0; m < o->probes.n; m++)
+					if (o->probes.v[m] == st->probes.v[j]) {
+						seen = true;
+						break;
+					}
+			}
+			if (!seen)
+				n++;
+		}
+	}
+	return n;
+}
+
+dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
+			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
+{
+	struct dt_pcb pcb;
+	size_t len;
+	char *src = read_source(dtp, text, flags, &len);
+	struct dtrace_prog *pgp = NULL;
+
+	if (src == NULL)
+		return NULL;
+	if (flags & DTRACE_C_CPP) {
+		char *out = NULL;
+		size_t outlen = 0;
+		if (dt_cpp_run(dtp, src, len, (flags & DTRACE_C_FILE) ? text : NULL, &out,
+			       &outlen) < 0) {
+			free(src);
+			return NULL;
+		}
+		free(src);
+		src = out;
+		len = outlen;
+	}
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.hdl = dtp;
+	pcb.arena = &dtp->arena;
+	pcb.filename = (flags & DTRACE_C_FILE) ? name : NULL;
+	pcb.cflags = flags;
+	pcb.pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
+	pcb.argc = argc;
+	pcb.argv = argv;
+	pcb.src = dt_arena_strndup(&dtp->arena, src, len);
+	pcb.srclen = len;
+	free(src);
+	if (pcb.src == NULL) {
+		dt_set_error(dtp, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	pgp = calloc(1, sizeof(*pgp));
+	bool *refs = calloc((size_t)argc + 1, sizeof(bool));
+	if (pgp == NULL || refs == NULL) {
+		free(pgp);
+		free(refs);
+		dt_set_error(dtp, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	pcb.argref = refs;
+	if (setjmp(pcb.jb) != 0) {
+		free(refs);
+		free(pgp->stmts.v);
+		free(pgp);
+		return NULL;
+	}
+	dt_parse_program(&pcb);
+	dt_sema_program(&pcb);
+	struct bo_object *obj = object(&pcb);
+	if (obj->source_name == NULL) {
+		obj->source_name = name ? dt_arena_strdup(&dtp->arena, name) : "<string>";
+		obj->source_lines = dt_pcb_lines(&pcb, &obj->nsource_lines);
+	}
+	for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
+		if (n->kind == N_CLAUSE)
+			compile_clause(&pcb, pgp, n);
+	}
+	dt_macro_check_unused(&pcb);
+	free(refs);
+	pgp->nprobes = count_probes(pgp);
+	/* The handle owns every program it compiled. */
+	if (dt_vec_push(&dtp->progs, pgp) < 0) {
+		free(pgp->stmts.v);
+		free(pgp);
+		dt_set_error(dtp, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	return pgp;
+}
+
+int dtrace_prog_nprobes(const dtrace_prog_t *pgp)
+{
+	return pgp->nprobes;
+}
+
+int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
+{
+	if (pgp->execed)
+		return 0;
+	if (dtp->active)
+		return dt_set_error(dtp, -EBUSY, "tracing is already active");
+	for (size_t i = 0; i < pgp->stmts.n; i++) {
+		struct dt_stmt *st = pgp->stmts.v[i];
+		if (dt_vec_push(&dtp->stmts, st) < 0 ||
+		    dt_vec_push(&dtp->obj->funcs, st->func) < 0)
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	pgp->execed = true;
+	return 0;
+}
+
+int dtrace_prog_probe_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_probe_f *func,
+			   void *arg)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < pgp->stmts.n; i++) {
+		struct dt_stmt *st = pgp->stmts.v[i];
+		for (size_t j = 0; j < st->probes.n; j++) {
+			struct dt_probe *prp = st->probes.v[j];
+			dtrace_probeinfo_t pi = { prp->id, prp->desc[0], prp->desc[1], prp->desc[2],
+						  prp->desc[3] };
+			n++;
+			if (func != NULL && func(dtp, &pi, arg) != 0)
+				return n;
+		}
+	}
+	return n;
+}

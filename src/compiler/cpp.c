@@ -1,0 +1,122 @@
+/* -C: the source goes through cpp(1); its line markers keep line numbers. */
+#include "compiler/cpp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/dt_impl.h"
+
+/* What DTrace predefines for D programs. */
+static const char *const predefs[] = {
+	"-D__linux", "-D__unix", "-D__SUNW_D=1", "-D__SUNW_D_64", "-D__SUNW_D_VERSION=0x02000000",
+#if defined(__x86_64__)
+	"-D__x86_64", "-D__amd64",
+#elif defined(__aarch64__)
+	"-D__aarch64__",
+#endif
+	"-D_LP64", "-D__LP64__",
+};
+
+int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *filename,
+	       char **outp, size_t *outlenp)
+{
+	const char *cpp = dtp->opts.cpppath ? dtp->opts.cpppath : "cpp";
+	int in[2], out[2];
+	size_t nargv = ARRAY_SIZE(predefs) + (size_t)dtp->opts.ncppargs + 8;
+	const char **argv = calloc(nargv, sizeof(*argv));
+	size_t n = 0;
+
+	if (argv == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	argv[n++] = cpp;
+	argv[n++] = "-xc";
+	argv[n++] = "-Wno-trigraphs";
+	for (size_t i = 0; i < ARRAY_SIZE(predefs); i++)
+		argv[n++] = predefs[i];
+	for (int i = 0; i < dtp->opts.ncppargs; i++)
+		argv[n++] = dtp->opts.cppargs[i];
+	argv[n++] = "-";
+	argv[n] = NULL;
+
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+		free(argv);
+		return dt_set_error(dtp, -errno, "failed to run cpp: %s", strerror(errno));
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int err = errno;
+		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+		free(argv);
+		return dt_set_error(dtp, -err, "failed to run cpp: %s", strerror(err));
+	}
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execvp(cpp, (char *const *)argv);
+		_exit(127);
+	}
+	free(argv);
+	close(in[0]);
+	close(out[1]);
+
+	/* Feed the source (with a line marker naming it) while reading the output. */
+	struct dt_strbuf feed, res;
+	dt_sb_init(&feed);
+	dt_sb_init(&res);
+	if (filename != NULL)
+		dt_sb_printf(&feed, "# 1 \"%s\"\n", filename);
+	dt_sb_putn(&feed, src, len);
+	size_t fed = 0;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	sigaction(SIGPIPE, &ign, &old);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	bool open_in = true;
+	for (;;) {
+		struct pollfd p[2] = { { out[0], POLLIN, 0 }, { in[1], POLLOUT, 0 } };
+		int np = open_in ? 2 : 1;
+		if (poll(p, (nfds_t)np, -1) < 0 && errno != EINTR)
+			break;
+		if (open_in && (p[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t w = write(in[1], feed.s + fed, feed.len - fed);
+			if (w > 0)
+				fed += (size_t)w;
+			if (w < 0 && errno != EAGAIN)
+				fed = feed.len;
+			if (fed >= feed.len) {
+				close(in[1]);
+				open_in = false;
+			}
+		}
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			char buf[8192];
+			ssize_t r = read(out[0], buf, sizeof(buf));
+			if (r <= 0)
+				break;
+			dt_sb_putn(&res, buf, (size_t)r);
+		}
+	}
+	if (open_in)
+		close(in[1]);
+	close(out[0]);
+	sigaction(SIGPIPE, &old, NULL);
+	dt_sb_free(&feed);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		dt_sb_free(&res);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			return dt_set_error(dtp, -ENOENT, "failed to run %s: No such file or directory",
+					    cpp);
+		return dt_set_error(dtp, -EINVAL, "preprocessor failed");
+	}
+	*outlenp = res.len;
+	*outp = dt_sb_take(&res);
+	return 0;
+}

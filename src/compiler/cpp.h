@@ -1,0 +1,17 @@
+/* Running the system C preprocessor over D source (-C). */
+#ifndef DT_CPP_H
+#define DT_CPP_H
+
+#include <stddef.h>
+
+struct dtrace_hdl;
+
+/*
+ * Preprocess `src` with cpp (the cpppath option, default "cpp") and the
+ * -D/-U/-I arguments given.  `filename` names the source in line markers.
+ * On success *outp (malloc'ed) holds the output.
+ */
+int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *filename,
+	       char **outp, size_t *outlenp);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * The compile context ("parser control block"): everything one call of
+ * dtrace_compile() needs while lexing, parsing and checking.  Compile
+ * errors longjmp back to the entry point after recording the message.
+ */
+#ifndef DT_PCB_H
+#define DT_PCB_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compiler/ast.h"
+#include "lib/util.h"
+
+struct dtrace_hdl;
+struct dt_sema_ctx;
+
+struct dt_pcb {
+	struct dtrace_hdl *hdl;
+	struct dt_arena *arena;		/* AST and types of this program */
+	const char *filename;		/* for messages: script name or NULL */
+	const char *src;		/* the source text (after cpp) */
+	size_t srclen;
+	unsigned cflags;		/* DTRACE_C_* */
+	int pspec_kind;			/* enum dtrace_pspec for DTRACE_C_PSPEC */
+
+	/* Macro arguments: $0 .. $(argc-1). */
+	int argc;
+	char *const *argv;
+	bool *argref;			/* which were referenced */
+
+	jmp_buf jb;			/* compile errors land here */
+
+	struct dt_node *root;		/* program: list of top-level nodes */
+	struct dt_sema_ctx *sema;	/* the clause being checked */
+};
+
+/*
+ * Record a compile error and abandon the compile.  `tag` is DTrace's error
+ * tag without brackets ("D_SYNTAX"); line 0 means no line to report.
+ */
+_Noreturn void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Allocate from the compile arena or fail the compile with ENOMEM. */
+void *dt_palloc(struct dt_pcb *pcb, size_t size);
+char *dt_pstrdup(struct dt_pcb *pcb, const char *s);
+char *dt_pstrndup(struct dt_pcb *pcb, const char *s, size_t n);
+
+/* Line text of the source, for line info (allocated in the arena). */
+const char *const *dt_pcb_lines(struct dt_pcb *pcb, size_t *nlines);
+
+#endif

@@ -1,0 +1,30 @@
+/* A compiled clause (statement) and the program-wide compile entry points. */
+#ifndef DT_PROGRAM_H
+#define DT_PROGRAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/ast.h"
+#include "lib/util.h"
+
+struct dt_probe;
+struct dt_rdesc;
+struct bo_func;
+struct dtrace_hdl;
+
+struct dt_stmt {
+	uint32_t id;			/* clause number, in program order */
+	struct dt_node *clause;		/* N_CLAUSE */
+	DT_VEC(struct dt_probe *) probes;	/* probes it enables */
+	struct dtrace_prog *prog;
+	struct bo_func *func;		/* its BPF function, after codegen */
+	struct dt_rdesc *rdesc;		/* the record it writes, NULL if none */
+	uint32_t args_used;		/* bitmask of argN the clause reads */
+	bool uses_scratch;		/* needs per-CPU scratch memory */
+	bool destructive;
+	bool enables_error;		/* one of its probes is dtrace:::ERROR */
+	int nlocals_size;		/* this-> variables' bytes */
+};
+
+#endif

@@ -1,0 +1,539 @@
+/*
+ * Semantic analysis of declarations, type names and clauses.  Expressions
+ * are checked in sema_expr.c, calls in sema_call.c.
+ */
+#include "compiler/sema.h"
+
+#include <string.h>
+
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/sema_impl.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+
+const char *dt_sema_typestr(struct dt_pcb *pcb, struct dt_type *t)
+{
+	return dt_type_str(&pcb->hdl->types, t);
+}
+
+int64_t dt_sema_const(struct dt_pcb *pcb, struct dt_node *n, const char *tag, const char *what)
+{
+	dt_sema_expr(pcb, n);
+	if (!(n->flags & DN_CONST))
+		dt_cerror(pcb, tag, n->line, "%s", what);
+	return n->cval;
+}
+
+/* ---- Type names ---- */
+
+static struct dt_type *int_from_bits(struct dt_pcb *pcb, unsigned bits, int line)
+{
+	struct dt_typetab *tt = &pcb->hdl->types;
+	bool uns = bits & DS_UNSIGNED;
+
+	if ((bits & DS_SIGNED) && uns)
+		dt_cerror(pcb, "D_TYPE_ERR", line, "invalid type combination");
+	if ((bits & DS_SHORT) && (bits & DS_LONG))
+		dt_cerror(pcb, "D_TYPE_ERR", line, "invalid type combination");
+	if (bits & DS_SHORT)
+		return uns ? tt->t_ushort : tt->t_short;
+	if (bits & DS_LONGLONG)
+		return uns ? tt->t_ullong : tt->t_llong;
+	if (bits & DS_LONG)
+		return uns ? tt->t_ulong : tt->t_long;
+	return uns ? tt->t_uint : tt->t_int;
+}
+
+static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds);
+static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds);
+
+static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
+{
+	struct dt_typetab *tt = &pcb->hdl->types;
+	unsigned bits = ds->bits;
+	unsigned mods = bits & (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG | DS_LONGLONG);
+	struct dt_type *t = NULL;
+
+	switch (ds->ts) {
+	case TS_NONE:
+		if (mods == 0 && !(bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT)))
+			dt_cerror(pcb, "D_SYNTAX", ds->line, "syntax error near type");
+		t = int_from_bits(pcb, bits, ds->line);
+		break;
+	case TS_VOID:
+		if (mods)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+				  "invalid type declaration: attributes may not be used with void type");
+		t = tt->t_void;
+		break;
+	case TS_CHAR:
+		if (bits & (DS_SHORT | DS_LONG))
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+				  "invalid type declaration: short and long may not be used with char type");
+		if ((bits & DS_SIGNED) && (bits & DS_UNSIGNED))
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		t = (bits & DS_UNSIGNED) ? tt->t_uchar : (bits & DS_SIGNED) ? tt->t_schar : tt->t_char;
+		break;
+	case TS_INT:
+		t = int_from_bits(pcb, bits, ds->line);
+		break;
+	case TS_FLOAT:
+	case TS_DOUBLE:
+		if (mods & ~DS_LONG)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		t = ds->ts == TS_FLOAT ? tt->t_float : tt->t_double;
+		break;
+	case TS_STRING:
+		if (mods)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		t = tt->t_string;
+		break;
+	case TS_NAME:
+		t = dt_type_lookup(tt, ds->name);
+		if (t == NULL)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "failed to resolve type %s: Unknown type name",
+				  ds->name);
+		if (mods & (DS_LONG | DS_LONGLONG | DS_SHORT)) {
+			if (!dt_type_is_integer(t))
+				dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+					  "invalid type declaration: long and long long may only be used with integer or floating-point type");
+		}
+		if (mods & (DS_SIGNED | DS_UNSIGNED))
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		break;
+	case TS_STRUCT:
+	case TS_UNION:
+		if (mods)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		t = define_sou(pcb, ds);
+		break;
+	case TS_ENUM:
+		if (mods)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		t = define_enum(pcb, ds);
+		break;
+	}
+	if (t == NULL)
+		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+	unsigned q = bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT);
+	if (q)
+		t = dt_type_qualified(tt, t, q);
+	if (bits & DS_USERLAND) {
+		struct dt_type *u = dt_type_qualified(tt, t, 0);
+		if (u == t) {
+			u = dt_arena_alloc(&tt->arena, sizeof(*u));
+			if (u == NULL)
+				dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+			*u = *t;
+			u->ptr_to = NULL;
+		}
+		u->userland = true;
+		t = u;
+	}
+	return t;
+}
+
+static const char *sou_key(struct dt_declspec *ds, char *buf, size_t len)
+{
+	const char *kw = ds->ts == TS_STRUCT ? "struct" : ds->ts == TS_UNION ? "union" : "enum";
+
+	snprintf(buf, len, "%s %s", kw, ds->name);
+	return buf;
+}
+
+static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
+{
+	struct dt_typetab *tt = &pcb->hdl->types;
+	enum dt_tkind kind = ds->ts == TS_STRUCT ? TK_STRUCT : TK_UNION;
+	char key[300];
+	struct dt_type *t = NULL;
+
+	if (ds->name != NULL) {
+		sou_key(ds, key, sizeof(key));
+		t = dt_htab_get(&tt->names, key);
+		if (!ds->has_body) {
+			if (t == NULL)
+				t = dt_type_lookup(tt, key);
+			if (t == NULL) {
+				/* A forward declaration, completed later if defined. */
+				t = dt_type_new(tt, TK_FWD, ds->name);
+				if (t == NULL || dt_type_define(tt, key, t) < 0)
+					dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+			}
+			return t;
+		}
+		if (t != NULL && t->kind != TK_FWD && t->members_loaded)
+			dt_cerror(pcb, "D_DECL_TYPERED", ds->line, "type redeclared: %s", key);
+	}
+	if (t == NULL || t->kind != TK_FWD) {
+		t = dt_type_new(tt, kind, ds->name);
+		if (t == NULL)
+			dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+		if (ds->name != NULL && dt_type_define(tt, key, t) < 0)
+			dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+	}
+	t->kind = kind;
+
+	int n = dt_node_list_len(ds->members);
+	struct dt_member *m = dt_arena_zalloc(&tt->arena, sizeof(*m) * (size_t)(n + 1));
+	if (m == NULL)
+		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+	uint32_t off = 0, maxalign = 1, size = 0, i = 0;
+	uint32_t bitpos = 0;	/* bit offset within the struct for bit-fields */
+	for (struct dt_node *d = ds->members; d != NULL; d = d->next, i++) {
+		struct dt_sema_decl info;
+		struct dt_type *mt = dt_sema_typename_info(pcb, d->decl.spec, d->decl.decl, &info);
+		struct dt_type *bt = dt_type_base(mt);
+		if (bt->kind == TK_FWD || bt->kind == TK_VOID)
+			dt_cerror(pcb, "D_DECL_INCOMPLETE", d->line,
+				  "incomplete struct/union/enum %s: %s", dt_sema_typestr(pcb, mt),
+				  info.name ? info.name : "");
+		uint32_t msize = dt_type_size(mt);
+		uint32_t malign = bt->kind == TK_ARRAY ? dt_type_base(bt->base)->align : bt->align;
+		if (malign == 0)
+			malign = 1;
+		m[i].name = info.name ? dt_arena_strdup(&tt->arena, info.name) : NULL;
+		m[i].type = mt;
+		if (d->decl.bitwidth != NULL) {
+			int64_t w = dt_sema_const(pcb, d->decl.bitwidth, "D_DECL_BFCONST",
+						  "positive integral constant expression expected as bit-field size");
+			if (w < 0 || (uint64_t)w > (uint64_t)msize * 8 || !dt_type_is_integer(mt))
+				dt_cerror(pcb, "D_DECL_BFSIZE", d->line,
+					  "bit-field size must be a positive constant of integral type");
+			uint32_t unit = msize * 8;
+			if (kind == TK_UNION)
+				bitpos = 0;
+			/* A field does not straddle its storage unit. */
+			if (w == 0 || (bitpos % unit) + (uint32_t)w > unit)
+				bitpos = DT_ALIGN(bitpos, unit);
+			m[i].offset_bits = bitpos;
+			m[i].bitsize = (uint32_t)w;
+			bitpos += (uint32_t)w;
+			if (kind == TK_STRUCT)
+				off = DT_ALIGN(bitpos, 8) / 8;
+			if (malign > maxalign)
+				maxalign = malign;
+			size = DT_MAX(size, DT_ALIGN(bitpos, 8) / 8);
+			continue;
+		}
+		if (kind == TK_STRUCT) {
+			off = DT_ALIGN(DT_MAX(off, DT_ALIGN(bitpos, 8) / 8), malign);
+			m[i].offset_bits = off * 8;
+			off += msize;
+			bitpos = off * 8;
+			size = off;
+		} else {
+			m[i].offset_bits = 0;
+			size = DT_MAX(size, msize);
+		}
+		if (malign > maxalign)
+			maxalign = malign;
+	}
+	t->members = m;
+	t->nmembers = i;
+	t->members_loaded = true;
+	t->align = maxalign;
+	t->size = DT_ALIGN(size, maxalign);
+	t->module = NULL;
+	return t;
+}
+
+static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
+{
+	struct dt_typetab *tt = &pcb->hdl->types;
+	char key[300];
+	struct dt_type *t;
+
+	if (!ds->has_body) {
+		sou_key(ds, key, sizeof(key));
+		t = dt_type_lookup(tt, key);
+		if (t == NULL)
+			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "failed to resolve type %s: Unknown type name",
+				  key);
+		return t;
+	}
+	t = dt_type_new(tt, TK_ENUM, ds->name);
+	if (t == NULL)
+		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+	t->size = t->align = 4;
+	t->is_signed = true;
+	if (ds->name != NULL) {
+		sou_key(ds, key, sizeof(key));
+		if (dt_htab_get(&tt->names, key) != NULL)
+			dt_cerror(pcb, "D_DECL_TYPERED", ds->line, "type redeclared: %s", key);
+		if (dt_type_define(tt, key, t) < 0)
+			dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+	}
+	int n = 0;
+	for (struct dt_enumerator *e = ds->enums; e; e = e->next)
+		n++;
+	t->enums = dt_arena_zalloc(&tt->arena, sizeof(*t->enums) * (size_t)(n + 1));
+	if (t->enums == NULL)
+		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+	int64_t v = 0;
+	for (struct dt_enumerator *e = ds->enums; e; e = e->next) {
+		if (e->value != NULL)
+			v = dt_sema_const(pcb, e->value, "D_DECL_ENCONST",
+					  "enumerator value must be an integral constant expression");
+		if (dt_ident_lookup_any(pcb->hdl, e->name) != NULL &&
+		    dt_ident_user(pcb->hdl, IDK_ENUM, e->name) != NULL)
+			dt_cerror(pcb, "D_DECL_IDRED", e->line, "identifier redeclared: %s", e->name);
+		struct dt_ident *id = dt_ident_user_add(pcb->hdl, IDK_ENUM, e->name, e->line);
+		if (id == NULL)
+			dt_cerror(pcb, "D_NOMEM", e->line, "out of memory");
+		id->value = v;
+		id->type = t;
+		id->flags |= IDF_DEFINED;
+		t->enums[t->nenums].name = id->name;
+		t->enums[t->nenums++].value = v;
+		v++;
+	}
+	return t;
+}
+
+struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
+				      struct dt_declarator *d, struct dt_sema_decl *info)
+{
+	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_type *t = base_type(pcb, ds);
+	struct dt_declarator *chain[64];
+	int n = 0;
+
+	memset(info, 0, sizeof(*info));
+	for (; d != NULL && n < (int)ARRAY_SIZE(chain); d = d->outer)
+		chain[n++] = d;
+	/* Apply from the base type outwards to the name. */
+	for (int i = n - 1; i >= 0; i--) {
+		struct dt_declarator *c = chain[i];
+		switch (c->kind) {
+		case DK_NAME:
+			info->name = c->name;
+			break;
+		case DK_PTR:
+			t = dt_type_ptr(tt, t);
+			if (c->quals)
+				t = dt_type_qualified(tt, t, c->quals);
+			break;
+		case DK_ARRAY:
+			if (c->assoc) {
+				int k = 0;
+				info->keys = dt_palloc(pcb, sizeof(*info->keys) * 16);
+				for (struct dt_node *p = c->params; p != NULL && k < 16; p = p->next) {
+					struct dt_sema_decl ki;
+					info->keys[k++] = dt_sema_typename_info(pcb, p->decl.spec,
+										p->decl.decl, &ki);
+				}
+				info->nkeys = k;
+				info->assoc = true;
+				break;
+			}
+			if (c->dim == NULL) {
+				t = dt_type_array(tt, t, 0);
+				break;
+			}
+			dt_sema_expr(pcb, c->dim);
+			if (!(c->dim->flags & DN_CONST) || c->dim->cval < 0) {
+				/* "int a[x]" with a variable: an associative array keyed by its type. */
+				if (!(c->dim->flags & DN_CONST)) {
+					info->keys = dt_palloc(pcb, sizeof(*info->keys));
+					info->keys[0] = c->dim->type;
+					info->nkeys = 1;
+					info->assoc = true;
+					break;
+				}
+				dt_cerror(pcb, "D_DECL_ARRVAL", c->line,
+					  "array dimension must be a positive integer constant");
+			}
+			t = dt_type_array(tt, t, (uint32_t)c->dim->cval);
+			break;
+		case DK_FUNC: {
+			struct dt_type *f = dt_type_new(tt, TK_FUNC, NULL);
+			int np = dt_node_list_len(c->params);
+			if (f == NULL)
+				dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+			f->base = t;
+			f->params = dt_arena_zalloc(&tt->arena, sizeof(*f->params) * (size_t)(np + 1));
+			for (struct dt_node *p = c->params; p != NULL; p = p->next) {
+				struct dt_sema_decl pi;
+				struct dt_type *pt = dt_sema_typename_info(pcb, p->decl.spec,
+									   p->decl.decl, &pi);
+				if (dt_type_is_void(pt) && np == 1 && pi.name == NULL)
+					break;
+				f->params[f->nparams++] = pt;
+			}
+			f->varargs = c->varargs;
+			f->size = 1;
+			t = f;
+			break;
+		}
+		}
+		if (t == NULL)
+			dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+	}
+	return t;
+}
+
+struct dt_type *dt_sema_typename(struct dt_pcb *pcb, struct dt_declspec *ds,
+				 struct dt_declarator *d, const char **namep)
+{
+	struct dt_sema_decl info;
+	struct dt_type *t = dt_sema_typename_info(pcb, ds, d, &info);
+
+	if (namep)
+		*namep = info.name;
+	return t;
+}
+
+/* ---- Declarations ---- */
+
+static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_declspec *ds = n->decl.spec;
+	struct dt_sema_decl info;
+	struct dt_type *t = dt_sema_typename_info(pcb, ds, n->decl.decl, &info);
+	enum dt_idkind kind = IDK_GLOBAL;
+
+	if (ds->dclass == DC_TYPEDEF) {
+		if (info.name == NULL)
+			dt_cerror(pcb, "D_DECL_USELESS", n->line, "useless declaration");
+		if (dt_htab_get(&dtp->types.names, info.name) != NULL)
+			dt_cerror(pcb, "D_DECL_TYPERED", n->line, "typedef redeclared: %s", info.name);
+		struct dt_type *td = dt_type_new(&dtp->types, TK_TYPEDEF, info.name);
+		if (td == NULL)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		td->base = t;
+		td->size = dt_type_size(t);
+		td->align = dt_type_base(t) ? dt_type_base(t)->align : 1;
+		if (dt_type_define(&dtp->types, info.name, td) < 0)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		return;
+	}
+	if (info.name == NULL) {
+		/* "struct s { ... };" defines a type and nothing else. */
+		if ((ds->ts == TS_STRUCT || ds->ts == TS_UNION || ds->ts == TS_ENUM) &&
+		    n->decl.decl == NULL)
+			return;
+		dt_cerror(pcb, "D_DECL_USELESS", n->line, "useless declaration");
+	}
+	switch (ds->dclass) {
+	case DC_AUTO:
+	case DC_REGISTER:
+	case DC_STATIC:
+		dt_cerror(pcb, "D_DECL_CLASS", n->line, "specified storage class not appropriate in D");
+	case DC_SELF:
+		kind = IDK_TLS;
+		break;
+	case DC_THIS:
+		kind = IDK_LOCAL;
+		break;
+	case DC_EXTERN:
+		/* A kernel symbol's type; D reads such symbols by address. */
+		return;
+	default:
+		break;
+	}
+	if (dt_type_is_void(t) && !info.assoc)
+		dt_cerror(pcb, "D_DECL_VOIDOBJ", n->line, "cannot have void object: %s", info.name);
+	if (dt_type_base(t)->kind == TK_FUNC)
+		dt_cerror(pcb, "D_DECL_FUNC", n->line, "function declarations are not supported: %s",
+			  info.name);
+	if (info.assoc && kind == IDK_GLOBAL)
+		kind = IDK_ARRAY;
+
+	struct dt_ident *old = dt_ident_user(dtp, kind, info.name);
+	if (kind == IDK_GLOBAL || kind == IDK_ARRAY) {
+		struct dt_ident *b = dt_ident_builtin(dtp, info.name);
+		if (b != NULL)
+			dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
+		if (old == NULL)
+			old = dt_ident_user(dtp, kind == IDK_GLOBAL ? IDK_ARRAY : IDK_GLOBAL, info.name);
+	}
+	if (old != NULL) {
+		if (old->kind != kind || !dt_type_equal(old->type, t) || old->nkeys != info.nkeys)
+			dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
+		return;
+	}
+	struct dt_ident *id = dt_ident_user_add(dtp, kind, info.name, n->line);
+	if (id == NULL)
+		dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+	id->type = t;
+	id->flags |= IDF_DECLARED | IDF_DEFINED;
+	if (info.assoc) {
+		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
+		if (id->keys == NULL)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);
+		id->nkeys = info.nkeys;
+	}
+}
+
+static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_sema_decl info;
+	struct dt_type *t = dt_sema_typename_info(pcb, n->decl.spec, n->decl.decl, &info);
+
+	if (dt_ident_lookup_any(dtp, info.name) != NULL || dt_ident_user(dtp, IDK_ARRAY, info.name))
+		dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
+	dt_sema_expr(pcb, n->l);
+	if (!dt_sema_assignable(pcb, t, n->l))
+		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", info.name,
+			  dt_sema_typestr(pcb, t), dt_sema_typestr(pcb, n->l->type));
+	struct dt_ident *id = dt_ident_user_add(dtp, IDK_INLINE, info.name, n->line);
+	if (id == NULL)
+		dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+	id->type = t;
+	id->inline_expr = n->l;
+	id->flags |= IDF_DECLARED | IDF_DEFINED;
+}
+
+void dt_sema_program(struct dt_pcb *pcb)
+{
+	for (struct dt_node *n = pcb->root; n != NULL; n = n->next) {
+		switch (n->kind) {
+		case N_DECL:
+			if (n->decl.decl == NULL) {
+				struct dt_declspec *ds = n->decl.spec;
+				if (!(ds->ts == TS_STRUCT || ds->ts == TS_UNION || ds->ts == TS_ENUM) ||
+				    (!ds->has_body && ds->dclass != DC_NONE))
+					dt_cerror(pcb, "D_DECL_USELESS", n->line, "useless declaration");
+				base_type(pcb, ds);
+				break;
+			}
+			declare_var(pcb, n);
+			break;
+		case N_INLINE:
+			declare_inline(pcb, n);
+			break;
+		case N_XLATOR:
+			dt_sema_translator(pcb, n);
+			break;
+		case N_PROVIDER:
+		case N_CLAUSE:
+		default:
+			break;
+		}
+	}
+}
+
+void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt)
+{
+	struct dt_node *c = stmt->clause;
+	struct dt_sema_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.stmt = stmt;
+	pcb->sema = &ctx;
+	if (c->clause.pred != NULL) {
+		dt_sema_expr(pcb, c->clause.pred);
+		if (!dt_type_is_scalar(c->clause.pred->type) &&
+		    !dt_type_is_string(c->clause.pred->type))
+			dt_cerror(pcb, "D_PRED_SCALAR", c->clause.pred->line,
+				  "predicate result must be of scalar type");
+	}
+	dt_sema_stmts(pcb, c->clause.body);
+	pcb->sema = NULL;
+}

@@ -1,0 +1,33 @@
+/*
+ * Semantic analysis: resolve identifiers, compute and check types, fold
+ * constants, declare variables and types, with DTrace's error tags.
+ */
+#ifndef DT_SEMA_H
+#define DT_SEMA_H
+
+#include "compiler/ast.h"
+#include "compiler/pcb.h"
+
+struct dt_type;
+struct dt_stmt;
+
+/* Process the program's declarations and check every clause, in order. */
+void dt_sema_program(struct dt_pcb *pcb);
+
+/* Check one clause's predicate and statements (after its probes are known). */
+void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt);
+
+/* The type named by declaration specifiers and a declarator. */
+struct dt_type *dt_sema_typename(struct dt_pcb *pcb, struct dt_declspec *ds,
+				 struct dt_declarator *d, const char **namep);
+
+/* Check an expression (exported for sub-checkers). */
+void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n);
+
+/* An integer constant expression's value, or a D_* error with `what`. */
+int64_t dt_sema_const(struct dt_pcb *pcb, struct dt_node *n, const char *tag, const char *what);
+
+/* Spell a type for messages. */
+const char *dt_sema_typestr(struct dt_pcb *pcb, struct dt_type *t);
+
+#endif

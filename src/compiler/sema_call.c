@@ -1,0 +1,313 @@
+/*
+ * Semantic analysis of calls: actions, subroutines and aggregating
+ * functions, checked against their prototypes with DTrace's messages.
+ */
+#include <string.h>
+
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/sema.h"
+#include "compiler/sema_impl.h"
+#include "compiler/types.h"
+#include "consumer/printf.h"
+#include "lib/dt_impl.h"
+
+#define TT(pcb) (&(pcb)->hdl->types)
+
+static void check_argc(struct dt_pcb *pcb, struct dt_node *n, const char *name,
+		       const struct dt_proto *p)
+{
+	int argc = dt_node_list_len(n->call.args);
+	int min = p->nparams - p->nopt, max = p->nparams;
+
+	if (p->varargs) {
+		if (argc < min)
+			dt_cerror(pcb, "D_PROTO_LEN", n->line,
+				  "%s( ) prototype mismatch: %d arg%s passed, at least %d expected", name,
+				  argc, argc == 1 ? "" : "s", min);
+		return;
+	}
+	if (argc < min || argc > max) {
+		if (min == max)
+			dt_cerror(pcb, "D_PROTO_LEN", n->line,
+				  "%s( ) prototype mismatch: %d arg%s passed, %d expected", name, argc,
+				  argc == 1 ? "" : "s", min);
+		dt_cerror(pcb, "D_PROTO_LEN", n->line,
+			  "%s( ) prototype mismatch: %d arg%s passed, at %s %d expected", name, argc,
+			  argc == 1 ? "" : "s", argc < min ? "least" : "most", argc < min ? min : max);
+	}
+}
+
+static _Noreturn void bad_arg(struct dt_pcb *pcb, struct dt_node *a, const char *name, int i,
+			      const char *proto)
+{
+	dt_cerror(pcb, "D_PROTO_ARG", a->line,
+		  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+		  name, i, proto, dt_sema_typestr(pcb, a->type));
+}
+
+/* Whether argument `a` may be passed for parameter type `pt`. */
+static bool arg_ok(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
+{
+	if (pt == NULL)
+		return true;
+	/* Strings and char pointers are interchangeable for "const char *". */
+	if (dt_type_is_charptr(pt) && (dt_type_is_string(a->type) || dt_type_is_charptr(a->type)))
+		return true;
+	if (dt_type_is_integer(pt) && dt_type_is_integer(a->type))
+		return true;
+	if (dt_type_is_pointer(pt)) {
+		if (dt_type_is_pointer(a->type) || dt_type_is_array(a->type))
+			return true;
+		if (dt_type_is_integer(a->type) && (a->flags & DN_CONST) && a->cval == 0)
+			return true;
+		return false;
+	}
+	return dt_sema_assignable(pcb, pt, a);
+}
+
+static void check_args(struct dt_pcb *pcb, struct dt_node *n, const char *name,
+		       const struct dt_proto *p, int first)
+{
+	int i = 0;
+
+	for (struct dt_node *a = n->call.args; a != NULL; a = a->next, i++) {
+		if (a->kind != N_AGG)
+			dt_sema_expr(pcb, a);
+		if (i < first || i >= p->nparams)
+			continue;
+		if (a->kind == N_AGG) {
+			if (p->params[i] != NULL)
+				dt_cerror(pcb, "D_PROTO_ARG", a->line,
+					  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: aggregation",
+					  name, i + 1, dt_sema_typestr(pcb, p->params[i]));
+			continue;
+		}
+		if (!arg_ok(pcb, p->params[i], a))
+			bad_arg(pcb, a, name, i + 1, dt_sema_typestr(pcb, p->params[i]));
+	}
+}
+
+/* An aggregation argument (printa, clear, trunc, normalize ...). */
+static struct dt_ident *agg_arg(struct dt_pcb *pcb, struct dt_node *a, const char *name, int i)
+{
+	if (a->kind != N_AGG || a->agg.keys != NULL) {
+		dt_sema_expr(pcb, a);
+		dt_cerror(pcb, "D_PROTO_ARG", a->line,
+			  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			  name, i, dt_sema_typestr(pcb, a->type));
+	}
+	struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_AGG, a->agg.name);
+	if (id == NULL)
+		dt_cerror(pcb, "D_IDENT_UNDEF", a->line, "failed to resolve @%s: Unknown variable name",
+			  a->agg.name);
+	a->id = id;
+	a->type = TT(pcb)->t_void;
+	return id;
+}
+
+static void check_printf(struct dt_pcb *pcb, struct dt_node *n, const char *name, bool printa)
+{
+	struct dt_node *fmt = n->call.args;
+
+	if (fmt == NULL)
+		dt_cerror(pcb, "D_PROTO_LEN", n->line,
+			  "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
+	if (printa && fmt->kind == N_AGG) {
+		for (struct dt_node *a = fmt; a != NULL; a = a->next)
+			agg_arg(pcb, a, name, 1);
+		return;
+	}
+	dt_sema_expr(pcb, fmt);
+	if (fmt->kind != N_STRING)
+		dt_cerror(pcb, "D_PRINTF_ARG_FMT", fmt->line,
+			  "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+			  name, dt_sema_typestr(pcb, fmt->type));
+	int i = 2;
+	for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++) {
+		if (a->kind == N_AGG) {
+			if (!printa)
+				dt_cerror(pcb, "D_PRINTF_AGG_CONV", a->line,
+					  "%s( ) argument #%d is an aggregation: use printa( )", name, i);
+			agg_arg(pcb, a, name, i);
+			continue;
+		}
+		if (printa)
+			dt_cerror(pcb, "D_PRINTA_AGGARG", a->line,
+				  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+				  name, i, "non-aggregation");
+		dt_sema_expr(pcb, a);
+	}
+	dt_sema_check_format(pcb, n, name, printa);
+}
+
+static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id)
+{
+	struct dt_sema_ctx *cx = pcb->sema;
+	const char *name = id->name;
+	struct dt_proto *p = dt_ident_proto(pcb, id);
+
+	switch (id->code) {
+	case ACT_PRINTF:
+	case ACT_SYSTEM:
+		check_printf(pcb, n, name, false);
+		break;
+	case ACT_PRINTA:
+		check_printf(pcb, n, name, true);
+		break;
+	case ACT_CLEAR:
+	case ACT_DENORMALIZE:
+	case ACT_TRUNC:
+	case ACT_NORMALIZE: {
+		check_argc(pcb, n, name, p);
+		agg_arg(pcb, n->call.args, name, 1);
+		struct dt_node *a2 = n->call.args->next;
+		if (a2 != NULL) {
+			dt_sema_expr(pcb, a2);
+			if (!dt_type_is_integer(a2->type))
+				bad_arg(pcb, a2, name, 2, "uint64_t");
+		}
+		break;
+	}
+	case ACT_TRACE: {
+		check_argc(pcb, n, name, p);
+		struct dt_node *a = n->call.args;
+		if (a->kind == N_AGG)
+			dt_cerror(pcb, "D_TRACE_AGG", a->line, "trace( ) may not be applied to an aggregation");
+		dt_sema_expr(pcb, a);
+		if (dt_type_is_void(a->type))
+			dt_cerror(pcb, "D_TRACE_VOID", a->line, "trace( ) may not be applied to a void expression");
+		if (dt_type_base(a->type)->special == DT_SPECIAL_DYN)
+			dt_cerror(pcb, "D_TRACE_DYN", a->line, "trace( ) may not be applied to a dynamic expression");
+		break;
+	}
+	default:
+		check_argc(pcb, n, name, p);
+		check_args(pcb, n, name, p, 0);
+		break;
+	}
+
+	switch (id->code) {
+	case ACT_SYSTEM: case ACT_RAISE: case ACT_STOP: case ACT_PANIC: case ACT_BREAKPOINT:
+	case ACT_CHILL:
+		cx->stmt->destructive = true;
+		cx->saw_destructive = true;
+		break;
+	case ACT_EXIT:
+		cx->saw_exit = true;
+		break;
+	default:
+		break;
+	}
+	cx->nactions++;
+}
+
+void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
+{
+	struct dt_ident *id = dt_ident_builtin(pcb->hdl, n->call.name);
+
+	if (id == NULL || (id->kind != IDK_ACTION && id->kind != IDK_SUBR &&
+			   id->kind != IDK_AGGFUNC)) {
+		if (id == NULL && dt_sema_resolve(pcb, n->call.name) == NULL)
+			dt_cerror(pcb, "D_IDENT_UNDEF", n->line,
+				  "failed to resolve %s: Unknown function name", n->call.name);
+		dt_cerror(pcb, "D_FUNC_IDENT", n->line,
+			  "%s is not a function: it may not be called", n->call.name);
+	}
+	n->id = id;
+	if (id->kind == IDK_AGGFUNC)
+		dt_cerror(pcb, "D_AGG_FUNC", n->line,
+			  "%s( ) may only be used as the value of an aggregation", id->name);
+	if (id->kind == IDK_ACTION) {
+		struct dt_proto *p = dt_ident_proto(pcb, id);
+		bool value_action = dt_type_base(p->ret)->special != DT_SPECIAL_NONE;
+		if (!stmt_level && !value_action)
+			dt_cerror(pcb, "D_ACT_SPEC", n->line,
+				  "%s( ) may not be used as a subexpression: it is an action", id->name);
+		if (!pcb->sema)
+			dt_cerror(pcb, "D_ACT_SPEC", n->line, "%s( ) may only be used in a clause", id->name);
+		action_check(pcb, n, id);
+		n->type = p->ret;
+		return;
+	}
+	struct dt_proto *p = dt_ident_proto(pcb, id);
+	check_argc(pcb, n, id->name, p);
+	check_args(pcb, n, id->name, p, 0);
+	n->type = p->ret;
+	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
+			  id->code == SUB_COPYIN))
+		pcb->sema->stmt->uses_scratch = true;
+}
+
+void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_node *agg = n->l, *fn = n->r;
+
+	if (pcb->sema == NULL)
+		dt_cerror(pcb, "D_AGG_SCALAR", n->line, "aggregations may only be used in clauses");
+	if (fn->kind != N_CALL)
+		dt_cerror(pcb, "D_AGG_FUNC", n->line,
+			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
+	struct dt_ident *fid = dt_ident_builtin(dtp, fn->call.name);
+	if (fid == NULL || fid->kind != IDK_AGGFUNC)
+		dt_cerror(pcb, "D_AGG_FUNC", n->line,
+			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
+	fn->id = fid;
+	struct dt_proto *p = dt_ident_proto(pcb, fid);
+	check_argc(pcb, fn, fid->name, p);
+	check_args(pcb, fn, fid->name, p, 0);
+	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
+		dt_sema_expr(pcb, k);
+		if (dt_type_is_void(k->type))
+			dt_cerror(pcb, "D_KEY_TYPE", k->line, "aggregation key may not be of type void");
+	}
+	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
+	int nk = dt_node_list_len(agg->agg.keys);
+	if (id == NULL) {
+		id = dt_ident_user_add(dtp, IDK_AGG, agg->agg.name, n->line);
+		if (id == NULL)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		id->aggfunc = fid->code;
+		id->nkeys = nk;
+		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
+		if (id->keys == NULL)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		int i = 0;
+		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
+			struct dt_type *kt = k->type;
+			if (dt_type_is_charptr(kt) && dt_type_is_array(kt))
+				kt = TT(pcb)->t_string;
+			id->keys[i++] = kt;
+		}
+		id->flags |= IDF_DEFINED;
+		id->type = fn->call.args ? fn->call.args->type : TT(pcb)->t_int64;
+	} else {
+		if (id->aggfunc != fid->code)
+			dt_cerror(pcb, "D_AGG_REDEF", n->line,
+				  "aggregation redefined: @%s\n\t current: %s( )\n\tprevious: %s( )",
+				  agg->agg.name, fid->name, dt_agg_func_name(id->aggfunc));
+		if (id->nkeys != nk)
+			dt_cerror(pcb, "D_AGG_REDEF", n->line,
+				  "aggregation redefined: @%s\n\t current: %d keys\n\tprevious: %d keys",
+				  agg->agg.name, nk, id->nkeys);
+		int i = 0;
+		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
+			struct dt_type *kt = id->keys[i];
+			bool ok = (dt_type_is_integer(kt) && dt_type_is_integer(k->type)) ||
+				  (dt_type_is_string(kt) && (dt_type_is_string(k->type) ||
+							     dt_type_is_charptr(k->type))) ||
+				  dt_type_equal(kt, k->type);
+			if (!ok)
+				dt_cerror(pcb, "D_AGG_REDEF", k->line,
+					  "aggregation redefined: @%s\n\t current: key #%d of type %s\n\tprevious: key #%d of type %s",
+					  agg->agg.name, i + 1, dt_sema_typestr(pcb, k->type), i + 1,
+					  dt_sema_typestr(pcb, kt));
+		}
+	}
+	agg->id = id;
+	agg->type = TT(pcb)->t_void;
+	n->type = TT(pcb)->t_void;
+	n->id = id;
+	pcb->sema->nactions++;
+}

@@ -1,0 +1,67 @@
+/* Shared between the parts of semantic analysis. */
+#ifndef DT_SEMA_IMPL_H
+#define DT_SEMA_IMPL_H
+
+#include <stdbool.h>
+
+#include "compiler/ast.h"
+#include "compiler/pcb.h"
+
+struct dt_type;
+struct dt_stmt;
+struct dt_ident;
+
+/* What a declarator declared. */
+struct dt_sema_decl {
+	const char *name;
+	bool assoc;			/* associative array: keys below */
+	struct dt_type **keys;
+	int nkeys;
+};
+
+/* Per-clause state while checking. */
+struct dt_sema_ctx {
+	struct dt_stmt *stmt;
+	bool in_pred;
+	int nactions;			/* data-recording actions so far */
+	bool saw_exit;
+	bool saw_speculate, saw_commit, saw_destructive, saw_data;
+};
+
+struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
+				      struct dt_declarator *d, struct dt_sema_decl *info);
+
+void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
+void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
+void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
+
+/* Can a value of expression `e` be assigned to (or passed as) type `to`? */
+bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
+
+/* Integer promotion and the usual arithmetic conversions. */
+struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
+struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
+
+/* Truncate/extend a constant to a type's width and signedness. */
+int64_t dt_sema_cast_value(struct dt_type *t, int64_t v);
+
+/* A user or built-in identifier by name (NULL if none). */
+struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name);
+
+/* Type of args[i] for the clause's probes. */
+struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
+
+/* xlate<T>(e) */
+void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);
+
+/* Check printf()/printa()/system() formats against their arguments. */
+void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *name, bool printa);
+
+/* Name of an aggregating function ("count"). */
+const char *dt_agg_func_name(int code);
+
+/* Resolve an identifier used as an lvalue for assignment, declaring it if new. */
+void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node *rhs);
+
+#endif

@@ -1,0 +1,115 @@
+/* Checking printf()-style formats against their arguments' D types. */
+#include <errno.h>
+#include <string.h>
+
+#include "compiler/ident.h"
+#include "compiler/sema.h"
+#include "compiler/sema_impl.h"
+#include "compiler/types.h"
+#include "consumer/printf.h"
+#include "lib/dt_impl.h"
+
+static enum dt_pf_argkind kind_of(struct dt_type *b)
+{
+	if (b == NULL)
+		return DT_PFA_OTHER;
+	switch (b->special) {
+	case DT_SPECIAL_STACK:
+	case DT_SPECIAL_USTACK:
+		return DT_PFA_STACK;
+	case DT_SPECIAL_SYMADDR:
+		return DT_PFA_SYMADDR;
+	case DT_SPECIAL_USYMADDR:
+		return DT_PFA_USYMADDR;
+	default:
+		break;
+	}
+	switch (b->kind) {
+	case TK_INT: return DT_PFA_INT;
+	case TK_ENUM: return DT_PFA_ENUM;
+	case TK_FLOAT: return DT_PFA_FLOAT;
+	case TK_PTR: return DT_PFA_POINTER;
+	case TK_ARRAY: return DT_PFA_ARRAY;
+	case TK_STRING: return DT_PFA_STRING;
+	case TK_VOID: return DT_PFA_VOID;
+	case TK_STRUCT: case TK_UNION: case TK_FWD: return DT_PFA_STRUCT;
+	case TK_FUNC: return DT_PFA_FUNC;
+	default: return DT_PFA_OTHER;
+	}
+}
+
+/* Describe a D type for the printf checker. */
+void dt_pf_describe(struct dt_pcb *pcb, struct dt_type *t, struct dt_pf_argtype *a)
+{
+	struct dt_type *b = dt_type_base(t);
+	const char **tds = dt_palloc(pcb, sizeof(char *) * 16);
+	size_t ntd = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (struct dt_type *x = t; x != NULL && x->kind == TK_TYPEDEF && ntd < 16; x = x->base)
+		tds[ntd++] = x->name;
+	a->kind = kind_of(b);
+	a->size = dt_type_size(b);
+	a->is_signed = b && b->is_signed;
+	a->is_char = b && b->kind == TK_INT && b->is_char;
+	if (b && (b->kind == TK_ARRAY || b->kind == TK_PTR)) {
+		struct dt_type *e = dt_type_base(b->base);
+		a->elem_kind = kind_of(e);
+		a->elem_size = dt_type_size(e);
+		a->elem_is_char = e && e->kind == TK_INT && e->is_char && e->size == 1;
+		/* Plain char is signed in D, whatever BTF says. */
+		a->elem_signed = e && e->is_signed;
+		if (a->elem_is_char && e->name && strcmp(e->name, "char") == 0)
+			a->elem_signed = true;
+		if (a->elem_is_char && e->name && strstr(e->name, "unsigned") != NULL)
+			a->elem_signed = false;
+	}
+	a->name = dt_sema_typestr(pcb, t);
+	a->base_name = b ? dt_sema_typestr(pcb, b) : a->name;
+	a->typedefs = tds;
+	a->ntypedefs = ntd;
+}
+
+void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *name, bool printa)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_node *fmt = call->call.args;
+	struct dt_pf_format *f = NULL;
+	struct dt_pf_error err;
+
+	if (dt_pf_parse(fmt->str.s, &f, &err) < 0) {
+		if (f == NULL && err.tag == NULL)
+			dt_cerror(pcb, "D_NOMEM", call->line, "out of memory");
+		dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
+	}
+	if (dt_vec_push(&dtp->formats, f) < 0) {
+		dt_pf_free(f);
+		dt_cerror(pcb, "D_NOMEM", call->line, "out of memory");
+	}
+	int nargs = dt_node_list_len(fmt->next);
+	struct dt_pf_argtype *types = dt_palloc(pcb, sizeof(*types) * (size_t)(nargs + 1));
+	int i = 0;
+	bool agg_is_count = false;
+	for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++) {
+		if (a->kind == N_AGG) {
+			memset(&types[i], 0, sizeof(types[i]));
+			types[i].kind = DT_PFA_AGG;
+			types[i].name = "aggregation";
+			if (a->id != NULL && a->id->aggfunc == AGG_COUNT)
+				agg_is_count = true;
+			continue;
+		}
+		dt_pf_describe(pcb, a->type, &types[i]);
+	}
+	struct dt_pf_check_opts opts = {
+		.func = name,
+		.first_argno = 1,
+		.exact_len = !printa,
+		.aggregation = printa,
+		.agg_is_count = agg_is_count,
+		.have_target = dtp->target_pid != 0,
+	};
+	if (dt_pf_check(f, &opts, types, (size_t)nargs, &err) < 0)
+		dt_cerror(pcb, err.tag ? err.tag : "D_PRINTF_ARG_TYPE", call->line, "%s", err.msg);
+	call->aux = f;
+}

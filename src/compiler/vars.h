@@ -1,0 +1,20 @@
+/* Storage of D variables that the program builder must create maps for. */
+#ifndef DT_VARS_H
+#define DT_VARS_H
+
+#include <stdint.h>
+
+struct dtrace_hdl;
+struct dt_ident;
+struct dt_type;
+
+/* Bytes a variable of type t occupies (strings: strsize; scalars: 8). */
+uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t);
+/* Key bytes of a thread-local (8) or associative array (its tuple). */
+uint32_t dt_var_key_size(struct dtrace_hdl *dtp, struct dt_ident *id);
+/* Map name of a thread-local or associative array. */
+const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id);
+/* Remember a dynamic variable so that its map is created. */
+int dt_vars_register(struct dtrace_hdl *dtp, struct dt_ident *id);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * The consume loop: the ring buffer is read at the switch rate (or when
+ * a record asks for a wake-up), drops are reported as DTrace reports
+ * them, and END runs when tracing stops.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/abi.h"
+#include "compiler/cg_impl.h"
+#include "consumer/consume.h"
+#include "consumer/printf.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+#include "lib/runtime.h"
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	return dt_print_record(ctx, data, size);
+}
+
+int dt_consume_init(struct dtrace_hdl *dtp)
+{
+	struct dt_runtime *rt = dtp->rt;
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, MAP_RING);
+
+	if (m == NULL)
+		return dt_set_error(dtp, -ENOENT, "ring buffer map missing");
+	rt->ring = ring_buffer__new(bpf_map__fd(m), on_record, dtp, NULL);
+	if (rt->ring == NULL)
+		return dt_set_error(dtp, -errno, "failed to set up the ring buffer: %s",
+				    strerror(errno));
+	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
+	if (rt->drops_seen == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	return 0;
+}
+
+void dt_consume_close(struct dtrace_hdl *dtp)
+{
+	if (dtp->rt && dtp->rt->ring) {
+		ring_buffer__free(dtp->rt->ring);
+		dtp->rt->ring = NULL;
+	}
+}
+
+void dt_consume_fini(struct dtrace_hdl *dtp)
+{
+	for (size_t i = 0; i < dtp->formats.n; i++)
+		dt_pf_free(dtp->formats.v[i]);
+	dt_vec_free(&dtp->formats);
+	for (size_t i = 0; i < dtp->rdescs.n; i++)
+		dt_vec_free(&dtp->rdescs.v[i]->items);
+	dt_sb_free(&dtp->outbuf);
+}
+
+static void drop_msg(struct dtrace_hdl *dtp, const char *tag, uint64_t n, const char *what,
+		     int cpu)
+{
+	fflush(dtp->out);
+	fprintf(stderr, "dtrace: ");
+	if (dtp->opts.droptags)
+		fprintf(stderr, "[%s] ", tag);
+	if (cpu >= 0)
+		fprintf(stderr, "%llu %sdrop%s on CPU %d\n", (unsigned long long)n, what,
+			n > 1 ? "s" : "", cpu);
+	else
+		fprintf(stderr, "%llu %s%s\n", (unsigned long long)n, what, n > 1 ? "s" : "");
+}
+
+void dt_report_drops(struct dtrace_hdl *dtp)
+{
+	struct dt_runtime *rt = dtp->rt;
+
+	if (rt == NULL || rt->cpuinfo_fd < 0 || rt->drops_seen == NULL)
+		return;
+	size_t vsz = DT_ALIGN(CPU_INFO_SIZE, 8);
+	uint8_t *vals = calloc((size_t)rt->ncpus, vsz);
+	uint32_t key = 0;
+	if (vals == NULL || bpf_map_lookup_elem(rt->cpuinfo_fd, &key, vals) < 0) {
+		free(vals);
+		return;
+	}
+	uint64_t dyn = 0;
+	for (int c = 0; c < rt->ncpus; c++) {
+		const uint8_t *v = vals + (size_t)c * vsz;
+		uint64_t ring, d, agg;
+		memcpy(&ring, v + CPU_RING_DROPS, 8);
+		memcpy(&d, v + CPU_DYN_DROPS, 8);
+		memcpy(&agg, v + CPU_AGG_DROPS, 8);
+		uint64_t *seen = rt->drops_seen + (size_t)c * 4;
+		if (ring > seen[0])
+			drop_msg(dtp, "DTRACEDROP_PRINCIPAL", ring - seen[0], "", c);
+		if (agg > seen[2])
+			drop_msg(dtp, "DTRACEDROP_AGGREGATION", agg - seen[2], "aggregation ", c);
+		if (d > seen[1])
+			dyn += d - seen[1];
+		seen[0] = ring;
+		seen[1] = d;
+		seen[2] = agg;
+	}
+	if (dyn > 0)
+		drop_msg(dtp, "DTRACEDROP_DYNAMIC", dyn, "dynamic variable drop", -1);
+	free(vals);
+}
+
+int dt_consume_pending(struct dtrace_hdl *dtp)
+{
+	struct dt_runtime *rt = dtp->rt;
+	int rc = 0;
+
+	if (rt == NULL || rt->ring == NULL)
+		return 0;
+	rc = ring_buffer__consume(rt->ring);
+	fflush(dtp->out);
+	dt_report_drops(dtp);
+	return rc < 0 ? rc : 0;
+}
+
+void dtrace_sleep(dtrace_hdl_t *dtp)
+{
+	struct dt_runtime *rt = dtp->rt;
+	int64_t ms = dtp->opts.switchrate / 1000000;
+
+	if (rt == NULL || rt->ring == NULL)
+		return;
+	if (ms <= 0)
+		ms = 1;
+	if (ms > 1000)
+		ms = 1000;
+	/* A forced wake-up, a signal or the timeout ends the wait. */
+	ring_buffer__poll(rt->ring, (int)ms);
+}
+
+enum dtrace_workstatus dtrace_work(dtrace_hdl_t *dtp)
+{
+	if (dtp->rt == NULL)
+		return DTRACE_WORKSTATUS_ERROR;
+	if (dt_consume_pending(dtp) < 0)
+		return DTRACE_WORKSTATUS_ERROR;
+	dt_proc_check(dtp);
+	if (dtp->exited || dtp->stopped)
+		return DTRACE_WORKSTATUS_DONE;
+	if (dtp->child_pid != 0 && dtp->child_exited)
+		return DTRACE_WORKSTATUS_DONE;
+	return DTRACE_WORKSTATUS_OKAY;
+}
+
+int dtrace_stop(dtrace_hdl_t *dtp)
+{
+	struct dt_runtime *rt = dtp->rt;
+
+	if (rt == NULL || dtp->stopped)
+		return 0;
+	/* Close the gate, drain what is left, then END. */
+	*rt->state = DT_STATE_DRAINING;
+	dt_consume_pending(dtp);
+	int rc = dt_run_consumer_program(dtp, rt->end);
+	dt_consume_pending(dtp);
+	dtp->stopped = true;
+	return rc;
+}
+
+int dtrace_exited(const dtrace_hdl_t *dtp, int *statusp)
+{
+	if (statusp)
+		*statusp = dtp->exit_status;
+	return dtp->exited;
+}

@@ -1,0 +1,29 @@
+/* The consumer: reading the ring buffer and printing records. */
+#ifndef DT_CONSUME_H
+#define DT_CONSUME_H
+
+#include <stddef.h>
+
+struct dtrace_hdl;
+struct dt_group;
+
+int dt_consume_init(struct dtrace_hdl *dtp);
+/* Read and print everything in the ring buffer now. */
+int dt_consume_pending(struct dtrace_hdl *dtp);
+void dt_consume_close(struct dtrace_hdl *dtp);
+/* Free what the consumer keeps in the handle (formats, descriptions). */
+void dt_consume_fini(struct dtrace_hdl *dtp);
+
+/* Print one record (header included); returns 0 or a negative errno. */
+int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size);
+/* Report drops counted since the last call. */
+void dt_report_drops(struct dtrace_hdl *dtp);
+
+/* Run BEGIN or END (go.c). */
+int dt_run_consumer_program(struct dtrace_hdl *dtp, struct dt_group *g);
+
+/* Process control (proc.c). */
+void dt_proc_release_all(struct dtrace_hdl *dtp);
+void dt_proc_check(struct dtrace_hdl *dtp);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * Process control for -c and -p.  A -c child is forked at once (so that
+ * $target is known to the compiler) but waits on a pipe until the probes
+ * are live; it is killed if tracing never starts.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "consumer/consume.h"
+#include "lib/dt_impl.h"
+
+int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return dt_set_error(dtp, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(go[0]), close(go[1]), close(err[0]), close(err[1]);
+		return dt_set_error(dtp, -e, "failed to execute %s: %s", argv[0], strerror(e));
+	}
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		close(err[0]);
+		/* Wait for dtrace_proc_continue() (or dtrace's death). */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	dtp->child_pid = pid;
+	dtp->child_go_fd = go[1];
+	dtp->child_err_fd = err[0];
+	dtp->target_pid = pid;
+	if (pidp)
+		*pidp = pid;
+	return 0;
+}
+
+int dtrace_proc_continue(dtrace_hdl_t *dtp)
+{
+	if (dtp->child_go_fd < 0)
+		return 0;
+	close(dtp->child_go_fd);
+	dtp->child_go_fd = -1;
+	/* The child writes errno if exec fails; EOF means it ran. */
+	int e = 0;
+	ssize_t n;
+	while ((n = read(dtp->child_err_fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(dtp->child_err_fd);
+	dtp->child_err_fd = -1;
+	if (n == (ssize_t)sizeof(e))
+		return dt_set_error(dtp, -e, "failed to execute %s: %s", dtp->child_name ? dtp->child_name : "command",
+				    strerror(e));
+	return 0;
+}
+
+int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
+{
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return dt_set_error(dtp, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
+	if (dt_vec_push(&dtp->grabbed, pid) < 0)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (dtp->target_pid == 0)
+		dtp->target_pid = pid;
+	return 0;
+}
+
+void dt_proc_check(struct dtrace_hdl *dtp)
+{
+	if (dtp->child_pid != 0 && !dtp->child_exited) {
+		int status;
+		pid_t r = waitpid(dtp->child_pid, &status, WNOHANG);
+		if (r == dtp->child_pid) {
+			dtp->child_exited = true;
+			dtp->child_status = status;
+		}
+	}
+	for (size_t i = 0; i < dtp->grabbed.n; i++) {
+		if (dtp->grabbed.v[i] > 0 && kill(dtp->grabbed.v[i], 0) < 0 && errno == ESRCH) {
+			dtp->grabbed_exited++;
+			dtp->grabbed.v[i] = -dtp->grabbed.v[i];
+		}
+	}
+}
+
+int dtrace_proc_done(dtrace_hdl_t *dtp)
+{
+	dt_proc_check(dtp);
+	if (dtp->child_pid != 0)
+		return dtp->child_exited;
+	return dtp->grabbed.n > 0 && dtp->grabbed_exited == (int)dtp->grabbed.n;
+}
+
+void dt_proc_release_all(struct dtrace_hdl *dtp)
+{
+	/* A -c child that never started must not outlive us. */
+	if (dtp->child_pid != 0 && dtp->child_go_fd >= 0) {
+		kill(dtp->child_pid, SIGKILL);
+		close(dtp->child_go_fd);
+		dtp->child_go_fd = -1;
+		while (waitpid(dtp->child_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		dtp->child_exited = true;
+	}
+	if (dtp->child_err_fd >= 0) {
+		close(dtp->child_err_fd);
+		dtp->child_err_fd = -1;
+	}
+}

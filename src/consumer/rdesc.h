@@ -1,0 +1,73 @@
+/*
+ * Record descriptions: what the compiler tells the consumer about each
+ * record a clause writes (the data items after struct dt_rec_hdr, their
+ * offsets, types and how to print them).
+ */
+#ifndef DT_RDESC_H
+#define DT_RDESC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/util.h"
+
+struct dt_type;
+struct dt_stmt;
+struct dt_pf_format;
+
+enum dt_rkind {
+	RK_TRACE,	/* trace(): value at off, size, type */
+	RK_PRINTF,	/* printf(): format; its arguments are the next nargs items */
+	RK_SYSTEM,	/* system(): like printf, then run by the shell */
+	RK_PFARG,	/* a printf argument */
+	RK_EXIT,	/* exit(): int status at off */
+	RK_PRINTA,	/* printa(): aggregations (agg ids), optional format */
+	RK_CLEAR, RK_TRUNC, RK_NORMALIZE, RK_DENORMALIZE,
+	RK_SETOPT,
+	RK_STACK, RK_USTACK,
+	RK_SYM, RK_MOD, RK_USYM, RK_UMOD, RK_UADDR,
+	RK_TRACEMEM,
+	RK_PRINT,
+	RK_FREOPEN, RK_FTRUNCATE,
+	RK_RAISE, RK_STOP,
+	RK_ERROR,	/* a run-time fault: see struct dt_rec_error */
+};
+
+struct dt_ritem {
+	enum dt_rkind kind;
+	uint32_t off;		/* offset of the data from the record start */
+	uint32_t size;		/* bytes of data (0 for constants) */
+	struct dt_type *type;
+	bool is_string;		/* NUL-terminated within size */
+	bool is_const;		/* value known at compile time: cstr / cval */
+	const char *cstr;
+	int64_t cval;
+	/* RK_PRINTF/RK_SYSTEM/RK_PRINTA */
+	struct dt_pf_format *fmt;
+	const char *fmtstr;
+	int nargs;
+	/* RK_PRINTA and aggregation actions */
+	uint32_t *aggids;
+	int naggs;
+	/* RK_SETOPT */
+	const char *optname, *optval;
+};
+
+struct dt_rdesc {
+	uint32_t id;
+	struct dt_stmt *stmt;	/* NULL for internal records (errors) */
+	uint32_t size;		/* total record size including the header */
+	DT_VEC(struct dt_ritem) items;
+	bool has_exit;
+};
+
+/* Layout of an error record's data (after the header). */
+struct dt_rec_error {
+	uint32_t stmt;		/* clause id that faulted */
+	uint32_t fault;		/* DT_FLT_* */
+	uint64_t addr;		/* faulting address or value */
+	uint32_t action;	/* action index in the clause */
+	uint32_t pc;		/* instruction offset */
+};
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * The handle: what one dtrace session holds.  Every stage reaches its own
+ * part of it; nothing is global.
+ */
+#ifndef DT_IMPL_H
+#define DT_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "compiler/types.h"
+#include "dtrace.h"
+#include "lib/htab.h"
+#include "lib/options.h"
+#include "lib/util.h"
+
+struct dt_probe;
+struct dt_provider;
+struct dt_stmt;
+struct dt_rdesc;
+struct dt_ident;
+struct dt_runtime;
+struct dt_aggdesc;
+struct bo_object;
+
+struct dtrace_prog {
+	DT_VEC(struct dt_stmt *) stmts;
+	int nprobes;			/* distinct probes enabled */
+	bool execed;
+};
+
+struct dtrace_hdl {
+	/* Errors */
+	int err;			/* last negative errno */
+	char errmsg[2048];
+	char errtag[32];		/* D_* tag of the last compile error */
+
+	struct dt_options opts;
+	struct dt_arena arena;		/* allocations that live as long as the handle */
+	struct dt_typetab types;
+
+	/* Identifiers: user variables, inlines (built-ins are static tables). */
+	struct dt_htab idents;
+	uint32_t bss_size;		/* .bss bytes used by globals and state */
+	uint32_t nvars;
+	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
+	uint32_t scratch_max;		/* largest per-statement temporaries */
+	DT_VEC(struct dt_ident *) dynvars;	/* thread-locals and arrays with maps */
+	struct bo_object *obj;		/* the BPF object being built */
+	DT_VEC(void *) formats;		/* parsed printf formats (struct dt_pf_format) */
+	bool need_probe_map;		/* some clause reads probe names at run time */
+
+	/* Probes and providers. */
+	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */
+	struct dt_htab probe_names;		/* "prov:mod:func:name" -> probe */
+	const struct dt_provider *const *providers;
+	size_t nproviders;
+	uint32_t populated;			/* providers fully listed (bitmask) */
+
+	/* Compiled and enabled programs, in order. */
+	DT_VEC(dtrace_prog_t *) progs;
+	DT_VEC(struct dt_stmt *) stmts;		/* every exec'ed clause, in order */
+	DT_VEC(struct dt_rdesc *) rdescs;	/* record descriptions by id */
+	DT_VEC(struct dt_aggdesc *) aggs;	/* aggregations by id */
+	uint32_t nextstmt;
+
+	/* Macro arguments. */
+	int argc;
+	char **argv;
+
+	/* Process control. */
+	pid_t target_pid;		/* $target */
+	pid_t child_pid;		/* -c child, 0 if none */
+	int child_go_fd;		/* write end: releases the -c child */
+	int child_err_fd;		/* the child's exec errno */
+	const char *child_name;
+	int grabbed_exited;
+	bool child_exited;
+	int child_status;
+	DT_VEC(pid_t) grabbed;		/* -p processes */
+
+	/* Output */
+	FILE *out;
+	bool testing;			/* _DTRACE_TESTING: no CPU/ID columns */
+	bool printed_header;		/* the CPU ID FUNCTION:NAME line */
+	struct dt_strbuf outbuf;	/* output being formatted */
+
+	/* Run time (loaded object, links, ring buffer, state). */
+	struct dt_runtime *rt;
+	bool active;			/* dtrace_go succeeded */
+	bool stopped;
+	bool exited;			/* exit() seen */
+	int exit_status;
+	int wake_fd;			/* eventfd for dtrace_wake */
+};
+
+/* Set a (non-compile) error: message printf-style, returns -err. */
+int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Find a user identifier (variable/inline) by name, or a built-in. */
+struct dt_ident *dt_ident_lookup_any(dtrace_hdl_t *dtp, const char *name);
+
+#endif

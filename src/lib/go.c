@@ -1,0 +1,199 @@
+/*
+ * dtrace_go(): build the object, link it with the run-time library, load
+ * and attach it, and run BEGIN; dt_runtime_destroy() undoes all of it.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpf/link.h"
+#include "bpf/load.h"
+#include "bpf/object.h"
+#include "compiler/cg_impl.h"
+#include "compiler/program.h"
+#include "consumer/consume.h"
+#include "lib/dt_impl.h"
+#include "lib/runtime.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+
+struct bpf_object *dt_runtime_object(struct dtrace_hdl *dtp)
+{
+	return dtp->rt ? dtp->rt->obj : NULL;
+}
+
+static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, MAP_PROBES);
+	char val[DT_PROBE_MAP_VALUE];
+
+	if (m == NULL)
+		return 0;
+	for (size_t i = 0; i < dtp->stmts.n; i++) {
+		struct dt_stmt *st = dtp->stmts.v[i];
+		for (size_t j = 0; j < st->probes.n; j++) {
+			struct dt_probe *prp = st->probes.v[j];
+			memset(val, 0, sizeof(val));
+			for (int f = 0; f < 4; f++) {
+				uint32_t off = dt_probe_field_offset(f);
+				uint32_t max = (f == 3 ? DT_PROBE_MAP_VALUE : dt_probe_field_offset(f + 1)) - off;
+				snprintf(val + off, max, "%s", prp->desc[f]);
+			}
+			uint32_t key = prp->id;
+			if (bpf_map_update_elem(bpf_map__fd(m), &key, val, BPF_ANY) < 0)
+				return dt_set_error(dtp, -errno, "failed to fill the probe map: %s",
+						    strerror(errno));
+		}
+	}
+	return 0;
+}
+
+/* Run a BEGIN or END program once, in the consumer's context. */
+int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	uint64_t args[2] = { 0, 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	if (g == NULL)
+		return 0;
+	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
+		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
+				    g->probes.v[0]->desc[3], strerror(errno));
+	return 0;
+}
+
+static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	void *elf = NULL, *linked = NULL;
+	size_t elfsz = 0, linkedsz = 0;
+	char err[1024];
+	int rc;
+
+	rc = bo_write_elf(dtp->obj, &elf, &elfsz, err, sizeof(err));
+	if (rc == 0)
+		rc = bo_link(elf, elfsz, &linked, &linkedsz, err, sizeof(err));
+	free(elf);
+	if (rc == 0)
+		rc = bo_open(linked, linkedsz, &rt->obj, err, sizeof(err));
+	free(linked);
+	if (rc < 0)
+		return dt_set_error(dtp, rc, "%s", err);
+	struct bpf_program *failed = NULL;
+	rc = bo_load(rt->obj, dtp->obj->source_name, &failed, err, sizeof(err));
+	if (rc < 0) {
+		/* Name the probe whose program failed, as DTrace does. */
+		const char *what = "the program";
+		char desc[512];
+		for (size_t i = 0; failed && i < rt->groups.n; i++) {
+			struct dt_group *g = rt->groups.v[i];
+			if (g->fn && strcmp(bpf_program__name(failed), g->fn->name) == 0) {
+				dt_probe_fullname(g->probes.v[0], desc, sizeof(desc));
+				what = desc;
+			}
+		}
+		return dt_set_error(dtp, rc, "failed to enable '%s': %s", what, err);
+	}
+	return 0;
+}
+
+int dtrace_go(dtrace_hdl_t *dtp)
+{
+	struct dt_runtime *rt;
+	int rc;
+
+	if (dtp->active)
+		return dt_set_error(dtp, -EBUSY, "tracing is already active");
+	if (dtp->obj == NULL || dtp->stmts.n == 0)
+		return dt_set_error(dtp, -EINVAL, "no probes specified");
+	rt = calloc(1, sizeof(*rt));
+	if (rt == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	dtp->rt = rt;
+	rt->cpuinfo_fd = -1;
+	if ((rc = dt_cg_programs(dtp, rt)) < 0 || (rc = load(dtp, rt)) < 0)
+		goto fail;
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		if (g->fn == NULL)
+			continue;
+		g->prog = bpf_object__find_program_by_name(rt->obj, g->fn->name);
+		if (g->prog == NULL) {
+			rc = dt_set_error(dtp, -ENOENT, "program %s missing after load", g->fn->name);
+			goto fail;
+		}
+	}
+	size_t sz;
+	rt->state = bo_bss_var(rt->obj, "dt_state", &sz);
+	rt->walloff = bo_bss_var(rt->obj, "dt_walloff", &sz);
+	if (rt->state == NULL || rt->walloff == NULL) {
+		rc = dt_set_error(dtp, -ENOENT, "global data of the BPF object not found");
+		goto fail;
+	}
+	struct timespec real, mono;
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	*rt->walloff = (int64_t)(real.tv_sec - mono.tv_sec) * 1000000000LL +
+		       (real.tv_nsec - mono.tv_nsec);
+	struct bpf_map *ci = bpf_object__find_map_by_name(rt->obj, MAP_CPUINFO);
+	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
+	if ((rc = fill_probe_map(dtp, rt)) < 0)
+		goto fail;
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp, g)) < 0)
+			goto fail;
+	}
+	if ((rc = dt_consume_init(dtp)) < 0)
+		goto fail;
+	/* Attach while the gate is closed: nothing runs before BEGIN. */
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		if (g->prog == NULL || g->mech->by_consumer || g->mech->attach == NULL)
+			continue;
+		if ((rc = g->mech->attach(dtp, g)) < 0)
+			goto fail;
+	}
+	dtp->active = true;
+	if ((rc = dt_run_consumer_program(dtp, rt->begin)) < 0)
+		goto fail;
+	/* BEGIN's output comes first. */
+	dt_consume_pending(dtp);
+	if (*rt->state == DT_STATE_INACTIVE)
+		*rt->state = DT_STATE_ACTIVE;
+	return 0;
+fail:
+	dtp->active = false;
+	dt_runtime_destroy(dtp);
+	return rc;
+}
+
+void dt_runtime_destroy(struct dtrace_hdl *dtp)
+{
+	struct dt_runtime *rt = dtp->rt;
+
+	if (rt == NULL)
+		return;
+	if (rt->state != NULL)
+		*rt->state = DT_STATE_DRAINING;
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		for (size_t j = 0; j < g->links.n; j++)
+			bpf_link__destroy(g->links.v[j]);
+		dt_vec_free(&g->links);
+		if (g->mech && g->mech->detach)
+			g->mech->detach(dtp, g);
+		dt_vec_free(&g->fds);
+		dt_vec_free(&g->stmts);
+		dt_vec_free(&g->probes);
+	}
+	dt_vec_free(&rt->groups);
+	dt_consume_close(dtp);
+	if (rt->obj != NULL)
+		bo_close(rt->obj);
+	free(rt->drops_seen);
+	free(rt);
+	dtp->rt = NULL;
+}

@@ -1,0 +1,191 @@
+/* Opening and closing a handle; errors; options through the public API. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "compiler/ident.h"
+#include "consumer/consume.h"
+#include "lib/dt_impl.h"
+#include "lib/runtime.h"
+#include "providers/probe.h"
+
+dtrace_hdl_t *dtrace_open(int flags, int *errp)
+{
+	dtrace_hdl_t *dtp = calloc(1, sizeof(*dtp));
+
+	(void)flags;
+	if (dtp == NULL) {
+		if (errp)
+			*errp = ENOMEM;
+		return NULL;
+	}
+	dt_options_init(&dtp->opts);
+	dtp->out = stdout;
+	dtp->child_go_fd = -1;
+	dtp->child_err_fd = -1;
+	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	dtp->testing = getenv("_DTRACE_TESTING") != NULL;
+	if (dt_typetab_init(&dtp->types) < 0 || dt_probes_init(dtp) < 0) {
+		dtrace_close(dtp);
+		if (errp)
+			*errp = ENOMEM;
+		return NULL;
+	}
+	/* DTRACE_OPT_<NAME> environment variables set options, as DTrace does. */
+	extern char **environ;
+	for (char **e = environ; e && *e; e++) {
+		if (strncmp(*e, "DTRACE_OPT_", 11) != 0)
+			continue;
+		const char *eq = strchr(*e, '=');
+		if (eq == NULL)
+			continue;
+		char name[64];
+		size_t n = (size_t)(eq - (*e + 11));
+		if (n >= sizeof(name))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			name[i] = (char)tolower((unsigned char)(*e)[11 + i]);
+		name[n] = '\0';
+		dt_option_set(dtp, name, eq + 1);
+	}
+	dtp->err = 0;
+	dtp->errmsg[0] = '\0';
+	return dtp;
+}
+
+void dtrace_close(dtrace_hdl_t *dtp)
+{
+	if (dtp == NULL)
+		return;
+	dt_runtime_destroy(dtp);
+	dt_proc_release_all(dtp);
+	dt_probes_fini(dtp);
+	dt_idents_fini(dtp);
+	dt_consume_fini(dtp);
+	for (size_t i = 0; i < dtp->progs.n; i++)
+		free(dtp->progs.v[i]->stmts.v), free(dtp->progs.v[i]);
+	dt_vec_free(&dtp->progs);
+	dt_vec_free(&dtp->stmts);
+	dt_vec_free(&dtp->rdescs);
+	dt_vec_free(&dtp->aggs);
+	dt_vec_free(&dtp->grabbed);
+	dt_typetab_fini(&dtp->types);
+	dt_options_fini(&dtp->opts);
+	for (int i = 0; i < dtp->argc; i++)
+		free(dtp->argv[i]);
+	free(dtp->argv);
+	if (dtp->wake_fd >= 0)
+		close(dtp->wake_fd);
+	if (dtp->child_go_fd >= 0)
+		close(dtp->child_go_fd);
+	dt_arena_free(&dtp->arena);
+	free(dtp);
+}
+
+const char *dtrace_errmsg(const dtrace_hdl_t *dtp)
+{
+	return dtp->errmsg;
+}
+
+int dtrace_errno(const dtrace_hdl_t *dtp)
+{
+	return dtp->err;
+}
+
+int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err > 0)
+		err = -err;
+	dtp->err = err;
+	dtp->errtag[0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(dtp->errmsg, sizeof(dtp->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
+{
+	return dt_option_set(dtp, name, value);
+}
+
+int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
+{
+	const struct dt_options *o = &dtp->opts;
+	static const struct {
+		const char *name;
+		size_t off;
+	} ints[] = {
+		{ "bufsize", offsetof(struct dt_options, bufsize) },
+		{ "aggsize", offsetof(struct dt_options, aggsize) },
+		{ "dynvarsize", offsetof(struct dt_options, dynvarsize) },
+		{ "strsize", offsetof(struct dt_options, strsize) },
+		{ "switchrate", offsetof(struct dt_options, switchrate) },
+		{ "nspec", offsetof(struct dt_options, nspec) },
+		{ "specsize", offsetof(struct dt_options, specsize) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
+		if (strcmp(ints[i].name, name) == 0) {
+			*valp = *(const int64_t *)((const char *)o + ints[i].off);
+			return 0;
+		}
+	}
+	if (strcmp(name, "quiet") == 0) {
+		*valp = o->quiet;
+		return 0;
+	}
+	if (strcmp(name, "flowindent") == 0) {
+		*valp = o->flowindent;
+		return 0;
+	}
+	return dt_set_error(dtp, -ENOENT, "Invalid option name");
+}
+
+int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+
+	if (v == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		v[i] = strdup(argv[i]);
+		if (v[i] == NULL) {
+			while (i-- > 0)
+				free(v[i]);
+			free(v);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	for (int i = 0; i < dtp->argc; i++)
+		free(dtp->argv[i]);
+	free(dtp->argv);
+	dtp->argv = v;
+	dtp->argc = argc;
+	return 0;
+}
+
+void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
+{
+	dtp->out = fp;
+}
+
+const char *dtrace_version(void)
+{
+	return DTRACE_VERSION;
+}
+
+void dtrace_wake(dtrace_hdl_t *dtp)
+{
+	uint64_t one = 1;
+
+	if (dtp->wake_fd >= 0 && write(dtp->wake_fd, &one, sizeof(one)) < 0) {
+		/* Nothing to do: the sleeper wakes at the next switchrate tick. */
+	}
+}

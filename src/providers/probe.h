@@ -1,0 +1,54 @@
+/* The probe registry: probes by id and name, matched by descriptions. */
+#ifndef DT_PROBE_H
+#define DT_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtrace.h"
+
+struct dt_provider;
+struct dt_pdesc;
+
+struct dt_probe {
+	uint32_t id;
+	const struct dt_provider *prov;
+	const char *desc[4];		/* provider, module, function, name */
+	uint64_t data;			/* provider data: syscall number, period ... */
+	const void *priv;		/* provider data: names, formats ... */
+};
+
+int dt_probes_init(dtrace_hdl_t *dtp);
+void dt_probes_fini(dtrace_hdl_t *dtp);
+
+/* Register a probe (strings are copied); returns it or NULL. */
+struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+			      const char *mod, const char *func, const char *name,
+			      uint64_t data, const void *priv);
+
+struct dt_probe *dt_probe_by_id(dtrace_hdl_t *dtp, uint32_t id);
+
+typedef int dt_probe_match_f(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg);
+
+/*
+ * Call f for every probe matching the description (populating providers
+ * that may match).  Returns the number matched or a negative errno.
+ */
+int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_f *f,
+		   void *arg);
+
+/* Make sure every provider is populated (dtrace -l). */
+int dt_probes_populate_all(dtrace_hdl_t *dtp);
+
+/* Field strings and their offsets in the dt_probes map values. */
+const char *dt_probe_field(const struct dt_probe *prp, int which);
+uint32_t dt_probe_field_offset(int which);
+#define DT_PROBE_MAP_VALUE 384
+
+/* "prov:mod:func:name" into buf. */
+const char *dt_probe_fullname(const struct dt_probe *prp, char *buf, size_t len);
+
+/* The provider named `name`, or NULL. */
+const struct dt_provider *dt_provider_lookup(dtrace_hdl_t *dtp, const char *name);
+
+#endif

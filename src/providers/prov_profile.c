@@ -1,0 +1,219 @@
+/*
+ * The profile provider: profile-N fires on every CPU, tick-N on one, at
+ * the rate N with DTrace's units (ns, us, ms, s, m, h, d, hz; a bare
+ * number is hz).  Each is a perf cpu-clock software event per CPU with a
+ * BPF program attached; rates that are a whole number of hertz use
+ * frequency mode, which fires reliably on idle virtual CPUs.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <ctype.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compiler/ast.h"
+#include "compiler/cg.h"
+#include "lib/dt_impl.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+
+#define NS 1000000000ULL
+#define MIN_PERIOD 200000ULL	/* 200us: DTrace's minimum profile interval */
+
+/* The probes DTrace lists before any is asked for. */
+static const char *const defaults[] = {
+	"profile-97", "profile-199", "profile-499", "profile-997", "profile-1999",
+	"profile-4001", "profile-4999", "tick-1", "tick-10", "tick-100", "tick-500",
+	"tick-1000", "tick-5000",
+};
+
+/* Parse "profile-N<unit>"/"tick-N<unit>": period in ns, 0 if not a rate. */
+static uint64_t parse_period(const char *name, bool *tick)
+{
+	const char *p;
+
+	if (strncmp(name, "profile-", 8) == 0) {
+		p = name + 8;
+		*tick = false;
+	} else if (strncmp(name, "tick-", 5) == 0) {
+		p = name + 5;
+		*tick = true;
+	} else {
+		return 0;
+	}
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	char *end;
+	uint64_t v = strtoull(p, &end, 10);
+	static const struct {
+		const char *s;
+		uint64_t mul;	/* 0: hz */
+	} units[] = {
+		{ "", 0 }, { "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", NS }, { "sec", NS },
+		{ "m", 60 * NS }, { "min", 60 * NS }, { "h", 3600 * NS }, { "hour", 3600 * NS },
+		{ "d", 86400 * NS }, { "day", 86400 * NS }, { "hz", 0 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcasecmp(end, units[i].s) != 0)
+			continue;
+		if (v == 0)
+			return 0;
+		return units[i].mul == 0 ? NS / v : v * units[i].mul;
+	}
+	return 0;
+}
+
+static int add(dtrace_hdl_t *dtp, const char *name)
+{
+	bool tick;
+	uint64_t period = parse_period(name, &tick);
+
+	if (period == 0)
+		return 0;
+	return dt_probe_add(dtp, &dt_prov_profile, "", "", name, period, NULL) ? 0 : -ENOMEM;
+}
+
+static int populate(dtrace_hdl_t *dtp)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++) {
+		int rc = add(dtp, defaults[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* A description naming a rate not listed yet creates its probe. */
+static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+{
+	if (pd->name == NULL || pd->name[0] == '\0' || dt_has_glob(pd->name))
+		return 0;
+	if ((pd->mod && pd->mod[0]) || (pd->func && pd->func[0]))
+		return 0;
+	return add(dtp, pd->name);
+}
+
+static const char *mech_class(const struct dt_probe *prp)
+{
+	(void)prp;
+	return "perf";
+}
+
+static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args, int skip)
+{
+	(void)g;
+	(void)skip;
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_attach_cookie));
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, dctx_off + DCTX_PRID));
+	if (!(args & 3u)) {
+		for (int i = 2; i < 10; i++)
+			if (args & (1u << i))
+				cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+		return;
+	}
+#if defined(__x86_64__)
+	/* arg0: the kernel pc, or 0 in user mode; arg1: the user pc, or 0. */
+	const int ip_off = 16 * 8, cs_off = 17 * 8;
+	int user = cg_label_new(cg), done = cg_label_new(cg);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R6, ip_off));
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R2, BPF_R6, cs_off));
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R2, 3));
+	cg_emit(cg, I_MOV64_IMM(BPF_R3, 0));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R2, 3, user);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx_off + DCTX_ARGS));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R3, dctx_off + DCTX_ARGS + 8));
+	cg_ja(cg, done);
+	cg_label_place(cg, user);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R3, dctx_off + DCTX_ARGS));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx_off + DCTX_ARGS + 8));
+	cg_label_place(cg, done);
+#else
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS, 0));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8, 0));
+#endif
+	for (int i = 2; i < 10; i++)
+		if (args & (1u << i))
+			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+}
+
+static int open_event(uint64_t period, int cpu)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	if (NS % period == 0) {
+		attr.freq = 1;
+		attr.sample_freq = NS / period;
+	} else {
+		attr.sample_period = period;
+	}
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	int ncpus = libbpf_num_possible_cpus();
+
+	for (size_t i = 0; i < g->probes.n; i++) {
+		struct dt_probe *prp = g->probes.v[i];
+		bool tick = strncmp(prp->desc[3], "tick-", 5) == 0;
+		uint64_t period = prp->data < MIN_PERIOD ? MIN_PERIOD : prp->data;
+		/* tick-N runs on CPU 0; profile-N on every online CPU. */
+		for (int cpu = 0; cpu < (tick ? 1 : ncpus); cpu++) {
+			int fd = open_event(period, cpu);
+			if (fd < 0) {
+				if (!tick && errno == ENODEV)
+					continue;	/* offline CPU */
+				return dt_set_error(dtp, -errno,
+						    "failed to create perf event for %s on CPU %d: %s",
+						    prp->desc[3], cpu, strerror(errno));
+			}
+			LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = prp->id);
+			struct bpf_link *l = bpf_program__attach_perf_event_opts(g->prog, fd, &opts);
+			if (l == NULL) {
+				int err = errno;
+				close(fd);
+				return dt_set_error(dtp, -err, "failed to attach to perf event: %s",
+						    strerror(err));
+			}
+			if (dt_vec_push(&g->links, l) < 0) {
+				bpf_link__destroy(l);
+				return dt_set_error(dtp, -ENOMEM, "out of memory");
+			}
+		}
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_perf = {
+	.name = "profile",
+	.section = "perf_event",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
+static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	(void)dtp;
+	(void)g;
+	return &mech_perf;
+}
+
+const struct dt_provider dt_prov_profile = {
+	.name = "profile",
+	.populate = populate,
+	.provide = provide,
+	.mech_class = mech_class,
+	.choose = choose,
+};

@@ -1,0 +1,177 @@
+/*
+ * The sdt provider: every kernel tracepoint <group>:<event> is the probe
+ * sdt:<group>::<event> (DTrace for Linux's naming).  A program is attached
+ * to each enabled tracepoint; argN are the event's fields in order, read
+ * from the tracepoint record as its format file describes.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "lib/dt_impl.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "providers/tracefs.h"
+
+static int add_event(const char *group, const char *event, void *arg)
+{
+	dtrace_hdl_t *dtp = arg;
+
+	/* Other providers own these groups. */
+	if (strcmp(group, "syscalls") == 0 || strcmp(group, "kprobes") == 0 ||
+	    strcmp(group, "uprobes") == 0 || strcmp(group, "dt_pid") == 0 ||
+	    strncmp(group, "dtrace_", 7) == 0)
+		return 0;
+	char *key = dt_arena_printf(&dtp->arena, "%s:%s", group, event);
+	if (key == NULL)
+		return -ENOMEM;
+	return dt_probe_add(dtp, &dt_prov_sdt, group, "", event, 0, key) ? 0 : -ENOMEM;
+}
+
+static int populate(dtrace_hdl_t *dtp)
+{
+	int rc = dt_tracefs_events(add_event, dtp);
+
+	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
+}
+
+/* Each tracepoint has its own record layout, so its own program. */
+static const char *mech_class(const struct dt_probe *prp)
+{
+	return prp->priv;
+}
+
+struct tp_field {
+	uint16_t off, size;
+	bool is_signed;
+};
+
+/* The non-common fields of a tracepoint's format, in order. */
+static int read_format(const char *group, const char *event, struct tp_field *f, int max)
+{
+	const char *base = dt_tracefs();
+	char path[512];
+	int n = 0;
+
+	if (base == NULL)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", base, group, event);
+	FILE *fp = fopen(path, "re");
+	if (fp == NULL)
+		return -errno;
+	char line[512];
+	while (fgets(line, sizeof(line), fp) != NULL && n < max) {
+		char *fld = strstr(line, "field:");
+		if (fld == NULL)
+			continue;
+		char *semi = strchr(fld, ';');
+		if (semi == NULL)
+			continue;
+		*semi = '\0';
+		char *name = strrchr(fld, ' ');
+		if (name != NULL && strncmp(name + 1, "common_", 7) == 0)
+			continue;
+		unsigned off, size, sgn = 0;
+		char *o = strstr(semi + 1, "offset:"), *s = strstr(semi + 1, "size:"),
+		     *g = strstr(semi + 1, "signed:");
+		if (o == NULL || s == NULL || sscanf(o, "offset:%u", &off) != 1 ||
+		    sscanf(s, "size:%u", &size) != 1)
+			continue;
+		if (g != NULL)
+			sscanf(g, "signed:%u", &sgn);
+		f[n].off = (uint16_t)off;
+		f[n].size = (uint16_t)size;
+		f[n].is_signed = sgn != 0;
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args, int skip)
+{
+	struct dt_probe *prp = g->probes.v[0];
+	struct tp_field f[10];
+	int n = read_format(prp->desc[1], prp->desc[3], f, 10);
+
+	(void)skip;
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_attach_cookie));
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, dctx_off + DCTX_PRID));
+	for (int i = 0; i < 10; i++) {
+		if (!(args & (1u << i)))
+			continue;
+		if (i >= n) {
+			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+			continue;
+		}
+		int sz = f[i].size;
+		if (sz == 1 || sz == 2 || sz == 4 || sz == 8) {
+			int code = sz == 1 ? BPF_B : sz == 2 ? BPF_H : sz == 4 ? BPF_W : BPF_DW;
+			cg_emit(cg, I_LDX(code, BPF_R0, BPF_R6, (int16_t)f[i].off));
+			if (f[i].is_signed && sz < 8) {
+				cg_emit(cg, I_ALU64_IMM(BPF_LSH, BPF_R0, 64 - 8 * sz));
+				cg_emit(cg, I_ALU64_IMM(BPF_ARSH, BPF_R0, 64 - 8 * sz));
+			}
+		} else {
+			/* Arrays: the field's address in the record. */
+			cg_emit(cg, I_MOV64_REG(BPF_R0, BPF_R6));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R0, f[i].off));
+		}
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_ARGS + 8 * i));
+	}
+}
+
+static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	for (size_t i = 0; i < g->probes.n; i++) {
+		struct dt_probe *prp = g->probes.v[i];
+		LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = prp->id);
+		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, prp->desc[1],
+									 prp->desc[3], &opts);
+		if (l == NULL) {
+			int err = errno;
+			return dt_set_error(dtp, -err, "failed to attach tracepoint %s:%s: %s",
+					    prp->desc[1], prp->desc[3], strerror(err));
+		}
+		if (dt_vec_push(&g->links, l) < 0) {
+			bpf_link__destroy(l);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_tp = {
+	.name = "sdt-tracepoint",
+	.section = "tracepoint",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
+static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	(void)dtp;
+	(void)g;
+	return &mech_tp;
+}
+
+static const char *unavailable(dtrace_hdl_t *dtp)
+{
+	(void)dtp;
+	if (dt_tracefs() == NULL)
+		return "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
+	return NULL;
+}
+
+const struct dt_provider dt_prov_sdt = {
+	.name = "sdt",
+	.populate = populate,
+	.mech_class = mech_class,
+	.choose = choose,
+	.unavailable = unavailable,
+};

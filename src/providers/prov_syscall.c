@@ -1,0 +1,368 @@
+/*
+ * The syscall provider: syscall:vmlinux:<name>:entry and :return, one
+ * probe per tracefs event syscalls:sys_enter_<name> / sys_exit_<name>.
+ *
+ * A few probes attach one tracepoint each (the attach cookie carries the
+ * probe id).  Wider sets use the raw_syscalls sys_enter / sys_exit raw
+ * tracepoints with a dispatch map from syscall number to probe id: one
+ * attachment that is quick to create and destroy, where hundreds of perf
+ * tracepoints take seconds to detach.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "bpf/object.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+#include "lib/runtime.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "providers/syscall_table.h"
+#include "providers/tracefs.h"
+
+/* More probes than this in one program use the raw_syscalls path. */
+#define RAW_THRESHOLD 2
+#define NR_MAX 1024
+#define NO_NR UINT64_MAX
+
+/* Tracefs names that differ from <asm/unistd.h>, and newer generic syscalls. */
+static const struct dt_syscall_nr extra_nrs[] = {
+	{ "newfstat", 5 }, { "newlstat", 6 }, { "newstat", 4 }, { "newuname", 63 },
+	{ "sendfile64", 40 }, { "umount", 166 }, { "uretprobe", 335 }, { "uprobe", 336 },
+	{ "cachestat", 451 }, { "fchmodat2", 452 }, { "map_shadow_stack", 453 },
+	{ "futex_wake", 454 }, { "futex_wait", 455 }, { "futex_requeue", 456 },
+	{ "statmount", 457 }, { "listmount", 458 }, { "lsm_get_self_attr", 459 },
+	{ "lsm_set_self_attr", 460 }, { "lsm_list_modules", 461 }, { "mseal", 462 },
+	{ "setxattrat", 463 }, { "getxattrat", 464 }, { "listxattrat", 465 },
+	{ "removexattrat", 466 }, { "open_tree_attr", 467 }, { "file_getattr", 468 },
+	{ "file_setattr", 469 },
+};
+
+static uint64_t syscall_nr(const char *name)
+{
+	for (unsigned i = 0; i < dt_syscall_table_len; i++) {
+		if (strcmp(dt_syscall_table[i].name, name) == 0)
+			return dt_syscall_table[i].nr;
+	}
+#if defined(__x86_64__)
+	for (size_t i = 0; i < ARRAY_SIZE(extra_nrs); i++) {
+		if (strcmp(extra_nrs[i].name, name) == 0)
+			return extra_nrs[i].nr;
+	}
+#endif
+	return NO_NR;
+}
+
+static int add_event(const char *group, const char *event, void *arg)
+{
+	dtrace_hdl_t *dtp = arg;
+
+	if (strcmp(group, "syscalls") != 0)
+		return 0;
+	if (strncmp(event, "sys_enter_", 10) == 0)
+		return dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", event + 10, "entry",
+				    syscall_nr(event + 10), NULL) ? 0 : -ENOMEM;
+	if (strncmp(event, "sys_exit_", 9) == 0)
+		return dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", event + 9, "return",
+				    syscall_nr(event + 9), NULL) ? 0 : -ENOMEM;
+	return 0;
+}
+
+static int populate(dtrace_hdl_t *dtp)
+{
+	int rc = dt_tracefs_events(add_event, dtp);
+
+	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
+}
+
+static const char *mech_class(const struct dt_probe *prp)
+{
+	bool entry = strcmp(prp->desc[3], "entry") == 0;
+
+	/* Probes without a known number can only use their own tracepoint. */
+	if (prp->data == NO_NR)
+		return entry ? "entry-tp" : "return-tp";
+	return entry ? "entry" : "return";
+}
+
+static bool is_entry(const struct dt_group *g)
+{
+	return strncmp(g->mclass, "entry", 5) == 0;
+}
+
+/* errno from a return value: -ret when -2048 < ret < 0, else 0. */
+static void emit_errno(struct dt_cg *cg, int dctx_off, int reg)
+{
+	int done = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JSGE, reg, 0, done);
+	cg_jmp_imm(cg, BPF_JSLE, reg, -2048, done);
+	cg_emit(cg, I_MOV64_REG(BPF_R1, reg));
+	cg_emit(cg, I_NEG64(BPF_R1));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx_off + DCTX_ERRNO));
+	cg_label_place(cg, done);
+}
+
+static void tp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
+			int skip)
+{
+	(void)skip;
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_attach_cookie));
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, dctx_off + DCTX_PRID));
+	if (is_entry(g)) {
+		/* struct syscall_trace_enter: the arguments start at offset 16. */
+		for (int i = 0; i < 10; i++) {
+			if (!(args & (1u << i)))
+				continue;
+			if (i < 6) {
+				cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, 16 + 8 * i));
+				cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_ARGS + 8 * i));
+			} else {
+				cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+			}
+		}
+		return;
+	}
+	/* struct syscall_trace_exit: ret at offset 16; arg0 = arg1 = ret. */
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, 16));
+	for (int i = 0; i < 10; i++) {
+		if (args & (1u << i)) {
+			if (i < 2)
+				cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_ARGS + 8 * i));
+			else
+				cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+		}
+	}
+	emit_errno(cg, dctx_off, BPF_R0);
+}
+
+static int tp_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	bool entry = is_entry(g);
+
+	for (size_t i = 0; i < g->probes.n; i++) {
+		struct dt_probe *prp = g->probes.v[i];
+		char ev[128];
+		LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = prp->id);
+		snprintf(ev, sizeof(ev), "%s%s", entry ? "sys_enter_" : "sys_exit_", prp->desc[2]);
+		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, "syscalls", ev,
+									 &opts);
+		if (l == NULL) {
+			int err = -errno;
+			return dt_set_error(dtp, err, "failed to attach tracepoint syscalls:%s: %s", ev,
+					    strerror(-err));
+		}
+		if (dt_vec_push(&g->links, l) < 0) {
+			bpf_link__destroy(l);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_tp = {
+	.name = "syscall-tracepoint",
+	.section = "tracepoint",
+	.gated = true,
+	.cg_prologue = tp_prologue,
+	.attach = tp_attach,
+};
+
+/* ---- raw_syscalls ---- */
+
+struct regs_layout {
+	int16_t arg[6];
+	int16_t nr;
+};
+
+/* Where the syscall arguments are in struct pt_regs (from BTF when possible). */
+static struct regs_layout regs_layout(dtrace_hdl_t *dtp)
+{
+	struct regs_layout l = {
+#if defined(__x86_64__)
+		{ 112, 104, 96, 56, 72, 64 }, 120
+#elif defined(__aarch64__)
+		{ 0, 8, 16, 24, 32, 40 }, 280
+#else
+		{ 0, 0, 0, 0, 0, 0 }, 0
+#endif
+	};
+	struct dt_typetab *tt = &dtp->types;
+	struct dt_type *t = dt_type_lookup(tt, "struct pt_regs");
+	uint32_t off;
+
+	if (t == NULL)
+		return l;
+	static const char *const x86[] = { "di", "si", "dx", "r10", "r8", "r9" };
+	if (dt_type_member(tt, t, "di", &off) != NULL) {
+		for (int i = 0; i < 6; i++)
+			if (dt_type_member(tt, t, x86[i], &off))
+				l.arg[i] = (int16_t)(off / 8);
+		if (dt_type_member(tt, t, "orig_ax", &off))
+			l.nr = (int16_t)(off / 8);
+	} else if (dt_type_member(tt, t, "syscallno", &off) != NULL) {
+		l.nr = (int16_t)(off / 8);
+		if (dt_type_member(tt, t, "orig_x0", &off)) {
+			l.arg[0] = (int16_t)(off / 8);
+			for (int i = 1; i < 6; i++)
+				l.arg[i] = (int16_t)(8 * i);
+		}
+	}
+	return l;
+}
+
+static const char *sysmap_name(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "dt_sysmap_%s", g->name + 8 /* after "dt_prog_" */);
+	return dt_arena_strdup(&dtp->arena, buf);
+}
+
+/* Read a u64 at R7 + off into the dctx slot, with probe_read_kernel. */
+static void read_reg(struct dt_cg *cg, int dctx_off, int slot_off, int16_t regs_off)
+{
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, dctx_off + slot_off));
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, 8));
+	cg_emit(cg, I_MOV64_REG(BPF_R3, BPF_R7));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R3, regs_off));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+}
+
+static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
+			 int skip)
+{
+	struct regs_layout l = regs_layout(cg->dtp);
+	bool entry = is_entry(g);
+	const char *map = g->priv;
+
+	/* R7 = struct pt_regs *; the syscall number into R1. */
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_R6, 0));
+	if (entry) {
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R6, 8));
+	} else {
+		cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_EPID, 0));
+		read_reg(cg, dctx_off, DCTX_EPID, l.nr);
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx_off + DCTX_EPID));
+	}
+	cg_jmp_imm(cg, BPF_JGE, BPF_R1, NR_MAX, skip);
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R1, dctx_off + DCTX_PRID));
+	cg_ld_map_fd(cg, BPF_R1, map);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx_off + DCTX_PRID));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
+	cg_emit(cg, I_LDX(BPF_W, BPF_R0, BPF_R0, 0));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, dctx_off + DCTX_PRID));
+	if (entry) {
+		for (int i = 0; i < 10; i++) {
+			if (!(args & (1u << i)))
+				continue;
+			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+			if (i < 6)
+				read_reg(cg, dctx_off, DCTX_ARGS + 8 * i, l.arg[i]);
+		}
+		return;
+	}
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, 8));
+	for (int i = 0; i < 10; i++) {
+		if (args & (1u << i)) {
+			if (i < 2)
+				cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_ARGS + 8 * i));
+			else
+				cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+		}
+	}
+	emit_errno(cg, dctx_off, BPF_R0);
+}
+
+static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	struct bo_map m = {
+		.name = sysmap_name(dtp, g),
+		.type = BPF_MAP_TYPE_ARRAY,
+		.key_size = 4,
+		.value_size = 4,
+		.max_entries = NR_MAX,
+	};
+
+	if (m.name == NULL || dt_vec_push(&dtp->obj->maps, m) < 0)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	g->priv = (void *)m.name;
+	return 0;
+}
+
+static int raw_fill_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(dt_runtime_object(dtp), g->priv);
+
+	if (map == NULL)
+		return dt_set_error(dtp, -ENOENT, "syscall dispatch map missing");
+	for (size_t i = 0; i < g->probes.n; i++) {
+		uint32_t nr = (uint32_t)g->probes.v[i]->data, id = g->probes.v[i]->id;
+		if (nr >= NR_MAX)
+			continue;
+		if (bpf_map_update_elem(bpf_map__fd(map), &nr, &id, BPF_ANY) < 0)
+			return dt_set_error(dtp, -errno, "failed to fill the syscall dispatch map: %s",
+					    strerror(errno));
+	}
+	return 0;
+}
+
+static int raw_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const char *tp = is_entry(g) ? "sys_enter" : "sys_exit";
+	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, tp);
+
+	if (l == NULL) {
+		int err = -errno;
+		return dt_set_error(dtp, err, "failed to attach raw tracepoint %s: %s", tp,
+				    strerror(-err));
+	}
+	if (dt_vec_push(&g->links, l) < 0) {
+		bpf_link__destroy(l);
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_raw = {
+	.name = "syscall-raw",
+	.section = "raw_tp",
+	.gated = true,
+	.cg_prologue = raw_prologue,
+	.attach = raw_attach,
+	.add_maps = raw_add_maps,
+	.fill_maps = raw_fill_maps,
+};
+
+static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	(void)dtp;
+	if (strstr(g->mclass, "-tp") == NULL && g->probes.n > RAW_THRESHOLD)
+		return &mech_raw;
+	return &mech_tp;
+}
+
+static const char *unavailable(dtrace_hdl_t *dtp)
+{
+	(void)dtp;
+	if (dt_tracefs() == NULL)
+		return "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
+	return NULL;
+}
+
+const struct dt_provider dt_prov_syscall = {
+	.name = "syscall",
+	.populate = populate,
+	.mech_class = mech_class,
+	.choose = choose,
+	.unavailable = unavailable,
+};

@@ -1,0 +1,88 @@
+/*
+ * The provider interface.  A provider lists its probes (on demand, when a
+ * description can match it), says which BPF mechanism fires them, emits
+ * the prologue that fills the probe context (probe id, arguments) for its
+ * mechanism, and attaches loaded programs.
+ */
+#ifndef DT_PROVIDER_H
+#define DT_PROVIDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtrace.h"
+#include "lib/util.h"
+
+struct dt_probe;
+struct dt_pdesc;
+struct dt_cg;
+struct dt_group;
+struct dt_type;
+struct bpf_program;
+struct bpf_link;
+
+/* How a set of probes fires one BPF program. */
+struct dt_mech {
+	const char *name;
+	const char *section;	/* ELF section of the program (program type for libbpf) */
+	bool by_consumer;	/* run by the consumer with BPF_PROG_TEST_RUN (BEGIN, END) */
+	bool gated;		/* skip unless the state gate is ACTIVE */
+	/*
+	 * Emit code that stores the probe id and the arguments in `args`
+	 * (bit i: argi is used) into the dctx at fp + dctx_off.  R6 holds the
+	 * program's context.  May jump to `skip` to ignore the event.
+	 */
+	void (*cg_prologue)(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
+			    int skip);
+	/* Attach the loaded program to every probe of the group. */
+	int (*attach)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Undo what attach did beyond links (e.g. perf event fds). */
+	void (*detach)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Extra maps the mechanism's prologue uses (created before load). */
+	int (*add_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Fill such maps after load. */
+	int (*fill_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
+};
+
+struct dt_provider {
+	const char *name;
+	/* Register every probe of this provider (called once, when needed). */
+	int (*populate)(dtrace_hdl_t *dtp);
+	/* Create probes a description names that populate does not list (tick-7s). */
+	int (*provide)(dtrace_hdl_t *dtp, const struct dt_pdesc *pd);
+	/*
+	 * Mechanism class of a probe: probes of one class with the same clauses
+	 * share a program.  Returns a short string (e.g. "entry").
+	 */
+	const char *(*mech_class)(const struct dt_probe *prp);
+	/* Pick the mechanism for a group of probes of one class. */
+	const struct dt_mech *(*choose)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Type of args[i] for a probe, or NULL (untyped: int64_t). */
+	struct dt_type *(*arg_type)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i);
+	/* Reason the provider cannot enable probes on this kernel, or NULL. */
+	const char *(*unavailable)(dtrace_hdl_t *dtp);
+};
+
+/* A BPF program: one mechanism, one ordered set of clauses, its probes. */
+struct dt_group {
+	const struct dt_provider *prov;
+	const struct dt_mech *mech;
+	const char *mclass;
+	DT_VEC(struct dt_stmt *) stmts;
+	DT_VEC(struct dt_probe *) probes;
+	uint32_t args_used;
+	bool uses_scratch;
+	char name[32];			/* the program's function name */
+	struct bo_func *fn;
+	struct bpf_program *prog;
+	DT_VEC(struct bpf_link *) links;
+	DT_VEC(int) fds;		/* perf event fds owned by the group */
+	void *priv;			/* mechanism data */
+};
+
+extern const struct dt_provider dt_prov_dtrace;
+extern const struct dt_provider dt_prov_syscall;
+extern const struct dt_provider dt_prov_profile;
+extern const struct dt_provider dt_prov_sdt;
+
+#endif
