@@ -519,21 +519,47 @@ void dt_sema_program(struct dt_pcb *pcb)
 	}
 }
 
+static void check_pred(struct dt_pcb *pcb, struct dt_node *c)
+{
+	if (c->clause.pred == NULL)
+		return;
+	dt_sema_expr(pcb, c->clause.pred);
+	if (!dt_type_is_scalar(c->clause.pred->type) && !dt_type_is_string(c->clause.pred->type))
+		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.pred->line,
+			  "predicate result must be of scalar type");
+}
+
+/*
+ * DTrace checks the actions first (they may declare what the predicate
+ * uses); if that fails on an undefined name and there is a predicate, it
+ * checks the predicate first instead.
+ */
 void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt)
 {
 	struct dt_node *c = stmt->clause;
 	struct dt_sema_ctx ctx;
+	jmp_buf saved;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.stmt = stmt;
 	pcb->sema = &ctx;
-	if (c->clause.pred != NULL) {
-		dt_sema_expr(pcb, c->clause.pred);
-		if (!dt_type_is_scalar(c->clause.pred->type) &&
-		    !dt_type_is_string(c->clause.pred->type))
-			dt_cerror(pcb, "D_PRED_SCALAR", c->clause.pred->line,
-				  "predicate result must be of scalar type");
+	memcpy(saved, pcb->jb, sizeof(jmp_buf));
+	if (setjmp(pcb->jb) == 0) {
+		dt_sema_stmts(pcb, c->clause.body);
+		memcpy(pcb->jb, saved, sizeof(jmp_buf));
+		check_pred(pcb, c);
+	} else {
+		memcpy(pcb->jb, saved, sizeof(jmp_buf));
+		const char *tag = pcb->hdl->errtag;
+		if (c->clause.pred == NULL ||
+		    (strcmp(tag, "D_IDENT_UNDEF") != 0 && strcmp(tag, "D_VAR_UNDEF") != 0))
+			longjmp(pcb->jb, 1);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.stmt = stmt;
+		stmt->args_used = 0;
+		stmt->uses_scratch = false;
+		check_pred(pcb, c);
+		dt_sema_stmts(pcb, c->clause.body);
 	}
-	dt_sema_stmts(pcb, c->clause.body);
 	pcb->sema = NULL;
 }

@@ -156,15 +156,15 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case IDK_GLOBAL:
 		if (!(id->flags & IDF_DEFINED))
-			dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "%s has not yet been declared or assigned",
+			dt_cerror(pcb, "D_VAR_UNDEF", n->line, "%s has not yet been declared or assigned",
 				  id->name);
 		n->type = id->type;
 		n->flags |= DN_LVALUE | DN_WRITABLE;
 		id->flags |= IDF_READ;
 		break;
 	case IDK_ARRAY:
-		dt_cerror(pcb, "D_IDENT_BADREF", n->line, "%s[ ] must be referenced as an array",
-			  id->name);
+		dt_cerror(pcb, "D_IDENT_BADREF", n->line,
+			  "associative array '%s' may not be referenced as scalar", id->name);
 	case IDK_INLINE:
 		n->type = id->type;
 		if (id->inline_expr->flags & DN_CONST) {
@@ -192,7 +192,7 @@ static void cook_var(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_ident *id = dt_ident_user(pcb->hdl, kind, n->member);
 
 	if (id == NULL || !(id->flags & IDF_DEFINED))
-		dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "%s%s has not yet been declared or assigned",
+		dt_cerror(pcb, "D_VAR_UNDEF", n->line, "%s%s has not yet been declared or assigned",
 			  kind == IDK_TLS ? "self->" : "this->", n->member);
 	n->id = id;
 	n->type = id->type;
@@ -633,11 +633,26 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+/* "x++" on a variable not seen yet declares it as an int, as DTrace does. */
+static void declare_incdec(struct dt_pcb *pcb, struct dt_node *l)
+{
+	struct dt_node zero;
+
+	memset(&zero, 0, sizeof(zero));
+	zero.kind = N_INT;
+	zero.line = l->line;
+	zero.type = TT(pcb)->t_int;
+	zero.flags = DN_CONST;
+	dt_sema_lvalue_decl(pcb, l, &zero);
+}
+
 static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_typetab *tt = TT(pcb);
 	struct dt_node *l = n->l;
 
+	if (n->op == T_PREINC || n->op == T_PREDEC || n->op == T_POSTINC || n->op == T_POSTDEC)
+		declare_incdec(pcb, l);
 	dt_sema_expr(pcb, l);
 	switch (n->op) {
 	case T_LNEG:

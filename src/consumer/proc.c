@@ -1,7 +1,8 @@
 /*
- * Process control for -c and -p.  A -c child is forked at once (so that
- * $target is known to the compiler) but waits on a pipe until the probes
- * are live; it is killed if tracing never starts.
+ * Process control for -c and -p.  A -c child is created at once (so that
+ * $target is known to the compiler) and stopped by ptrace right after its
+ * exec, before it runs an instruction of its own; it is released once the
+ * probes are live, and killed if tracing never starts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,34 +19,45 @@
 
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 {
-	int go[2], err[2];
+	int err[2];
 
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+	if (pipe2(err, O_CLOEXEC) < 0)
 		return dt_set_error(dtp, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
-		close(go[0]), close(go[1]), close(err[0]), close(err[1]);
+		close(err[0]), close(err[1]);
 		return dt_set_error(dtp, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	if (pid == 0) {
-		char c;
-		close(go[1]);
 		close(err[0]);
-		/* Wait for dtrace_proc_continue() (or dtrace's death). */
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
-			;
-		execvp(argv[0], argv);
+		/* Stop at the exec, before the program runs (SIGTRAP). */
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+			execvp(argv[0], argv);
 		int e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
-	close(go[0]);
 	close(err[1]);
+	int status, e = 0;
+	pid_t r;
+	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (r != pid || !WIFSTOPPED(status)) {
+		if (read(err[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+			e = ECHILD;
+		close(err[0]);
+		if (r == pid && WIFSTOPPED(status)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		return dt_set_error(dtp, -e, "failed to execute %s: %s", argv[0], strerror(e));
+	}
+	close(err[0]);
 	dtp->child_pid = pid;
-	dtp->child_go_fd = go[1];
-	dtp->child_err_fd = err[0];
+	dtp->child_stopped = true;
+	dtp->child_name = argv[0];
 	dtp->target_pid = pid;
 	if (pidp)
 		*pidp = pid;
@@ -53,20 +66,12 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 
 int dtrace_proc_continue(dtrace_hdl_t *dtp)
 {
-	if (dtp->child_go_fd < 0)
+	if (!dtp->child_stopped)
 		return 0;
-	close(dtp->child_go_fd);
-	dtp->child_go_fd = -1;
-	/* The child writes errno if exec fails; EOF means it ran. */
-	int e = 0;
-	ssize_t n;
-	while ((n = read(dtp->child_err_fd, &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(dtp->child_err_fd);
-	dtp->child_err_fd = -1;
-	if (n == (ssize_t)sizeof(e))
-		return dt_set_error(dtp, -e, "failed to execute %s: %s", dtp->child_name ? dtp->child_name : "command",
-				    strerror(e));
+	dtp->child_stopped = false;
+	if (ptrace(PTRACE_DETACH, dtp->child_pid, NULL, NULL) < 0)
+		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->child_pid,
+				    strerror(errno));
 	return 0;
 }
 
@@ -110,16 +115,11 @@ int dtrace_proc_done(dtrace_hdl_t *dtp)
 void dt_proc_release_all(struct dtrace_hdl *dtp)
 {
 	/* A -c child that never started must not outlive us. */
-	if (dtp->child_pid != 0 && dtp->child_go_fd >= 0) {
+	if (dtp->child_pid != 0 && dtp->child_stopped) {
 		kill(dtp->child_pid, SIGKILL);
-		close(dtp->child_go_fd);
-		dtp->child_go_fd = -1;
 		while (waitpid(dtp->child_pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		dtp->child_stopped = false;
 		dtp->child_exited = true;
-	}
-	if (dtp->child_err_fd >= 0) {
-		close(dtp->child_err_fd);
-		dtp->child_err_fd = -1;
 	}
 }

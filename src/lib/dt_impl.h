@@ -73,8 +73,7 @@ struct dtrace_hdl {
 	/* Process control. */
 	pid_t target_pid;		/* $target */
 	pid_t child_pid;		/* -c child, 0 if none */
-	int child_go_fd;		/* write end: releases the -c child */
-	int child_err_fd;		/* the child's exec errno */
+	bool child_stopped;		/* the -c child waits (ptrace-stopped) for go */
 	const char *child_name;
 	int grabbed_exited;
 	bool child_exited;

@@ -25,8 +25,6 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	}
 	dt_options_init(&dtp->opts);
 	dtp->out = stdout;
-	dtp->child_go_fd = -1;
-	dtp->child_err_fd = -1;
 	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	dtp->testing = getenv("_DTRACE_TESTING") != NULL;
 	if (dt_typetab_init(&dtp->types) < 0 || dt_probes_init(dtp) < 0) {
@@ -80,8 +78,6 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	free(dtp->argv);
 	if (dtp->wake_fd >= 0)
 		close(dtp->wake_fd);
-	if (dtp->child_go_fd >= 0)
-		close(dtp->child_go_fd);
 	dt_arena_free(&dtp->arena);
 	free(dtp);
 }

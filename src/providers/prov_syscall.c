@@ -61,14 +61,21 @@ static int add_event(const char *group, const char *event, void *arg)
 {
 	dtrace_hdl_t *dtp = arg;
 
+	const char *name;
+
 	if (strcmp(group, "syscalls") != 0)
 		return 0;
 	if (strncmp(event, "sys_enter_", 10) == 0)
-		return dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", event + 10, "entry",
-				    syscall_nr(event + 10), NULL) ? 0 : -ENOMEM;
-	if (strncmp(event, "sys_exit_", 9) == 0)
-		return dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", event + 9, "return",
-				    syscall_nr(event + 9), NULL) ? 0 : -ENOMEM;
+		name = event + 10;
+	else if (strncmp(event, "sys_exit_", 9) == 0)
+		name = event + 9;
+	else
+		return 0;
+	/* Entry and return together, entry first, whichever tracefs lists first. */
+	uint64_t nr = syscall_nr(name);
+	if (dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", name, "entry", nr, NULL) == NULL ||
+	    dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", name, "return", nr, NULL) == NULL)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -240,6 +247,9 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 {
 	struct regs_layout l = regs_layout(cg->dtp);
 	bool entry = is_entry(g);
+
+	if (g->priv == NULL)
+		g->priv = (void *)sysmap_name(cg->dtp, g);
 	const char *map = g->priv;
 
 	/* R7 = struct pt_regs *; the syscall number into R1. */
@@ -286,7 +296,7 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	struct bo_map m = {
-		.name = sysmap_name(dtp, g),
+		.name = g->priv ? g->priv : sysmap_name(dtp, g),
 		.type = BPF_MAP_TYPE_ARRAY,
 		.key_size = 4,
 		.value_size = 4,
