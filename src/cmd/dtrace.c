@@ -519,6 +519,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return E_USAGE;
 	}
+	if (strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return E_SUCCESS;
+	}
 	dtrace_hdl_t *dtp = dtrace_open(0, &err);
 	if (dtp == NULL) {
 		errmsg("failed to initialize dtrace: %s", strerror(err));

@@ -10,6 +10,7 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
+#include "consumer/aggdesc.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
@@ -50,10 +51,13 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 
 	cg->rdesc->items.v[idx].type = t;
 	if (n->kind == N_STRING) {
+		/* A constant travels in the description, cut to strsize like any string. */
+		uint32_t max = (uint32_t)cg->dtp->opts.strsize - 1;
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->is_const = true;
 		it->is_string = true;
-		it->cstr = n->str.s;
+		it->cstr = n->str.len > max ? dt_arena_strndup(&cg->dtp->arena, n->str.s, max)
+					    : n->str.s;
 		return;
 	}
 	if (dt_type_is_string(t) || dt_type_is_charptr(t) ||
@@ -150,6 +154,80 @@ static void act_exit(struct dt_cg *cg, struct dt_node *call)
 	cg->rec_force_wakeup = true;
 }
 
+static uint32_t *agg_ids(struct dt_cg *cg, struct dt_node *args, int *np)
+{
+	int n = 0;
+
+	for (struct dt_node *a = args; a != NULL; a = a->next)
+		if (a->kind == N_AGG)
+			n++;
+	uint32_t *ids = dt_arena_alloc(&cg->dtp->arena, sizeof(*ids) * (size_t)(n + 1));
+	if (ids == NULL)
+		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	n = 0;
+	for (struct dt_node *a = args; a != NULL; a = a->next) {
+		if (a->kind != N_AGG)
+			continue;
+		if (a->id == NULL || a->id->agg == NULL)
+			dt_cerror(cg->pcb, "D_IDENT_UNDEF", a->line,
+				  "failed to resolve @%s: Unknown variable name", a->agg.name);
+		ids[n++] = a->id->agg->id;
+	}
+	*np = n;
+	return ids;
+}
+
+static void act_printa(struct dt_cg *cg, struct dt_node *call)
+{
+	struct dt_node *a = call->call.args;
+	struct dt_ritem *it = add_item(cg, RK_PRINTA);
+	size_t idx = (size_t)(it - cg->rdesc->items.v);
+	int n;
+	uint32_t *ids = agg_ids(cg, a, &n);
+
+	it = &cg->rdesc->items.v[idx];
+	it->aggids = ids;
+	it->naggs = n;
+	if (a->kind == N_STRING) {
+		it->fmt = call->aux;
+		it->fmtstr = a->str.s;
+	}
+}
+
+/* clear(), trunc(), normalize(), denormalize(): the aggregation and an optional value. */
+static void act_aggop(struct dt_cg *cg, struct dt_node *call)
+{
+	static const enum dt_rkind kinds[] = { [ACT_CLEAR] = RK_CLEAR, [ACT_TRUNC] = RK_TRUNC,
+					       [ACT_NORMALIZE] = RK_NORMALIZE,
+					       [ACT_DENORMALIZE] = RK_DENORMALIZE };
+	struct dt_node *a = call->call.args;
+	struct dt_ritem *it = add_item(cg, kinds[call->id->code]);
+	size_t idx = (size_t)(it - cg->rdesc->items.v);
+	int n;
+	uint32_t *ids = agg_ids(cg, a, &n);
+
+	it = &cg->rdesc->items.v[idx];
+	it->aggids = ids;
+	it->naggs = n;
+	if (a->next == NULL) {
+		it->is_const = true;
+		it->cval = 0;
+		return;
+	}
+	if (a->next->flags & DN_CONST) {
+		it->is_const = true;
+		it->cval = a->next->cval;
+		return;
+	}
+	uint32_t off = cg_rec_alloc(cg, 8, 8);
+	int v = cg_expr(cg, a->next);
+	cg_emit(cg, I_STX(BPF_DW, REG_REC, v, (int16_t)off));
+	cg_reg_free(cg, v);
+	it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = 8;
+}
+
 bool cg_clause_records(struct dt_node *body)
 {
 	for (struct dt_node *s = body; s != NULL; s = s->next) {
@@ -185,6 +263,25 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	case ACT_EXIT:
 		act_exit(cg, call);
 		break;
+	case ACT_PRINTA:
+		act_printa(cg, call);
+		break;
+	case ACT_CLEAR:
+	case ACT_DENORMALIZE:
+	case ACT_TRUNC:
+	case ACT_NORMALIZE:
+		act_aggop(cg, call);
+		break;
+	case ACT_SETOPT: {
+		struct dt_node *a = call->call.args;
+		if (a->kind != N_STRING || (a->next && a->next->kind != N_STRING))
+			dt_cerror(cg->pcb, "D_SETOPT_CONST", call->line,
+				  "setopt( ) arguments must be string constants");
+		struct dt_ritem *it = add_item(cg, RK_SETOPT);
+		it->optname = a->str.s;
+		it->optval = a->next ? a->next->str.s : NULL;
+		break;
+	}
 	default:
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line, "%s( ) is not supported yet",
 			  id->name);

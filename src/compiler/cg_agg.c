@@ -1,7 +1,297 @@
-/* Aggregations: code generation. */
+/*
+ * Aggregations: @name[keys] = func(args) becomes a lookup in the
+ * aggregation's per-CPU hash (key tuple built on the stack or in scratch)
+ * and an update of the value in place; a missing key is inserted with the
+ * update already applied.  A full map counts an aggregation drop.
+ */
+#include <errno.h>
+#include <string.h>
+
 #include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "compiler/types.h"
+#include "consumer/aggdesc.h"
+#include "lib/dt_impl.h"
+
+/* Where a buffer lives: a stack slot or a scratch offset. */
+struct buf {
+	bool stack;
+	int off;
+};
+
+static struct buf buf_alloc(struct dt_cg *cg, uint32_t size)
+{
+	struct buf b;
+
+	if (size <= 64) {
+		b.stack = true;
+		b.off = cg_stack_alloc(cg, (int)size);
+	} else {
+		b.stack = false;
+		b.off = (int)cg_scratch_reserve(cg, size);
+	}
+	return b;
+}
+
+/* A register pointing at the buffer (+ off). */
+static int buf_ptr(struct dt_cg *cg, struct buf b, uint32_t off)
+{
+	int r = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_MOV64_REG(r, b.stack ? BPF_FP : REG_SCRATCH));
+	if (b.off + (int)off != 0)
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, b.off + (int)off));
+	return r;
+}
+
+static void buf_zero(struct dt_cg *cg, struct buf b, uint32_t size)
+{
+	int p = buf_ptr(cg, b, 0);
+
+	for (uint32_t z = 0; z < DT_ALIGN(size, 8); z += 8)
+		cg_emit(cg, I_ST(BPF_DW, p, (int16_t)z, 0));
+	cg_reg_free(cg, p);
+}
+
+static void build_key(struct dt_cg *cg, struct dt_aggdesc *ad, struct dt_node *keys, struct buf kb)
+{
+	int i = 0;
+
+	buf_zero(cg, kb, ad->key_size);
+	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
+		struct dt_aggkey *ak = &ad->keys[i];
+		if (ak->kind == DT_AGGKEY_STRING) {
+			int dst = buf_ptr(cg, kb, ak->off);
+			if (k->kind == N_IDENT && k->id && k->id->kind == IDK_BVAR &&
+			    k->id->code == BV_EXECNAME && ak->size >= 16) {
+				/* execname straight into the key. */
+				int a[2] = { dst, cg_reg_alloc(cg) };
+				cg_emit(cg, I_MOV64_IMM(a[1], 16));
+				cg_call_helper_void(cg, BPF_FUNC_get_current_comm, a, 2);
+				continue;
+			}
+			int s = cg_expr_string(cg, k);
+			cg_strcpy(cg, dst, s, ak->size);
+			continue;
+		}
+		if (ak->kind != DT_AGGKEY_INT)
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", k->line,
+				  "this kind of aggregation key is not supported yet");
+		int v = cg_expr(cg, k);
+		cg_normalize(cg, v, ak->type);
+		int p = buf_ptr(cg, kb, ak->off);
+		cg_emit(cg, I_STX(BPF_DW, p, v, 0));
+		cg_reg_free(cg, p);
+		cg_reg_free(cg, v);
+	}
+}
+
+/* Bound a bucket index register to [0, n-1] for the verifier. */
+static void clamp(struct dt_cg *cg, int idx, uint32_t n)
+{
+	int ok = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JLE, idx, (int32_t)(n - 1), ok);
+	cg_emit(cg, I_MOV64_IMM(idx, (int32_t)(n - 1)));
+	cg_label_place(cg, ok);
+}
+
+/* *(p + bucket*8) += incr */
+static void add_bucket(struct dt_cg *cg, int p, int idx, int incr)
+{
+	int q = cg_reg_alloc(cg), t = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_MOV64_REG(q, p));
+	cg_emit(cg, I_ALU64_IMM(BPF_LSH, idx, 3));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, q, idx));
+	cg_emit(cg, I_LDX(BPF_DW, t, q, 0));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, t, incr));
+	cg_emit(cg, I_STX(BPF_DW, q, t, 0));
+	cg_reg_free(cg, t);
+	cg_reg_free(cg, q);
+}
+
+/* The bucket index of `val` (a new register). */
+static int bucket_of(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
+{
+	int idx;
+
+	switch (ad->func) {
+	case AGG_QUANTIZE: {
+		int a[1] = { cg_reg_alloc(cg) };
+		cg_emit(cg, I_MOV64_REG(a[0], val));
+		idx = cg_call_func(cg, "dt_rt_quantize_bucket", a, 1);
+		break;
+	}
+	case AGG_LQUANTIZE: {
+		/* 0 below base, levels+1 at or above the limit, else 1 + (v - base)/step */
+		idx = cg_reg_alloc(cg);
+		int done = cg_label_new(cg), in = cg_label_new(cg);
+		int lim = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(idx, 0));
+		cg_mov_imm64(cg, lim, (uint64_t)ad->lq_base);
+		cg_jmp_reg(cg, BPF_JSLT, val, lim, done);
+		cg_mov_imm64(cg, lim, (uint64_t)(ad->lq_base + (int64_t)ad->lq_levels * ad->lq_step));
+		cg_emit(cg, I_MOV64_IMM(idx, (int32_t)ad->lq_levels + 1));
+		cg_jmp_reg(cg, BPF_JSGE, val, lim, done);
+		cg_label_place(cg, in);
+		cg_emit(cg, I_MOV64_REG(idx, val));
+		cg_mov_imm64(cg, lim, (uint64_t)ad->lq_base);
+		cg_emit(cg, I_ALU64_REG(BPF_SUB, idx, lim));
+		if (ad->lq_step > 1)
+			cg_emit(cg, I_ALU64_IMM(BPF_DIV, idx, (int32_t)ad->lq_step));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, idx, 1));
+		cg_label_place(cg, done);
+		cg_reg_free(cg, lim);
+		break;
+	}
+	default: {
+		int a[2] = { cg_reg_alloc(cg), cg_reg_alloc(cg) };
+		cg_emit(cg, I_MOV64_REG(a[0], val));
+		uint64_t params = (uint64_t)ad->llq_factor | (uint64_t)ad->llq_lmag << 16 |
+				  (uint64_t)ad->llq_hmag << 32 | (uint64_t)ad->llq_steps << 48;
+		cg_mov_imm64(cg, a[1], params);
+		idx = cg_call_func(cg, "dt_rt_llquantize_bucket", a, 2);
+		break;
+	}
+	}
+	clamp(cg, idx, ad->nbuckets);
+	return idx;
+}
+
+/* Apply the aggregating function to the value at p (a map value or a fresh buffer). */
+static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int incr, bool fresh)
+{
+	bool needs_t = ad->func == AGG_COUNT || ad->func == AGG_SUM || ad->func == AGG_AVG ||
+		       ((ad->func == AGG_MIN || ad->func == AGG_MAX) && !fresh);
+	int t = needs_t ? cg_reg_alloc(cg) : -1;
+
+	switch (ad->func) {
+	case AGG_COUNT:
+		cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, 1));
+		cg_emit(cg, I_STX(BPF_DW, p, t, 0));
+		break;
+	case AGG_SUM:
+		cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, t, val));
+		cg_emit(cg, I_STX(BPF_DW, p, t, 0));
+		break;
+	case AGG_MIN:
+	case AGG_MAX:
+		if (fresh) {
+			cg_emit(cg, I_STX(BPF_DW, p, val, 0));
+			break;
+		}
+		{
+			int keep = cg_label_new(cg);
+			cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+			cg_jmp_reg(cg, ad->func == AGG_MIN ? BPF_JSGE : BPF_JSLE, val, t, keep);
+			cg_emit(cg, I_STX(BPF_DW, p, val, 0));
+			cg_label_place(cg, keep);
+		}
+		break;
+	case AGG_AVG:
+		cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, 1));
+		cg_emit(cg, I_STX(BPF_DW, p, t, 0));
+		cg_emit(cg, I_LDX(BPF_DW, t, p, 8));
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, t, val));
+		cg_emit(cg, I_STX(BPF_DW, p, t, 8));
+		break;
+	case AGG_STDDEV: {
+		int a[2] = { cg_reg_alloc(cg), cg_reg_alloc(cg) };
+		cg_emit(cg, I_MOV64_REG(a[0], p));
+		cg_emit(cg, I_MOV64_REG(a[1], val));
+		cg_call_func_void(cg, "dt_rt_stddev_add", a, 2);
+		break;
+	}
+	default: {
+		int idx = bucket_of(cg, ad, val);
+		add_bucket(cg, p, idx, incr);
+		cg_reg_free(cg, idx);
+		break;
+	}
+	}
+	cg_reg_free(cg, t);
+}
+
+static int lookup(struct dt_cg *cg, struct dt_aggdesc *ad, struct buf kb)
+{
+	int a[2];
+
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], ad->map_name);
+	a[1] = buf_ptr(cg, kb, 0);
+	return cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+}
 
 void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 {
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "aggregations are not supported yet");
+	struct dt_node *agg = n->l, *fn = n->r;
+	struct dt_aggdesc *ad = agg->id->agg;
+	struct dt_node *args = fn->call.args;
+
+	if (ad->key_size == 0)
+		dt_cerror(cg->pcb, "D_UNKNOWN", n->line, "internal error: aggregation layout missing");
+	/* The value and the increment first: they may use scratch and helpers. */
+	int val = -1, incr = -1;
+	if (ad->func != AGG_COUNT) {
+		val = cg_expr(cg, args);
+		cg_normalize(cg, val, args->type);
+	}
+	if (ad->func == AGG_QUANTIZE || ad->func == AGG_LQUANTIZE || ad->func == AGG_LLQUANTIZE) {
+		int pos = ad->func == AGG_QUANTIZE ? 1 : ad->func == AGG_LQUANTIZE ? 4 : 5;
+		struct dt_node *inc = args;
+		for (int i = 0; i < pos && inc; i++)
+			inc = inc->next;
+		if (inc != NULL) {
+			incr = cg_expr(cg, inc);
+		} else {
+			incr = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_IMM(incr, 1));
+		}
+	}
+	struct buf kb = buf_alloc(cg, ad->key_size);
+	build_key(cg, ad, agg->agg.keys, kb);
+
+	int done = cg_label_new(cg), insert = cg_label_new(cg);
+	int p = lookup(cg, ad, kb);
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, insert);
+	apply(cg, ad, p, val, incr, false);
+	cg_ja(cg, done);
+	cg_reg_free(cg, p);
+
+	/* A new key: build its value with the update applied, insert if absent. */
+	cg_label_place(cg, insert);
+	struct buf vb = buf_alloc(cg, ad->value_size);
+	buf_zero(cg, vb, ad->value_size);
+	int vp = buf_ptr(cg, vb, 0);
+	apply(cg, ad, vp, val, incr, true);
+	cg_reg_free(cg, vp);
+	int a[4];
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], ad->map_name);
+	a[1] = buf_ptr(cg, kb, 0);
+	a[2] = buf_ptr(cg, vb, 0);
+	a[3] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
+	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, done);
+	int full = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JNE, rc, -EEXIST, full);
+	cg_reg_free(cg, rc);
+	/* Another program inserted it meanwhile: update that one. */
+	p = lookup(cg, ad, kb);
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, full);
+	apply(cg, ad, p, val, incr, false);
+	cg_ja(cg, done);
+	cg_label_place(cg, full);
+	cg_count_drop(cg, CPU_AGG_DROPS);
+	cg_label_place(cg, done);
+	cg_reg_free(cg, p);
+	cg_reg_free(cg, val);
+	cg_reg_free(cg, incr);
 }

@@ -27,6 +27,9 @@
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 
+/* Reserve scratch bytes for the current statement; returns their offset. */
+uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size);
+
 /* Bytes of per-statement string temporaries in the scratch area. */
 uint32_t cg_scratch_temps(struct dtrace_hdl *dtp);
 

@@ -14,6 +14,7 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/vars.h"
+#include "consumer/aggdesc.h"
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
@@ -374,6 +375,17 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			max = 1u << 24;
 		rc |= add_map(dtp, dt_var_map_name(dtp, id), BPF_MAP_TYPE_HASH, ks, vs,
 			      (uint32_t)max, BPF_F_NO_PREALLOC);
+	}
+	for (size_t i = 0; i < dtp->aggs.n; i++) {
+		struct dt_aggdesc *ad = dtp->aggs.v[i];
+		uint64_t max = (uint64_t)dtp->opts.aggsize / (ad->key_size + ad->value_size);
+		if (max < 1)
+			return dt_set_error(dtp, -E2BIG, "aggregation @%s does not fit in aggsize (%lld bytes)",
+					    ad->name, (long long)dtp->opts.aggsize);
+		if (max > (1u << 24))
+			max = 1u << 24;
+		rc |= add_map(dtp, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
+			      ad->value_size, (uint32_t)max, BPF_F_NO_PREALLOC);
 	}
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];

@@ -8,6 +8,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 
@@ -43,9 +44,9 @@ int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
 	return r;
 }
 
-uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)
+uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
 {
-	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+	uint32_t strsize = (uint32_t)dtp->opts.strsize;
 
 	if (n->kind == N_STRING)
 		return (uint32_t)(n->str.len < strsize ? n->str.len + 1 : strsize);
@@ -53,11 +54,16 @@ uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)
 	    n->id->code == BV_EXECNAME)
 		return 16;
 	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
-		return cg_string_size(cg, n->id->inline_expr);
+		return dt_expr_strsize(dtp, n->id->inline_expr);
 	return strsize;
 }
 
-int cg_scratch_alloc(struct dt_cg *cg, uint32_t size)
+uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)
+{
+	return dt_expr_strsize(cg->dtp, n);
+}
+
+uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size)
 {
 	uint32_t off = DT_ALIGN(cg->scratch_off, 8);
 
@@ -69,7 +75,14 @@ int cg_scratch_alloc(struct dt_cg *cg, uint32_t size)
 	if (cg->scratch_off > cg->scratch_max)
 		cg->scratch_max = cg->scratch_off;
 	cg->stmt->uses_scratch = true;
+	return off;
+}
+
+int cg_scratch_alloc(struct dt_cg *cg, uint32_t size)
+{
+	uint32_t off = cg_scratch_reserve(cg, size);
 	int r = cg_reg_alloc(cg);
+
 	cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
 	if (off)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)off));

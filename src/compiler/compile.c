@@ -16,6 +16,8 @@
 #include "compiler/parser.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
+#include "compiler/sema_impl.h"
+#include "consumer/aggdesc.h"
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
@@ -152,7 +154,58 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
 	dt_sema_clause(pcb, st);
-	dt_cg_clause(pcb, object(pcb), st);
+}
+
+/* String keys of a new aggregation take the longest string any use can give. */
+struct agg_sizes {
+	struct dt_aggdesc *ad;
+	struct dt_node *first;
+	uint32_t sizes[16];
+};
+
+static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_sizes *v, int *n)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (s->kind == N_IF || s->kind == N_BLOCK) {
+			scan_aggs(pcb, s->body, v, n);
+			scan_aggs(pcb, s->elsebody, v, n);
+			continue;
+		}
+		if (s->kind != N_EXPRSTMT || s->l->kind != N_OP2 || s->l->l->kind != N_AGG)
+			continue;
+		struct dt_node *agg = s->l->l;
+		struct dt_aggdesc *ad = agg->id ? agg->id->agg : NULL;
+		if (ad == NULL || ad->key_size != 0)
+			continue;
+		int i;
+		for (i = 0; i < *n && v[i].ad != ad; i++)
+			;
+		if (i == *n) {
+			if (*n == 256)
+				continue;
+			memset(&v[i], 0, sizeof(v[i]));
+			v[i].ad = ad;
+			v[i].first = agg;
+			(*n)++;
+		}
+		int k = 0;
+		for (struct dt_node *key = agg->agg.keys; key && k < 16; key = key->next, k++) {
+			uint32_t sz = dt_expr_strsize(pcb->hdl, key);
+			if (sz > v[i].sizes[k])
+				v[i].sizes[k] = sz;
+		}
+	}
+}
+
+static void layout_aggs(struct dt_pcb *pcb, struct dtrace_prog *pgp)
+{
+	struct agg_sizes *v = dt_palloc(pcb, sizeof(*v) * 256);
+	int n = 0;
+
+	for (size_t i = 0; i < pgp->stmts.n; i++)
+		scan_aggs(pcb, pgp->stmts.v[i]->clause->clause.body, v, &n);
+	for (int i = 0; i < n; i++)
+		dt_agg_layout(pcb, v[i].first, v[i].sizes);
 }
 
 static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, size_t *lenp)
@@ -256,6 +309,9 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		if (n->kind == N_CLAUSE)
 			compile_clause(&pcb, pgp, n);
 	}
+	layout_aggs(&pcb, pgp);
+	for (size_t i = 0; i < pgp->stmts.n; i++)
+		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);
 	dt_macro_check_unused(&pcb);
 	free(refs);
 	pgp->nprobes = count_probes(pgp);

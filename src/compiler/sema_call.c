@@ -250,7 +250,13 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
 	struct dt_ident *fid = dt_ident_builtin(dtp, fn->call.name);
-	if (fid == NULL || fid->kind != IDK_AGGFUNC)
+	if (fid == NULL) {
+		if (dt_sema_resolve(pcb, fn->call.name) == NULL)
+			dt_cerror(pcb, "D_FUNC_UNDEF", fn->line, "undefined function name: %s",
+				  fn->call.name);
+		dt_cerror(pcb, "D_FUNC_IDENT", fn->line, "function designator is not of function type");
+	}
+	if (fid->kind != IDK_AGGFUNC)
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
 	fn->id = fid;
@@ -259,12 +265,15 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	check_args(pcb, fn, fid->name, p, 0);
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
 		dt_sema_expr(pcb, k);
-		if (dt_type_is_void(k->type))
-			dt_cerror(pcb, "D_KEY_TYPE", k->line, "aggregation key may not be of type void");
+		if (dt_type_is_void(k->type) || dt_type_base(k->type)->special == DT_SPECIAL_DYN)
+			dt_cerror(pcb, "D_KEY_TYPE", k->line,
+				  "%s expression may not be used as aggregation index: key #%d",
+				  dt_sema_typestr(pcb, k->type), 1);
 	}
 	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
 	int nk = dt_node_list_len(agg->agg.keys);
-	if (id == NULL) {
+	bool first = id == NULL;
+	if (first) {
 		id = dt_ident_user_add(dtp, IDK_AGG, agg->agg.name, n->line);
 		if (id == NULL)
 			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
@@ -285,12 +294,13 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	} else {
 		if (id->aggfunc != fid->code)
 			dt_cerror(pcb, "D_AGG_REDEF", n->line,
-				  "aggregation redefined: @%s\n\t current: %s( )\n\tprevious: %s( )",
-				  agg->agg.name, fid->name, dt_agg_func_name(id->aggfunc));
+				  "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
+				  agg->agg.name, agg->agg.name, fid->name, agg->agg.name,
+				  dt_agg_func_name(id->aggfunc), id->line);
 		if (id->nkeys != nk)
 			dt_cerror(pcb, "D_AGG_REDEF", n->line,
-				  "aggregation redefined: @%s\n\t current: %d keys\n\tprevious: %d keys",
-				  agg->agg.name, nk, id->nkeys);
+				  "aggregation redefined: @%s\n\t current: %d key%s\n\tprevious: %d key%s",
+				  agg->agg.name, nk, nk == 1 ? "" : "s", id->nkeys, id->nkeys == 1 ? "" : "s");
 		int i = 0;
 		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
 			struct dt_type *kt = id->keys[i];
@@ -306,6 +316,7 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 		}
 	}
 	agg->id = id;
+	dt_sema_agg_check(pcb, id, agg, fn, first);
 	agg->type = TT(pcb)->t_void;
 	n->type = TT(pcb)->t_void;
 	n->id = id;

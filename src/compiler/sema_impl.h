@@ -3,6 +3,7 @@
 #define DT_SEMA_IMPL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "compiler/ast.h"
 #include "compiler/pcb.h"
@@ -10,6 +11,7 @@
 struct dt_type;
 struct dt_stmt;
 struct dt_ident;
+struct dtrace_hdl;
 
 /* What a declarator declared. */
 struct dt_sema_decl {
@@ -57,6 +59,16 @@ void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Check printf()/printa()/system() formats against their arguments. */
 void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *name, bool printa);
+
+/* Check an aggregating function's arguments; describe the aggregation on first use. */
+void dt_sema_agg_check(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *agg,
+		       struct dt_node *fn, bool first);
+
+/* Settle a new aggregation's key layout (string key sizes per key). */
+void dt_agg_layout(struct dt_pcb *pcb, struct dt_node *agg, uint32_t *string_sizes);
+
+/* The largest string an expression can produce (buffer bytes, NUL included). */
+uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n);
 
 /* Name of an aggregating function ("count"). */
 const char *dt_agg_func_name(int code);

@@ -1,5 +1,6 @@
 /* Opening and closing a handle; errors; options through the public API. */
 #include <ctype.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,6 +14,15 @@
 #include "lib/runtime.h"
 #include "providers/probe.h"
 
+/* libbpf's messages are replaced by ours; DTRACE_DEBUG shows them. */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
 dtrace_hdl_t *dtrace_open(int flags, int *errp)
 {
 	dtrace_hdl_t *dtp = calloc(1, sizeof(*dtp));
@@ -23,6 +33,8 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 			*errp = ENOMEM;
 		return NULL;
 	}
+	if (getenv("DTRACE_DEBUG") == NULL)
+		libbpf_set_print(libbpf_quiet);
 	dt_options_init(&dtp->opts);
 	dtp->out = stdout;
 	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
