@@ -364,6 +364,8 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		}
 	}
 	if (o->ncmds == 0 && !o->list) {
+		if (o->compile_only)
+			return E_SUCCESS;
 		usage(stderr);
 		return E_USAGE;
 	}

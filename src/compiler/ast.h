@@ -137,6 +137,7 @@ struct dt_clause {
 	struct dt_node *pred;		/* may be NULL */
 	struct dt_node *body;		/* statement list (NULL: no body given) */
 	bool has_body;
+	int end_line;			/* line of the closing brace */
 };
 
 struct dt_xlator {

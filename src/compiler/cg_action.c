@@ -228,11 +228,11 @@ static void act_aggop(struct dt_cg *cg, struct dt_node *call)
 	it->size = 8;
 }
 
-bool cg_clause_records(struct dt_node *body)
+static bool has_action(struct dt_node *list)
 {
-	for (struct dt_node *s = body; s != NULL; s = s->next) {
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		if (s->kind == N_IF || s->kind == N_BLOCK) {
-			if (cg_clause_records(s->body) || cg_clause_records(s->elsebody))
+			if (has_action(s->body) || has_action(s->elsebody))
 				return true;
 			continue;
 		}
@@ -242,6 +242,12 @@ bool cg_clause_records(struct dt_node *body)
 			return true;
 	}
 	return false;
+}
+
+bool cg_clause_records(struct dt_node *body)
+{
+	/* An empty clause takes the default action: a record naming the probe. */
+	return body == NULL || has_action(body);
 }
 
 void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)

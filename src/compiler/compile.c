@@ -33,9 +33,11 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	msg[0] = '\0';
 	if (tag != NULL && dtp->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
-	/* Scripts report lines; -n and friends do not. */
-	if (line > 0 && pcb->filename != NULL)
+	/* Scripts report lines; -n and friends name the part of the clause. */
+	if (line > 0 && pcb->show_lines)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "line %d: ", line);
+	else if (pcb->region != NULL && !pcb->show_lines)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "in %s: ", pcb->region);
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
 	va_end(ap);
@@ -112,9 +114,15 @@ static struct bo_object *object(struct dt_pcb *pcb)
 	return dtp->obj;
 }
 
+struct match_ctx {
+	struct dt_stmt *st;
+	int pdesc;
+};
+
 static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
 {
-	struct dt_stmt *st = arg;
+	struct match_ctx *mc = arg;
+	struct dt_stmt *st = mc->st;
 
 	(void)dtp;
 	for (size_t i = 0; i < st->probes.n; i++)
@@ -122,6 +130,8 @@ static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
 			return 0;
 	if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "ERROR") == 0)
 		st->enables_error = true;
+	if (dt_vec_push(&st->probe_pdesc, mc->pdesc) < 0)
+		return -ENOMEM;
 	return dt_vec_push(&st->probes, prp);
 }
 
@@ -138,10 +148,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	memset(st, 0, sizeof(*st));
 	st->clause = c;
 	st->prog = pgp;
-	st->id = dtp->nextstmt++;
+	/* DTrace numbers a clause per probe description it lists. */
+	st->id = dtp->nextstmt;
+	st->npdescs = c->clause.npdescs;
+	dtp->nextstmt += (uint32_t)c->clause.npdescs;
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
-		int n = dt_probe_match(dtp, pd, add_probe, st);
+		struct match_ctx mc = { st, i };
+		int n = dt_probe_match(dtp, pd, add_probe, &mc);
 		if (n < 0)
 			dt_cerror(pcb, "D_NOMEM", pd->line, "failed to match probes: %s", strerror(-n));
 		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
@@ -222,27 +236,13 @@ static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, si
 	return s;
 }
 
+/* DTrace's "matched N probes" counts each clause's probes. */
 static int count_probes(const struct dtrace_prog *pgp)
 {
 	int n = 0;
 
-	/* Distinct probes over the program's clauses. */
-	for (size_t i = 0; i < pgp->stmts.n; i++) {
-		struct dt_stmt *st = pgp->stmts.v[i];
-		for (size_t j = 0; j < st->probes.n; j++) {
-			bool seen = false;
-			for (size_t k = 0; k < i && !seen; k++) {
-				struct dt_stmt *o = pgp->stmts.v[k];
-				for (size_t m = 0; m < o->probes.n; m++)
-					if (o->probes.v[m] == st->probes.v[j]) {
-						seen = true;
-						break;
-					}
-			}
-			if (!seen)
-				n++;
-		}
-	}
+	for (size_t i = 0; i < pgp->stmts.n; i++)
+		n += (int)pgp->stmts.v[i]->probes.n;
 	return n;
 }
 
@@ -272,6 +272,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pcb.hdl = dtp;
 	pcb.arena = &dtp->arena;
 	pcb.filename = (flags & DTRACE_C_FILE) ? name : NULL;
+	pcb.show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
 	pcb.cflags = flags;
 	pcb.pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
 	pcb.argc = argc;

@@ -279,7 +279,7 @@ static void lex_string(struct dt_lexer *lx, struct dt_token *t)
 
 	while (lx->pos < lx->len && lx->src[lx->pos] != '"') {
 		if (lx->src[lx->pos] == '\n')
-			dt_cerror(lx->pcb, "D_STR_NL", lx->line,
+			dt_cerror(lx->pcb, "D_STR_NL", lx->line + 1,
 				  "newline encountered in string literal");
 		if (lx->src[lx->pos] == '\\' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] != '\n')
 			lx->pos++;
@@ -299,7 +299,7 @@ static void lex_char(struct dt_lexer *lx, struct dt_token *t)
 
 	while (lx->pos < lx->len && lx->src[lx->pos] != '\'') {
 		if (lx->src[lx->pos] == '\n')
-			dt_cerror(lx->pcb, "D_CHR_NL", lx->line,
+			dt_cerror(lx->pcb, "D_CHR_NL", lx->line + 1,
 				  "newline encountered in character constant");
 		if (lx->src[lx->pos] == '\\' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] != '\n')
 			lx->pos++;
@@ -423,15 +423,20 @@ static void count_nesting(struct dt_lexer *lx, enum dt_tok tok)
 static enum dt_tok slash(struct dt_lexer *lx)
 {
 	size_t p = lx->pos;
+	int nl = 0;
 
-	while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p]))
+	while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p])) {
+		if (lx->src[p] == '\n')
+			nl++;
 		p++;
+	}
+	/* DTrace reports these after its look-ahead past the blanks. */
 	if (p >= lx->len || strchr(";{/", lx->src[p])) {
 		if (lx->parens != 0)
-			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
+			dt_cerror(lx->pcb, "D_SYNTAX", lx->line + nl,
 				  "closing ) expected in predicate before /");
 		if (lx->brackets != 0)
-			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
+			dt_cerror(lx->pcb, "D_SYNTAX", lx->line + nl,
 				  "closing ] expected in predicate before /");
 		return T_EPRED;
 	}

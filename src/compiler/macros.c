@@ -113,7 +113,8 @@ int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int
 
 void dt_macro_check_unused(struct dt_pcb *pcb)
 {
-	for (int i = 1; i < pcb->argc; i++) {
+	/* DTrace names the last unreferenced argument. */
+	for (int i = pcb->argc - 1; i >= 1; i--) {
 		if (pcb->argref == NULL || !pcb->argref[i])
 			dt_cerror(pcb, "D_MACRO_UNUSED", 0,
 				  "extraneous argument '%s' ($%d is not referenced)", pcb->argv[i],

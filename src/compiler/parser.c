@@ -15,6 +15,7 @@
 #include "compiler/types.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
+#include "providers/probe.h"
 
 struct parser {
 	struct dt_pcb *pcb;
@@ -849,7 +850,7 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		dt_lex_next(&p->lx, LM_OUTER, &lb);
 		n->clause.body = parse_stmts(p);
 		n->clause.has_body = true;
-		expect(p, T_RBRACE);
+		n->clause.end_line = expect(p, T_RBRACE).line;
 		return n;
 	}
 	if (!(p->pcb->cflags & DTRACE_C_PSPEC) && p->pcb->filename != NULL)
@@ -1088,67 +1089,47 @@ static char *expand_macros(struct dt_pcb *pcb, const char *s, int line)
 struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, int line)
 {
 	struct dt_pdesc *d = dt_palloc(pcb, sizeof(*d));
-	const char *fields[4] = { "", "", "", "" };
-	char *copy = dt_pstrdup(pcb, text);
-	int nf = 1, maxf;
+	char *fields[4] = { NULL, NULL, NULL, NULL };
+	size_t len = strlen(text);
 
 	memset(d, 0, sizeof(*d));
 	d->text = dt_pstrdup(pcb, text);
 	d->line = line;
-
-	/* Count fields; a '\\' escapes a ':' inside a field. */
-	char *parts[8];
-	parts[0] = copy;
-	for (char *c = copy; *c; c++) {
-		if (*c == '\\' && c[1] != '\0') {
-			c++;
-			continue;
-		}
-		if (*c == ':') {
-			if (nf == (int)ARRAY_SIZE(parts)) {
-				nf++;
-				break;
-			}
-			*c = '\0';
-			parts[nf++] = c + 1;
-		}
-	}
-	switch (kind) {
-	case DTRACE_PSPEC_PROVIDER:
-		maxf = 1;
-		break;
-	case DTRACE_PSPEC_MODULE:
-		maxf = 2;
-		break;
-	case DTRACE_PSPEC_FUNC:
-		maxf = 3;
-		break;
-	default:
-		maxf = 4;
-		break;
-	}
 	if (kind == DTRACE_PSPEC_ID) {
 		char *end;
 		unsigned long id = strtoul(text, &end, 10);
-		if (isdigit((unsigned char)*text) && *end == '\0' && id > 0) {
+		if (isdigit((unsigned char)*text) && *end == '\0') {
+			if (id == 0 || dt_probe_by_id(pcb->hdl, (uint32_t)id) == NULL)
+				dt_cerror(pcb, "D_PDESC_INVAL", line,
+					  "invalid probe identifier %s: Unknown probe identifier", text);
 			d->id = id;
 			d->prov = d->mod = d->func = d->name = "";
 			return d;
 		}
-		maxf = 4;
 		kind = DTRACE_PSPEC_NAME;
 	}
-	if (nf > maxf)
-		dt_cerror(pcb, "D_PDESC_INVAL", line,
-			  "invalid probe description \"%s\": Overspecified probe description",
-			  text);
-	/* Fields are right-aligned on the last one this kind names. */
-	int last = maxf - 1;
-	for (int i = 0; i < nf; i++)
-		fields[last - (nf - 1) + i] = parts[i];
-	d->prov = expand_macros(pcb, fields[0], line);
-	d->mod = expand_macros(pcb, fields[1], line);
-	d->func = expand_macros(pcb, fields[2], line);
-	d->name = expand_macros(pcb, fields[3], line);
+	/*
+	 * As DTrace: fields are taken from the right, the last one naming what
+	 * the option (-P/-m/-f/-n) names; a field too many overspecifies.
+	 */
+	int field = kind == DTRACE_PSPEC_PROVIDER ? 0 : kind == DTRACE_PSPEC_MODULE ? 1
+		    : kind == DTRACE_PSPEC_FUNC ? 2 : 3;
+	long p = (long)len - 1;
+	do {
+		long end = p;
+		while (p >= 0 && text[p] != ':')
+			p--;
+		if (field < 0)
+			dt_cerror(pcb, "D_PDESC_INVAL", line,
+				  "invalid probe description \"%s\": Overspecified probe description",
+				  text);
+		fields[field] = expand_macros(pcb, dt_pstrndup(pcb, text + p + 1, (size_t)(end - p)),
+					      line);
+		field--;
+	} while (--p >= 0);
+	d->prov = fields[0] ? fields[0] : "";
+	d->mod = fields[1] ? fields[1] : "";
+	d->func = fields[2] ? fields[2] : "";
+	d->name = fields[3] ? fields[3] : "";
 	return d;
 }

@@ -34,6 +34,8 @@ struct dt_pcb {
 
 	struct dt_node *root;		/* program: list of top-level nodes */
 	struct dt_sema_ctx *sema;	/* the clause being checked */
+	const char *region;		/* "predicate" / "action list" while checking a clause */
+	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 };
 
 /*

@@ -17,6 +17,8 @@ struct dt_stmt {
 	uint32_t id;			/* clause number, in program order */
 	struct dt_node *clause;		/* N_CLAUSE */
 	DT_VEC(struct dt_probe *) probes;	/* probes it enables */
+	DT_VEC(int) probe_pdesc;		/* which probe description matched each */
+	int npdescs;
 	struct dtrace_prog *prog;
 	struct bo_func *func;		/* its BPF function, after codegen */
 	struct dt_rdesc *rdesc;		/* the record it writes, NULL if none */

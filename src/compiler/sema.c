@@ -523,9 +523,10 @@ static void check_pred(struct dt_pcb *pcb, struct dt_node *c)
 {
 	if (c->clause.pred == NULL)
 		return;
+	pcb->region = "predicate";
 	dt_sema_expr(pcb, c->clause.pred);
 	if (!dt_type_is_scalar(c->clause.pred->type) && !dt_type_is_string(c->clause.pred->type))
-		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.pred->line,
+		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.end_line ? c->clause.end_line : c->line,
 			  "predicate result must be of scalar type");
 }
 
@@ -545,6 +546,7 @@ void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt)
 	pcb->sema = &ctx;
 	memcpy(saved, pcb->jb, sizeof(jmp_buf));
 	if (setjmp(pcb->jb) == 0) {
+		pcb->region = "action list";
 		dt_sema_stmts(pcb, c->clause.body);
 		memcpy(pcb->jb, saved, sizeof(jmp_buf));
 		check_pred(pcb, c);
@@ -559,7 +561,9 @@ void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt)
 		stmt->args_used = 0;
 		stmt->uses_scratch = false;
 		check_pred(pcb, c);
+		pcb->region = "action list";
 		dt_sema_stmts(pcb, c->clause.body);
 	}
+	pcb->region = NULL;
 	pcb->sema = NULL;
 }

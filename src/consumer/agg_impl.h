@@ -139,8 +139,12 @@ int dt_aggsnap_sort_by_value(const struct dt_aggsnap *s, bool rev, const uint8_t
  */
 struct dt_aggjoin {
 	size_t nrows, width;	/* width = number of arguments */
-	const uint8_t **cells;	/* nrows * width entries, by row */
-	uint8_t **zero;		/* per argument: its zero entry */
+	/*
+	 * By row, width + 1 entries: each argument's, then the entry whose
+	 * key the row prints (the representative key).
+	 */
+	const uint8_t **cells;
+	uint8_t **zero;		/* per position: its zero entry */
 };
 int dt_agg_join(struct dt_aggsnap *const *snaps, const uint32_t *aggids, size_t n,
 		const struct dt_aggsort_opts *o, struct dt_aggjoin *j);
@@ -189,6 +193,10 @@ struct dt_agg_source {
 int dt_agg_set_source(struct dtrace_hdl *dtp, const struct dt_agg_source *src);
 /* The BPF-map source (agg_map.c); ctx is the handle. */
 extern const struct dt_agg_source dt_aggmap_source;
+/* The same on a map fd (batch false: get_next_key + lookup only). */
+int dt_aggmap_read_fd(int fd, const struct dt_aggdesc *ad, struct dt_aggsnap *s, bool batch);
+int dt_aggmap_reset_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *const *keys, size_t n);
+int dt_aggmap_remove_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *const *keys, size_t n);
 
 /* The aggregation with this id, or NULL with the handle's error set. */
 const struct dt_aggdesc *dt_agg_desc(struct dtrace_hdl *dtp, uint32_t aggid);

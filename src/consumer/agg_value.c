@@ -47,32 +47,31 @@ void dt_aggval_fold(const struct dt_aggdesc *ad, int64_t *dst, const int64_t *sr
 {
 	switch (ad->func) {
 	case AGG_MIN:
-	case AGG_MAX:
+	case AGG_MAX: {
+		bool min = ad->func == AGG_MIN;
+
 		if (has_seen_word(ad, nwords)) {
 			if (src[1] == 0)
 				return;		/* this CPU never saw a value */
+			if (dst[1] == 0 || (min ? src[0] < dst[0] : src[0] > dst[0]))
+				dst[0] = src[0];
 			dst[1] = (int64_t)((uint64_t)dst[1] + (uint64_t)src[1]);
-		} else if (src[0] == 0) {
-			/*
-			 * Without a seen word, a CPU that never fired holds 0
-			 * (the kernel zeroes the other CPUs' slots of a new
-			 * per-CPU hash element): skip zeros, unless every CPU
-			 * holds 0.
-			 */
+			return;
+		}
+		/*
+		 * Without a seen word, a CPU that never fired holds 0 (the
+		 * kernel zeroes the other CPUs' slots of a new per-CPU hash
+		 * element): a 0 only counts when no CPU has anything else.
+		 */
+		if (src[0] == 0) {
 			if (dst[0] == sentinel(ad))
 				dst[0] = 0;
 			return;
 		}
-		if (ad->func == AGG_MIN ? src[0] < dst[0] || dst[0] == 0 : src[0] > dst[0] || dst[0] == 0) {
-			if (has_seen_word(ad, nwords) && dst[1] == src[1])
-				dst[0] = src[0];	/* the first CPU that saw values */
-			else if (has_seen_word(ad, nwords))
-				dst[0] = ad->func == AGG_MIN ? (src[0] < dst[0] ? src[0] : dst[0])
-							     : (src[0] > dst[0] ? src[0] : dst[0]);
-			else
-				dst[0] = src[0];
-		}
+		if (dst[0] == 0 || (min ? src[0] < dst[0] : src[0] > dst[0]))
+			dst[0] = src[0];
 		return;
+	}
 	case AGG_STDDEV:
 		if (nwords >= 4) {
 			uint64_t lo = (uint64_t)dst[2] + (uint64_t)src[2];

@@ -10,6 +10,7 @@
 #include "bpf/abi.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
+#include "consumer/agg.h"
 #include "consumer/consume.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
@@ -49,9 +50,19 @@ static void print_error(struct dtrace_hdl *dtp, const struct dt_rec_hdr *h, cons
 	if (e->fault == DT_FLT_BADADDR || e->fault == DT_FLT_BADALIGN ||
 	    e->fault == DT_FLT_BADSTACK || e->fault == DT_FLT_BADSIZE)
 		snprintf(details, sizeof(details), " (0x%llx)", (unsigned long long)e->addr);
+	/* The clause number of the probe description that matched this probe. */
+	uint32_t clause = e->stmt;
+	for (size_t i = 0; i < dtp->stmts.n; i++) {
+		struct dt_stmt *st = dtp->stmts.v[i];
+		if (st->id != e->stmt)
+			continue;
+		for (size_t j = 0; j < st->probes.n; j++)
+			if (st->probes.v[j] == prp)
+				clause += (uint32_t)st->probe_pdesc.v[j];
+	}
 	fflush(dtp->out);
 	fprintf(stderr, "dtrace: error in dt_clause_%u for probe ID %u (%s:%s:%s:%s): %s%s at BPF pc %u\n",
-		e->stmt, h->prid, prp ? prp->desc[0] : "", prp ? prp->desc[1] : "",
+		clause, h->prid, prp ? prp->desc[0] : "", prp ? prp->desc[1] : "",
 		prp ? prp->desc[2] : "", prp ? prp->desc[3] : "", fault_str(e->fault), details,
 		e->pc);
 }
@@ -158,6 +169,41 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 			i += (size_t)it->nargs;
 			break;
 		}
+		case RK_PRINTA:
+			flush(dtp, sb);
+			if (dt_agg_printa(dtp, sb, it->fmt, it->aggids, it->naggs) < 0) {
+				flush(dtp, sb);
+				fprintf(stderr, "dtrace: %s\n", dtp->errmsg);
+			}
+			break;
+		case RK_CLEAR:
+		case RK_TRUNC:
+		case RK_NORMALIZE:
+		case RK_DENORMALIZE: {
+			int64_t v = it->cval;
+			if (!it->is_const)
+				memcpy(&v, (const char *)data + it->off, sizeof(v));
+			int rc = 0;
+			for (int k = 0; k < it->naggs && rc == 0; k++) {
+				uint32_t id = it->aggids[k];
+				rc = it->kind == RK_CLEAR ? dt_agg_clear(dtp, id)
+				     : it->kind == RK_TRUNC ? dt_agg_trunc(dtp, id, v)
+				     : it->kind == RK_NORMALIZE ? dt_agg_normalize(dtp, id, (uint64_t)v)
+				     : dt_agg_denormalize(dtp, id);
+			}
+			if (rc < 0) {
+				flush(dtp, sb);
+				fprintf(stderr, "dtrace: %s\n", dtp->errmsg);
+			}
+			break;
+		}
+		case RK_SETOPT:
+			if (dt_option_set(dtp, it->optname, it->optval) < 0) {
+				flush(dtp, sb);
+				fprintf(stderr, "dtrace: couldn't set option \"%s\" to \"%s\": %s\n",
+					it->optname, it->optval ? it->optval : "", dtp->errmsg);
+			}
+			break;
 		case RK_EXIT:
 			if (!dtp->exited) {
 				int32_t st;

@@ -23,6 +23,7 @@ struct dt_rdesc;
 struct dt_ident;
 struct dt_runtime;
 struct dt_aggdesc;
+struct dt_aggstate;
 struct bo_object;
 
 struct dtrace_prog {
@@ -64,6 +65,7 @@ struct dtrace_hdl {
 	DT_VEC(struct dt_stmt *) stmts;		/* every exec'ed clause, in order */
 	DT_VEC(struct dt_rdesc *) rdescs;	/* record descriptions by id */
 	DT_VEC(struct dt_aggdesc *) aggs;	/* aggregations by id */
+	struct dt_aggstate *aggstate;		/* consumer-side aggregation state */
 	uint32_t nextstmt;
 
 	/* Macro arguments. */

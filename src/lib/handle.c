@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "compiler/ident.h"
+#include "compiler/program.h"
+#include "consumer/agg.h"
 #include "consumer/consume.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
@@ -75,9 +77,17 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_proc_release_all(dtp);
 	dt_probes_fini(dtp);
 	dt_idents_fini(dtp);
+	dt_agg_fini(dtp);
 	dt_consume_fini(dtp);
-	for (size_t i = 0; i < dtp->progs.n; i++)
-		free(dtp->progs.v[i]->stmts.v), free(dtp->progs.v[i]);
+	for (size_t i = 0; i < dtp->progs.n; i++) {
+		dtrace_prog_t *pgp = dtp->progs.v[i];
+		for (size_t j = 0; j < pgp->stmts.n; j++) {
+			dt_vec_free(&pgp->stmts.v[j]->probes);
+			dt_vec_free(&pgp->stmts.v[j]->probe_pdesc);
+		}
+		free(pgp->stmts.v);
+		free(pgp);
+	}
 	dt_vec_free(&dtp->progs);
 	dt_vec_free(&dtp->stmts);
 	dt_vec_free(&dtp->rdescs);

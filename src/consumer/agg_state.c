@@ -1,0 +1,281 @@
+/*
+ * The handle's aggregation state and the consumer-side actions clear(),
+ * trunc(), normalize() and denormalize().  The state is created on first
+ * use and lives in dtp->aggstate until dt_agg_fini().
+ */
+#include "consumer/agg_impl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/ident.h"
+#include "consumer/llquant.h"
+#include "lib/dt_impl.h"
+
+/* What the consumer keeps about one aggregation between snapshots. */
+struct dt_aggvar {
+	uint64_t normal;	/* normalize()'s divisor, 1 by default */
+	bool printed;		/* printa() printed it: not printed again at exit */
+};
+
+struct dt_aggstate {
+	struct dt_aggvar *vars;	/* by aggregation id */
+	size_t nvars;
+	struct dt_pf_syms syms;
+	bool have_syms;
+	struct dt_agg_source src;
+};
+
+static struct dt_aggstate *state(dtrace_hdl_t *dtp)
+{
+	if (dtp->aggstate == NULL) {
+		struct dt_aggstate *st = calloc(1, sizeof(*st));
+
+		if (st == NULL)
+			return NULL;
+		st->src = dt_aggmap_source;
+		st->src.ctx = dtp;
+		dtp->aggstate = st;
+	}
+	return dtp->aggstate;
+}
+
+void dt_agg_fini(dtrace_hdl_t *dtp)
+{
+	if (dtp->aggstate == NULL)
+		return;
+	free(dtp->aggstate->vars);
+	free(dtp->aggstate);
+	dtp->aggstate = NULL;
+}
+
+/* The state of aggregation `id`, grown on demand; NULL when out of memory. */
+static struct dt_aggvar *var(dtrace_hdl_t *dtp, uint32_t id)
+{
+	struct dt_aggstate *st = state(dtp);
+
+	if (st == NULL)
+		return NULL;
+	if (id >= st->nvars) {
+		size_t n = (size_t)id + 1 > st->nvars * 2 ? (size_t)id + 1 : st->nvars * 2;
+		struct dt_aggvar *v = realloc(st->vars, n * sizeof(*v));
+
+		if (v == NULL)
+			return NULL;
+		for (size_t i = st->nvars; i < n; i++)
+			v[i] = (struct dt_aggvar){ .normal = 1 };
+		st->vars = v;
+		st->nvars = n;
+	}
+	return &st->vars[id];
+}
+
+uint64_t dt_agg_normal(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	struct dt_aggstate *st = dtp->aggstate;
+
+	return st != NULL && aggid < st->nvars ? st->vars[aggid].normal : 1;
+}
+
+bool dt_agg_printed(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	struct dt_aggstate *st = dtp->aggstate;
+
+	return st != NULL && aggid < st->nvars && st->vars[aggid].printed;
+}
+
+void dt_agg_set_printed(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	struct dt_aggvar *v = var(dtp, aggid);
+
+	/* Out of memory, the aggregation merely prints again at exit. */
+	if (v != NULL)
+		v->printed = true;
+}
+
+void dt_aggprint_get(dtrace_hdl_t *dtp, struct dt_aggprint *pc)
+{
+	struct dt_aggstate *st = dtp->aggstate;
+
+	pc->syms = st != NULL && st->have_syms ? &st->syms : NULL;
+	pc->stackindent = dtp->opts.stackindent >= 0 && dtp->opts.stackindent <= 1024
+				  ? (int)dtp->opts.stackindent
+				  : 14;
+	pc->rawbytes = dtp->opts.rawbytes;
+}
+
+int dt_agg_set_syms(dtrace_hdl_t *dtp, const struct dt_pf_syms *syms)
+{
+	struct dt_aggstate *st = state(dtp);
+
+	if (st == NULL)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	st->have_syms = syms != NULL;
+	if (syms != NULL)
+		st->syms = *syms;
+	return 0;
+}
+
+int dt_agg_set_source(dtrace_hdl_t *dtp, const struct dt_agg_source *src)
+{
+	struct dt_aggstate *st = state(dtp);
+
+	if (st == NULL)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	if (src != NULL) {
+		st->src = *src;
+	} else {
+		st->src = dt_aggmap_source;
+		st->src.ctx = dtp;
+	}
+	return 0;
+}
+
+const struct dt_aggdesc *dt_agg_desc(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	if (aggid >= dtp->aggs.n || dtp->aggs.v[aggid] == NULL) {
+		dt_set_error(dtp, -EINVAL, "Invalid aggregation variable identifier");
+		return NULL;
+	}
+	return dtp->aggs.v[aggid];
+}
+
+/* The words a value of this function must have, or 0 if unknown. */
+static uint32_t value_words(const struct dt_aggdesc *ad)
+{
+	switch (ad->func) {
+	case AGG_COUNT:
+	case AGG_SUM:
+	case AGG_MIN:
+	case AGG_MAX:
+		return 1;
+	case AGG_AVG:
+		return 2;
+	case AGG_STDDEV:
+		return 4;
+	case AGG_QUANTIZE:
+		return DT_QUANTIZE_NBUCKETS;
+	case AGG_LQUANTIZE:
+		return (uint32_t)(uint16_t)ad->lq_levels + 2;
+	case AGG_LLQUANTIZE:
+		if (ad->llq_factor < 2 || ad->llq_hmag < ad->llq_lmag || ad->llq_steps == 0)
+			return 0;
+		return dt_llquantize_nbuckets_of(ad->llq_factor, ad->llq_lmag, ad->llq_hmag,
+						 ad->llq_steps);
+	default:
+		return 0;
+	}
+}
+
+int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
+{
+	struct dt_aggstate *st = state(dtp);
+	uint32_t need = value_words(ad);
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (st == NULL)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	/* The printers read this many words: a shorter value is a layout mismatch. */
+	if (need == 0 || ad->value_size / 8 < need || (ad->nkeys > 0 && ad->keys == NULL))
+		return dt_set_error(dtp, -EINVAL, "aggregation @%s: %s", ad->name,
+				    "Data record has incorrect size");
+	dt_aggsnap_init(s, ad, dtp->opts.aggpercpu);
+	rc = st->src.read(st->src.ctx, ad, s);
+	if (rc < 0) {
+		dt_aggsnap_free(s);
+		if (rc == -ENOMEM)
+			return dt_set_error(dtp, rc, "Memory allocation failure");
+		return dt_set_error(dtp, rc, "failed to read aggregation @%s: %s", ad->name,
+				    strerror(-rc));
+	}
+	dt_aggsnap_finish(s);
+	return 0;
+}
+
+/* Every key of the snapshot, for the source's reset/remove. */
+static const uint8_t **keys_of(const struct dt_aggsnap *s)
+{
+	const uint8_t **k = malloc((s->n ? s->n : 1) * sizeof(*k));
+
+	if (k != NULL)
+		for (size_t i = 0; i < s->n; i++)
+			k[i] = dt_aggsnap_ent(s, i);
+	return k;
+}
+
+static int source_error(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, const char *what, int rc)
+{
+	if (rc == -ENOMEM)
+		return dt_set_error(dtp, rc, "Memory allocation failure");
+	return dt_set_error(dtp, rc, "failed to %s aggregation @%s: %s", what, ad->name,
+			    strerror(-rc));
+}
+
+/* DTrace's clear() zeroes the values and keeps the keys (printed with 0). */
+int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
+	struct dt_aggsnap s;
+	int rc;
+
+	if (ad == NULL)
+		return dtp->err;
+	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+		return rc;
+	const uint8_t **keys = keys_of(&s);
+	struct dt_aggstate *st = dtp->aggstate;
+
+	if (keys == NULL)
+		rc = -ENOMEM;
+	else if (s.n > 0)
+		rc = st->src.reset(st->src.ctx, ad, keys, s.n);
+	free(keys);
+	dt_aggsnap_free(&s);
+	return rc < 0 ? source_error(dtp, ad, "clear", rc) : 0;
+}
+
+/*
+ * DTrace's trunc() keeps the n highest entries (walked in reverse value
+ * order, ties by key) or the -n lowest, and removes the rest for good.
+ */
+int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, int64_t n)
+{
+	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
+	const uint8_t **sorted = NULL;
+	struct dt_aggsnap s;
+	uint64_t keep = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+	int rc;
+
+	if (ad == NULL)
+		return dtp->err;
+	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+		return rc;
+	rc = dt_aggsnap_sort_by_value(&s, n > 0, &sorted);
+	if (rc == 0 && keep < s.n) {
+		struct dt_aggstate *st = dtp->aggstate;
+
+		rc = st->src.remove(st->src.ctx, ad, sorted + keep, s.n - (size_t)keep);
+	}
+	free(sorted);
+	dt_aggsnap_free(&s);
+	return rc < 0 ? source_error(dtp, ad, "truncate", rc) : 0;
+}
+
+int dt_agg_normalize(dtrace_hdl_t *dtp, uint32_t aggid, uint64_t n)
+{
+	struct dt_aggvar *v;
+
+	if (dt_agg_desc(dtp, aggid) == NULL)
+		return dtp->err;
+	if ((v = var(dtp, aggid)) == NULL)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	v->normal = n;
+	return 0;
+}
+
+int dt_agg_denormalize(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	return dt_agg_normalize(dtp, aggid, 1);
+}
