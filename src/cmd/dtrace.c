@@ -186,158 +186,172 @@ static char *crop_desc(const char *s)
 	return c;
 }
 
-static int parse_args(int argc, char **argv, dtrace_hdl_t *dtp, struct options *o)
-{
-	static const char optstr[] = "+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
-	int c;
+#define OPTSTR "+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
 
-	opterr = 0;
-	while ((c = getopt(argc, argv, optstr)) != -1) {
-		switch (c) {
-		case '3':
-		case '6':
-			if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
-				fprintf(stderr, "%s: illegal option -- %c%s\n", argv[0], c, optarg);
-				usage(stderr);
-				return E_USAGE;
-			}
-			break;
-		case 'a': case 'A': case 'B': case 'G': case 'h': case 'H':
-			errmsg("-%c is not supported by this DTrace", c);
-			return E_ERROR;
-		case 'b':
-			if (set_opt(dtp, "-b", "bufsize", optarg) < 0)
-				return E_ERROR;
-			break;
-		case 'c':
-			if (o->cmdv != NULL) {
-				errmsg("only one -c may be given");
-				return E_USAGE;
-			}
-			o->cmdv = split_words(optarg, &o->cmdc);
-			if (o->cmdv == NULL || o->cmdc == 0) {
-				errmsg("invalid command for -c: %s", optarg);
-				return E_USAGE;
-			}
-			break;
-		case 'C':
-			o->cpp = true;
-			break;
-		case 'D':
-			if (set_opt(dtp, "-D", "define", optarg) < 0)
-				return E_ERROR;
-			break;
-		case 'U':
-			if (set_opt(dtp, "-U", "undef", optarg) < 0)
-				return E_ERROR;
-			break;
-		case 'I':
-			if (set_opt(dtp, "-I", "incdir", optarg) < 0)
-				return E_ERROR;
-			break;
-		case 'L':
-			break;
-		case 'e':
-			o->compile_only = true;
-			break;
-		case 'f':
-			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_FUNC, optarg);
-			break;
-		case 'm':
-			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_MODULE, optarg);
-			break;
-		case 'n':
-			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_NAME, optarg);
-			break;
-		case 'P':
-			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_PROVIDER, optarg);
-			break;
-		case 'i':
-			add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_ID, optarg);
-			break;
-		case 's':
-			add_cmd(o, CMD_SCRIPT, DTRACE_PSPEC_NAME, optarg);
-			break;
-		case 'F':
-			if (set_opt(dtp, "-F", "flowindent", NULL) < 0)
-				return E_ERROR;
-			break;
-		case 'l':
-			o->list = true;
-			break;
-		case 'o':
-			o->ofile = optarg;
-			break;
-		case 'p': {
-			char *end;
-			long pid = strtol(optarg, &end, 10);
-			if (*end != '\0' || pid <= 0) {
-				errmsg("invalid pid: %s", optarg);
-				return E_ERROR;
-			}
-			pid_t *np = realloc(o->pids, sizeof(*np) * (size_t)(o->npids + 1));
-			if (np == NULL)
-				return E_ERROR;
-			o->pids = np;
-			o->pids[o->npids++] = (pid_t)pid;
-			break;
-		}
-		case 'q':
-			o->quiet_flag = true;
-			if (set_opt(dtp, "-q", "quiet", NULL) < 0)
-				return E_ERROR;
-			break;
-		case 'S':
-			o->disasm = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case 'w':
-			if (set_opt(dtp, "-w", "destructive", NULL) < 0)
-				return E_ERROR;
-			break;
-		case 'x': {
-			char *name = strdup(optarg), *eq = strchr(name, '=');
-			if (eq)
-				*eq++ = '\0';
-			int rc = set_opt(dtp, "-x", name, eq);
-			free(name);
-			if (rc < 0)
-				return E_ERROR;
-			break;
-		}
-		case 'X':
-			if (strlen(optarg) != 1 || strchr("acst", optarg[0]) == NULL) {
-				errmsg("invalid argument for -X: %s", optarg);
-				return E_USAGE;
-			}
-			break;
-		case 'Z':
-			o->zdefs = true;
-			if (set_opt(dtp, "-Z", "zdefs", NULL) < 0)
-				return E_ERROR;
-			break;
-		default:
-			if (optopt != 0 && strchr(optstr, optopt) != NULL)
-				fprintf(stderr, "%s: option requires an argument -- %c\n", argv[0], optopt);
-			else
-				fprintf(stderr, "%s: illegal option -- %c\n", argv[0], optopt);
+/* Apply one option; returns -1 to go on or the exit status to stop with. */
+static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
+{
+	static const char optstr[] = OPTSTR;
+
+	switch (c) {
+	case '3':
+	case '6':
+		if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+			fprintf(stderr, "%s: illegal option -- %c%s\n", argv[0], c, optarg);
 			usage(stderr);
 			return E_USAGE;
 		}
+		break;
+	case 'a': case 'A': case 'B': case 'G': case 'h': case 'H':
+		errmsg("-%c is not supported by this DTrace", c);
+		return E_ERROR;
+	case 'b':
+		if (set_opt(dtp, "-b", "bufsize", optarg) < 0)
+			return E_ERROR;
+		break;
+	case 'c':
+		if (o->cmdv != NULL) {
+			errmsg("only one -c may be given");
+			return E_USAGE;
+		}
+		o->cmdv = split_words(optarg, &o->cmdc);
+		if (o->cmdv == NULL || o->cmdc == 0) {
+			errmsg("invalid command for -c: %s", optarg);
+			return E_USAGE;
+		}
+		break;
+	case 'C':
+		o->cpp = true;
+		break;
+	case 'D':
+		if (set_opt(dtp, "-D", "define", optarg) < 0)
+			return E_ERROR;
+		break;
+	case 'U':
+		if (set_opt(dtp, "-U", "undef", optarg) < 0)
+			return E_ERROR;
+		break;
+	case 'I':
+		if (set_opt(dtp, "-I", "incdir", optarg) < 0)
+			return E_ERROR;
+		break;
+	case 'L':
+		break;
+	case 'e':
+		o->compile_only = true;
+		break;
+	case 'f':
+		add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_FUNC, optarg);
+		break;
+	case 'm':
+		add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_MODULE, optarg);
+		break;
+	case 'n':
+		add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_NAME, optarg);
+		break;
+	case 'P':
+		add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_PROVIDER, optarg);
+		break;
+	case 'i':
+		add_cmd(o, CMD_PSPEC, DTRACE_PSPEC_ID, optarg);
+		break;
+	case 's':
+		add_cmd(o, CMD_SCRIPT, DTRACE_PSPEC_NAME, optarg);
+		break;
+	case 'F':
+		if (set_opt(dtp, "-F", "flowindent", NULL) < 0)
+			return E_ERROR;
+		break;
+	case 'l':
+		o->list = true;
+		break;
+	case 'o':
+		o->ofile = optarg;
+		break;
+	case 'p': {
+		char *end;
+		long pid = strtol(optarg, &end, 10);
+		if (*end != '\0' || pid <= 0) {
+			errmsg("invalid pid: %s", optarg);
+			return E_ERROR;
+		}
+		pid_t *np = realloc(o->pids, sizeof(*np) * (size_t)(o->npids + 1));
+		if (np == NULL)
+			return E_ERROR;
+		o->pids = np;
+		o->pids[o->npids++] = (pid_t)pid;
+		break;
 	}
-	/* Remaining words are macro arguments $1 .. $n. */
-	o->macro_argc = argc - optind + 1;
-	o->macro_argv = calloc((size_t)o->macro_argc + 1, sizeof(char *));
+	case 'q':
+		o->quiet_flag = true;
+		if (set_opt(dtp, "-q", "quiet", NULL) < 0)
+			return E_ERROR;
+		break;
+	case 'S':
+		o->disasm = true;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case 'V':
+		o->version = true;
+		break;
+	case 'w':
+		if (set_opt(dtp, "-w", "destructive", NULL) < 0)
+			return E_ERROR;
+		break;
+	case 'x': {
+		char *name = strdup(optarg), *eq = strchr(name, '=');
+		if (eq)
+			*eq++ = '\0';
+		int rc = set_opt(dtp, "-x", name, eq);
+		free(name);
+		if (rc < 0)
+			return E_ERROR;
+		break;
+	}
+	case 'X':
+		if (strlen(optarg) != 1 || strchr("acst", optarg[0]) == NULL) {
+			errmsg("invalid argument for -X: %s", optarg);
+			return E_USAGE;
+		}
+		break;
+	case 'Z':
+		o->zdefs = true;
+		if (set_opt(dtp, "-Z", "zdefs", NULL) < 0)
+			return E_ERROR;
+		break;
+	default:
+		if (optopt != 0 && strchr(optstr, optopt) != NULL)
+			fprintf(stderr, "%s: option requires an argument -- %c\n", argv[0], optopt);
+		else
+			fprintf(stderr, "%s: illegal option -- %c\n", argv[0], optopt);
+		usage(stderr);
+		return E_USAGE;
+	}
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, dtrace_hdl_t *dtp, struct options *o)
+{
+	/* Operands ($1 .. $n) may come between options, as in DTrace. */
+	o->macro_argv = calloc((size_t)argc + 1, sizeof(char *));
 	if (o->macro_argv == NULL)
 		return E_ERROR;
 	o->macro_argv[0] = argv[0];
-	for (int i = optind; i < argc; i++)
-		o->macro_argv[i - optind + 1] = argv[i];
+	o->macro_argc = 1;
+	opterr = 0;
+	while (optind < argc) {
+		int c = getopt(argc, argv, OPTSTR);
+		if (c == -1) {
+			if (optind < argc)
+				o->macro_argv[o->macro_argc++] = argv[optind++];
+			continue;
+		}
+		int rc = parse_opt(c, argv, dtp, o);
+		if (rc != -1)
+			return rc;
+	}
 	return -1;
 }
 

@@ -181,16 +181,24 @@ static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int i
 		break;
 	case AGG_MIN:
 	case AGG_MAX:
+		/* value, then how many values this CPU has seen (0: none yet). */
 		if (fresh) {
 			cg_emit(cg, I_STX(BPF_DW, p, val, 0));
+			cg_emit(cg, I_ST(BPF_DW, p, 8, 1));
 			break;
 		}
 		{
-			int keep = cg_label_new(cg);
+			int set = cg_label_new(cg), keep = cg_label_new(cg);
+			cg_emit(cg, I_LDX(BPF_DW, t, p, 8));
+			cg_jmp_imm(cg, BPF_JEQ, t, 0, set);
 			cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
 			cg_jmp_reg(cg, ad->func == AGG_MIN ? BPF_JSGE : BPF_JSLE, val, t, keep);
+			cg_label_place(cg, set);
 			cg_emit(cg, I_STX(BPF_DW, p, val, 0));
 			cg_label_place(cg, keep);
+			cg_emit(cg, I_LDX(BPF_DW, t, p, 8));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, 1));
+			cg_emit(cg, I_STX(BPF_DW, p, t, 8));
 		}
 		break;
 	case AGG_AVG:

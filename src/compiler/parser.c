@@ -1099,6 +1099,8 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 		char *end;
 		unsigned long id = strtoul(text, &end, 10);
 		if (isdigit((unsigned char)*text) && *end == '\0') {
+			/* Ids are numbered over every provider's probes. */
+			dt_probes_populate_all(pcb->hdl);
 			if (id == 0 || dt_probe_by_id(pcb->hdl, (uint32_t)id) == NULL)
 				dt_cerror(pcb, "D_PDESC_INVAL", line,
 					  "invalid probe identifier %s: Unknown probe identifier", text);

@@ -162,6 +162,8 @@ static uint32_t value_size(const struct dt_aggdesc *ad)
 {
 	switch (ad->func) {
 	case AGG_AVG:
+	case AGG_MIN:
+	case AGG_MAX:
 		return 16;
 	case AGG_STDDEV:
 		return 32;
@@ -174,10 +176,19 @@ static uint32_t value_size(const struct dt_aggdesc *ad)
 	}
 }
 
-static enum dt_aggkey_kind key_kind(struct dt_type *t)
+static enum dt_aggkey_kind key_kind(struct dt_node *k)
 {
-	struct dt_type *b = dt_type_base(t);
+	struct dt_type *b = dt_type_base(k->type);
 
+	if (k->kind == N_CALL && k->id != NULL && k->id->kind == IDK_ACTION) {
+		switch (k->id->code) {
+		case ACT_MOD: return DT_AGGKEY_MOD;
+		case ACT_UMOD: return DT_AGGKEY_UMOD;
+		case ACT_SYM: case ACT_FUNC: return DT_AGGKEY_SYM;
+		case ACT_USYM: case ACT_UFUNC: case ACT_UADDR: return DT_AGGKEY_USYM;
+		default: break;
+		}
+	}
 	switch (b ? b->special : 0) {
 	case DT_SPECIAL_STACK: return DT_AGGKEY_STACK;
 	case DT_SPECIAL_USTACK: return DT_AGGKEY_USTACK;
@@ -185,7 +196,7 @@ static enum dt_aggkey_kind key_kind(struct dt_type *t)
 	case DT_SPECIAL_USYMADDR: return DT_AGGKEY_USYM;
 	default: break;
 	}
-	if (dt_type_is_string(t) || dt_type_is_charptr(t))
+	if (dt_type_is_string(k->type) || dt_type_is_charptr(k->type))
 		return DT_AGGKEY_STRING;
 	return DT_AGGKEY_INT;
 }
@@ -212,7 +223,7 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
 		struct dt_aggkey *ak = &ad->keys[i];
 		ak->type = id->keys[i];
-		ak->kind = key_kind(k->type);
+		ak->kind = key_kind(k);
 		ak->type_size = dt_type_size(id->keys[i]);
 		ak->is_signed = dt_type_is_signed(id->keys[i]);
 		/* Sizes are settled by dt_agg_layout() once every use is known. */

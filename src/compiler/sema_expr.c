@@ -55,11 +55,12 @@ struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_t
 	return au ? a : b;
 }
 
+/* A folded constant keeps its 64-bit value, as DTrace's folding does; casts truncate. */
 static void mark_const(struct dt_node *n, struct dt_type *t, int64_t v)
 {
 	n->type = t;
 	n->flags |= DN_CONST;
-	n->cval = dt_sema_cast_value(t, v);
+	n->cval = v;
 }
 
 /* The type of an integer constant, from its value and suffix as in C. */
@@ -641,7 +642,7 @@ static void declare_incdec(struct dt_pcb *pcb, struct dt_node *l)
 	memset(&zero, 0, sizeof(zero));
 	zero.kind = N_INT;
 	zero.line = l->line;
-	zero.type = TT(pcb)->t_int;
+	zero.type = TT(pcb)->t_int64;
 	zero.flags = DN_CONST;
 	dt_sema_lvalue_decl(pcb, l, &zero);
 }
@@ -673,8 +674,14 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 			dt_cerror(pcb, "D_OP_ARITH", n->line, "operator %s requires an operand of arithmetic type",
 				  n->op == T_INEG ? "-" : "+");
 		n->type = dt_sema_promote(pcb, l->type);
-		if (l->flags & DN_CONST)
-			mark_const(n, n->type, n->op == T_INEG ? (int64_t)(0 - (uint64_t)l->cval) : l->cval);
+		if (l->flags & DN_CONST) {
+			int64_t v = n->op == T_INEG ? (int64_t)(0 - (uint64_t)l->cval) : l->cval;
+			/* Negating an unsigned constant stays within its width. */
+			uint32_t sz = dt_type_size(n->type);
+			if (n->op == T_INEG && !dt_type_is_signed(n->type) && sz < 8)
+				v &= (int64_t)(~0ULL >> (64 - 8 * sz));
+			mark_const(n, n->type, v);
+		}
 		break;
 	case T_DEREF: {
 		struct dt_type *t = dt_type_base(l->type);
@@ -770,7 +777,7 @@ static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_CAST_INVAL", n->line, "invalid cast expression: \"%s\" to \"%s\"",
 			  dt_sema_typestr(pcb, from), dt_sema_typestr(pcb, t));
 	if (n->l->flags & DN_CONST)
-		mark_const(n, t, n->l->cval);
+		mark_const(n, t, dt_sema_cast_value(t, n->l->cval));
 	if (n->l->flags & DN_USERLAND)
 		n->flags |= DN_USERLAND;
 }

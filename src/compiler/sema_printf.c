@@ -87,19 +87,40 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 		dt_cerror(pcb, "D_NOMEM", call->line, "out of memory");
 	}
 	int nargs = dt_node_list_len(fmt->next);
-	struct dt_pf_argtype *types = dt_palloc(pcb, sizeof(*types) * (size_t)(nargs + 1));
-	int i = 0;
+	struct dt_pf_argtype *types = NULL;
 	bool agg_is_count = false;
-	for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++) {
-		if (a->kind == N_AGG) {
-			memset(&types[i], 0, sizeof(types[i]));
-			types[i].kind = DT_PFA_AGG;
-			types[i].name = "aggregation";
-			if (a->id != NULL && a->id->aggfunc == AGG_COUNT)
+	if (printa) {
+		/* printa()'s conversions take the keys of the aggregations, %@ their values. */
+		struct dt_ident *first = NULL;
+		struct dt_pf_argtype *ktypes = NULL;
+		for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
+			struct dt_ident *id = a->id;
+			if (id == NULL)
+				continue;
+			struct dt_pf_argtype *kt = dt_palloc(pcb, sizeof(*kt) * (size_t)(id->nkeys + 1));
+			for (int k = 0; k < id->nkeys; k++)
+				dt_pf_describe(pcb, id->keys[k], &kt[k]);
+			if (id->aggfunc == AGG_COUNT && first == NULL)
 				agg_is_count = true;
-			continue;
+			if (first == NULL) {
+				first = id;
+				ktypes = kt;
+				continue;
+			}
+			char ln[300], rn[300];
+			snprintf(ln, sizeof(ln), "@%s", first->name);
+			snprintf(rn, sizeof(rn), "@%s", id->name);
+			if (dt_pf_check_printa_keys(ln, ktypes, (size_t)first->nkeys, rn, kt,
+						    (size_t)id->nkeys, &err) < 0)
+				dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
 		}
-		dt_pf_describe(pcb, a->type, &types[i]);
+		types = ktypes;
+		nargs = first ? first->nkeys : 0;
+	} else {
+		types = dt_palloc(pcb, sizeof(*types) * (size_t)(nargs + 1));
+		int i = 0;
+		for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++)
+			dt_pf_describe(pcb, a->type, &types[i]);
 	}
 	struct dt_pf_check_opts opts = {
 		.func = name,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "consumer/agg.h"
 #include "consumer/aggdesc.h"
@@ -46,7 +47,7 @@ void dt_aggsnap_free(struct dt_aggsnap *s);
 /*
  * Add a key with its per-CPU values: `ncpus` blocks of `cpu_stride` bytes,
  * each value_size bytes of 64-bit words, as a per-CPU map lookup returns
- * them.  Keys must be distinct.  0 or -ENOMEM.
+ * them.  Keys must be distinct.  0, -EINVAL (values too small) or -ENOMEM.
  */
 int dt_aggsnap_add(struct dt_aggsnap *s, const void *key, const void *vals, int ncpus,
 		   size_t cpu_stride);
@@ -61,6 +62,25 @@ static inline uint8_t *dt_aggsnap_ent(const struct dt_aggsnap *s, size_t i)
 static inline const int64_t *dt_aggent_val(const struct dt_aggsnap *s, const uint8_t *e)
 {
 	return (const int64_t *)(const void *)(e + s->valoff);
+}
+
+/* An unsigned integer of 1, 2, 4 or 8 bytes as a key stores it. */
+static inline uint64_t dt_agg_load_uint(const uint8_t *p, uint32_t size)
+{
+	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v;
+
+	memcpy(&v, p, size);
+	switch (size) {
+	case 1: return v.u8;
+	case 2: return v.u16;
+	case 4: return v.u32;
+	default: return v.u64;
+	}
+}
+
+static inline bool dt_agg_int_size(uint32_t n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
 }
 
 static inline const int64_t *dt_aggent_cpu(const struct dt_aggsnap *s, const uint8_t *e, int cpu)
@@ -171,9 +191,36 @@ void dt_agg_print_key(struct dt_strbuf *out, const struct dt_aggprint *pc,
 		      const struct dt_aggdesc *ad, const uint8_t *key);
 void dt_agg_print_value(struct dt_strbuf *out, const struct dt_aggdesc *ad, const int64_t *w,
 			uint64_t normal);
+/* The value, then with aggpercpu each CPU's (none for a zero entry). */
+void dt_agg_print_value_cpus(struct dt_strbuf *out, const struct dt_aggsnap *s, const uint8_t *e,
+			     uint64_t normal, bool is_zero);
 /* The default layout of one entry: keys, value, per-CPU values, newline (dt_print_aggs). */
 void dt_agg_print_entry(struct dt_strbuf *out, const struct dt_aggprint *pc,
 			const struct dt_aggsnap *s, const uint8_t *e, uint64_t normal);
+
+/* ---- printa() with a format (agg_printa_fmt.c) -------------------------- */
+
+/* What the format's conversions read: the keys, then each %@ value. */
+struct dt_aggfmt {
+	struct dt_pf_arg *keys;
+	uint64_t *keyval;	/* integer keys narrowed to their type's size */
+	struct dt_pf_arg *vals;
+	uint64_t *scratch;	/* avg()/stddev() results */
+	struct dt_strbuf *text;	/* rendered histograms */
+	size_t nkeys, nvals;
+};
+
+/* 0 or -ENOMEM (dt_aggfmt_fini cleans up either way). */
+int dt_aggfmt_init(struct dt_aggfmt *a, size_t nkeys, size_t nvals);
+void dt_aggfmt_fini(struct dt_aggfmt *a);
+/* The keys of the entry printed next. */
+void dt_aggfmt_keys(struct dt_aggfmt *a, const struct dt_aggdesc *ad, const uint8_t *key);
+/* %@ value i: entry e of snapshot s, divided by normal. */
+void dt_aggfmt_value(struct dt_aggfmt *a, size_t i, const struct dt_aggsnap *s,
+		     const uint8_t *e, uint64_t normal);
+/* Print one entry; 0, -EINVAL (the format wants more than there is), -ENOMEM. */
+int dt_aggfmt_print(struct dt_strbuf *out, const struct dt_pf_format *fmt,
+		    const struct dt_aggprint *pc, struct dt_aggfmt *a);
 
 /* ---- the handle's state (agg_state.c) ---------------------------------- */
 

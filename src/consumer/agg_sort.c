@@ -26,19 +26,6 @@ void dt_aggsort_opts_get(const struct dtrace_hdl *dtp, struct dt_aggsort_opts *o
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
 
-static uint64_t load_uint(const uint8_t *p, uint32_t size)
-{
-	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v;
-
-	memcpy(&v, p, size);
-	switch (size) {
-	case 1: return v.u8;
-	case 2: return v.u16;
-	case 4: return v.u32;
-	default: return v.u64;
-	}
-}
-
 /* dt_aggregate_keycmp on one component: integers unsigned, the rest bytewise. */
 static int comp_cmp(const struct dt_aggkey *k, const uint8_t *a, const uint8_t *b)
 {
@@ -47,13 +34,13 @@ static int comp_cmp(const struct dt_aggkey *k, const uint8_t *a, const uint8_t *
 	case DT_AGGKEY_SYM:
 	case DT_AGGKEY_MOD:
 		if (k->size == 1 || k->size == 2 || k->size == 4 || k->size == 8)
-			return CMP(load_uint(a, k->size), load_uint(b, k->size));
+			return CMP(dt_agg_load_uint(a, k->size), dt_agg_load_uint(b, k->size));
 		break;
 	case DT_AGGKEY_USYM:
 	case DT_AGGKEY_UMOD:
 		if (k->size == 16) {
-			int r = CMP(load_uint(a, 8), load_uint(b, 8));
-			return r ? r : CMP(load_uint(a + 8, 8), load_uint(b + 8, 8));
+			int r = CMP(dt_agg_load_uint(a, 8), dt_agg_load_uint(b, 8));
+			return r ? r : CMP(dt_agg_load_uint(a + 8, 8), dt_agg_load_uint(b + 8, 8));
 		}
 		break;
 	default:

@@ -11,8 +11,8 @@
  *
  *   count      u64 count
  *   sum        s64 sum
- *   min        s64 min                 (INT64_MAX until the first value)
- *   max        s64 max                 (INT64_MIN until the first value)
+ *   min        s64 min, u64 nseen      (nseen 0: no value on this CPU)
+ *   max        s64 max, u64 nseen
  *   avg        u64 count, s64 sum
  *   stddev     u64 count, s64 sum, u64 sumsq_lo, u64 sumsq_hi
  *                                      (128-bit sum of squares)

@@ -22,6 +22,9 @@ void dt_report_drops(struct dtrace_hdl *dtp);
 /* Run BEGIN or END (go.c). */
 int dt_run_consumer_program(struct dtrace_hdl *dtp, struct dt_group *g);
 
+/* Run a system() action's command (system.c). */
+int dt_run_system(struct dtrace_hdl *dtp, const char *cmd);
+
 /* Process control (proc.c). */
 void dt_proc_release_all(struct dtrace_hdl *dtp);
 void dt_proc_check(struct dtrace_hdl *dtp);

@@ -162,10 +162,18 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 			for (int k = 0; k < n; k++)
 				pf_arg(&rd->items.v[i + 1 + (size_t)k], data, &args[k]);
 			struct dt_pf_ctx ctx = { 0 };
-			if (dt_pf_format(sb, it->fmt, args, (size_t)n, &ctx) < 0) {
+			struct dt_strbuf cmd = { 0 };
+			struct dt_strbuf *to = it->kind == RK_SYSTEM ? &cmd : sb;
+			if (dt_pf_format(to, it->fmt, args, (size_t)n, &ctx) < 0) {
 				flush(dtp, sb);
-				fprintf(stderr, "dtrace: failed to print printf( ) output\n");
+				fprintf(stderr, "dtrace: failed to print %s( ) output\n",
+					it->kind == RK_SYSTEM ? "system" : "printf");
+			} else if (it->kind == RK_SYSTEM) {
+				flush(dtp, sb);
+				if (dt_run_system(dtp, cmd.s ? cmd.s : "") < 0)
+					fprintf(stderr, "dtrace: %s\n", dtp->errmsg);
 			}
+			dt_sb_free(&cmd);
 			i += (size_t)it->nargs;
 			break;
 		}

@@ -1,23 +1,62 @@
 #!/bin/bash
-# Nothing of ours stays behind: after a normal exit, exit(), a signal, the
-# -c child exiting, a compile error and a verifier rejection, no BPF
-# program, map or link remains.
+# Nothing of ours stays behind: after exit(), a tick-driven exit, SIGINT,
+# SIGTERM, the -c child exiting, a compile error and SIGKILL, no BPF
+# program or map the run created still exists.  The objects are noted
+# (by the pid holding them) while dtrace runs, so that other BPF users on
+# the machine do not disturb the test.
+d=$1
+
+# IDs of programs and maps held by process $1, read from its fds' fdinfo.
+owned() {
+	local f
+	for f in /proc/$1/fdinfo/*; do
+		sed -n 's/^\(prog\|map\)_id:[[:space:]]*\([0-9]*\)/\1 \2/p' "$f" 2>/dev/null
+	done | sort -u
+}
+
+# Wait until dtrace ($1) holds BPF objects; note them in $2.
+note() {
+	: > "$2"
+	for i in $(seq 100); do
+		owned "$1" > "$2.new"
+		[ -s "$2.new" ] && { sort -u "$2" "$2.new" -o "$2"; break; }
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	rm -f "$2.new"
+}
+
+# How many of the noted objects still exist (freed asynchronously).
 leftovers() {
-	# Maps and programs are freed asynchronously after the last fd closes.
-	for i in $(seq 50); do
-		n=$(( $(bpftool prog list 2>/dev/null | grep -c '^[0-9]*:') + \
-		      $(bpftool link list 2>/dev/null | grep -c '^[0-9]*:') + \
-		      $(bpftool map list 2>/dev/null | grep -c '^[0-9]*:') ))
+	local n
+	for i in $(seq 100); do
+		n=0
+		while read -r type id; do
+			bpftool "$type" show id "$id" >/dev/null 2>&1 && n=$((n + 1))
+		done < "$2"
 		[ "$n" = 0 ] && break
 		sleep 0.1
 	done
-	echo "$1: leftovers $n"
+	echo "$1: noted $( [ -s "$2" ] && echo some || echo none ), leftovers $n"
 }
-d=$1
-$d -q -n 'BEGIN { exit(0); }' > /dev/null 2>&1; leftovers exit
-$d -q -n 'syscall::getppid:entry { @ = count(); } tick-100ms { exit(0); }' > /dev/null 2>&1; leftovers tick-exit
-$d -q -n 'syscall:::entry { n++; }' > /dev/null 2>&1 & p=$!; sleep 1; kill -INT $p; wait $p; leftovers sigint
-$d -q -n 'profile-97 { n++; }' > /dev/null 2>&1 & p=$!; sleep 1; kill -TERM $p; wait $p; leftovers sigterm
-$d -q -c "$DT_WORKLOADS/getppid_loop 3" -n 'syscall::getppid:entry { n++; }' > /dev/null 2>&1; leftovers child-exit
-$d -q -n 'BEGIN { x = ; }' > /dev/null 2>&1; leftovers compile-error
-$d -q -n 'syscall:::entry { n++; }' > /dev/null 2>&1 & p=$!; sleep 1; kill -KILL $p; wait $p 2>/dev/null; leftovers sigkill
+
+t=/tmp/dt_teardown_$$
+run() {
+	local name=$1 how=$2; shift 2
+	"$d" "$@" > /dev/null 2>&1 &
+	local p=$!
+	note $p $t
+	case $how in
+	wait) wait $p ;;
+	*) sleep 0.5; kill -$how $p; wait $p 2>/dev/null ;;
+	esac
+	leftovers "$name" $t
+}
+run exit wait -q -n 'tick-1s { exit(0); }'
+run agg-exit wait -q -n 'syscall::getppid:entry { @ = count(); } tick-1s { exit(0); }'
+run sigint INT -q -n 'syscall:::entry { n++; }'
+run sigterm TERM -q -n 'profile-97 { n++; }'
+run child-exit wait -q -c "sleep 1" -n 'syscall::nanosleep:entry,syscall::clock_nanosleep:entry { n++; }'
+run sigkill KILL -q -n 'syscall:::entry { n++; } syscall:::return { @[probefunc] = count(); }'
+"$d" -q -n 'BEGIN { x = ; }' > /dev/null 2>&1; echo "compile-error: rc $?"
+rm -f $t
