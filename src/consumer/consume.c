@@ -125,7 +125,8 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	struct dt_runtime *rt = dtp->rt;
 	int64_t ms = dtp->opts.switchrate / 1000000;
 
-	if (rt == NULL || rt->ring == NULL)
+	/* Nothing to wait for once exit() has been seen (e.g. in BEGIN). */
+	if (rt == NULL || rt->ring == NULL || dtp->exited)
 		return;
 	if (ms <= 0)
 		ms = 1;

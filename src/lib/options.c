@@ -100,7 +100,12 @@ static const struct optdef opts[] = {
 void dt_options_init(struct dt_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->bufsize = 4 << 20;
+	/*
+	 * One ring shared by all CPUs; the consumer is woken when it is half
+	 * full.  Its pages are mapped (and so resident) from the start, which
+	 * is why it is 2m and not DTrace's 4m per CPU.
+	 */
+	o->bufsize = 2 << 20;
 	o->aggsize = 4 << 20;
 	o->dynvarsize = 1 << 20;
 	o->specsize = 32 << 10;
