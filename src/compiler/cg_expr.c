@@ -435,6 +435,8 @@ static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 	int res = cg_reg_alloc(cg);
 	int other = cg_label_new(cg), done = cg_label_new(cg);
 
+	/* res is live across calls in the condition: it must hold a value. */
+	cg_emit(cg, I_MOV64_IMM(res, 0));
 	cg_branch_false(cg, n->cond, other);
 	int a = dt_type_is_string(n->type) ? cg_expr_string(cg, n->l) : cg_expr(cg, n->l);
 	cg_emit(cg, I_MOV64_REG(res, a));

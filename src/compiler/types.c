@@ -167,6 +167,7 @@ void dt_typetab_fini(struct dt_typetab *tt)
 {
 	dt_htab_free(&tt->names);
 	dt_htab_free(&tt->kernel_names);
+	dt_htab_free(&tt->kernel_missing);
 	btf__free(tt->vmlinux);
 	free(tt->btf_cache);
 	dt_arena_free(&tt->arena);
@@ -492,6 +493,9 @@ static struct dt_type *kernel_lookup(struct dt_typetab *tt, const char *name)
 	struct dt_type *cached = dt_htab_get(&tt->kernel_names, name);
 	if (cached != NULL)
 		return cached;
+	/* Each lookup scans all of vmlinux's types: remember the misses too. */
+	if (dt_htab_get(&tt->kernel_missing, name) != NULL)
+		return NULL;
 	if (strncmp(name, "struct ", 7) == 0) {
 		kind = BTF_KIND_STRUCT;
 		n = name + 7;
@@ -509,8 +513,12 @@ static struct dt_type *kernel_lookup(struct dt_typetab *tt, const char *name)
 		id = btf__find_by_name_kind(btf, n, BTF_KIND_ENUM64);
 	if (id <= 0 && kind == BTF_KIND_TYPEDEF)
 		id = btf__find_by_name_kind(btf, n, BTF_KIND_INT);
-	if (id <= 0)
+	if (id <= 0) {
+		const char *k = dt_arena_strdup(&tt->arena, name);
+		if (k != NULL)
+			dt_htab_put(&tt->kernel_missing, k, tt);
 		return NULL;
+	}
 	struct dt_type *t = dt_type_from_btf(tt, btf, (uint32_t)id);
 	if (t != NULL) {
 		const char *k = dt_arena_strdup(&tt->arena, name);

@@ -91,6 +91,7 @@ struct dt_typetab {
 	struct dt_arena arena;
 	struct dt_htab names;		/* "int", "uint64_t", "struct foo", "enum e" ... */
 	struct dt_htab kernel_names;	/* cache of kernel types by the same keys */
+	struct dt_htab kernel_missing;	/* names known not to be kernel types */
 	struct btf *vmlinux;		/* loaded on first need */
 	bool vmlinux_tried;
 	struct dt_type **btf_cache;	/* by vmlinux BTF id */

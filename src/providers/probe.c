@@ -80,9 +80,13 @@ static int populate(dtrace_hdl_t *dtp, size_t i)
 {
 	if (dtp->populated & (1u << i))
 		return 0;
-	/* The dtrace provider first: BEGIN, END and ERROR are probes 1, 2, 3. */
-	if (i != 0 && !(dtp->populated & 1u)) {
-		int rc = populate(dtp, 0);
+	/*
+	 * Providers populate in a fixed order, each after those before it, so
+	 * that a probe has the same id whatever was matched first (BEGIN, END
+	 * and ERROR are 1, 2 and 3).
+	 */
+	if (i != 0) {
+		int rc = populate(dtp, i - 1);
 		if (rc < 0)
 			return rc;
 	}

@@ -9,5 +9,10 @@ BEGIN
 	printf("%d %d\n", execname == "dtrace", execname != "dtrace");
 	u = execname;
 	printf("%s %s %s\n", s, t, u);
+	/* A ternary whose condition calls the string compare. */
+	n = 0;
+	n += (u == s) ? 1 : 10;
+	n += (u != s) ? 100 : 1000;
+	printf("%d %s\n", n, s > t ? s : t);
 	exit(0);
 }
