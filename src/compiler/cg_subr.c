@@ -5,6 +5,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 
@@ -189,7 +190,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		return cg_call_func(cg, "dt_rt_strlen", a, 2);
 	}
 	case SUB_COPYINSTR: {
-		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+		uint32_t strsize = dt_str_bytes(cg->dtp);
 		int addr = arg_value(cg, n, 0);
 		int buf = cg_scratch_alloc(cg, strsize);
 		int keep = cg_reg_alloc(cg);
