@@ -12,7 +12,7 @@
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 
-#define TEMPS_PER_STMT 16
+#define TEMPS_PER_STMT 32
 
 uint32_t dt_str_bytes(const struct dtrace_hdl *dtp)
 {
