@@ -223,6 +223,20 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 	struct dt_node *l = n->l, *r = n->r;
 	int res;
 
+	/* string == NULL: the string's address. */
+	if (is_string_operand(l) != is_string_operand(r) &&
+	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type))) {
+		int rl = cg_expr(cg, l), rr = cg_expr(cg, r);
+		res = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(res, 1));
+		int t = cg_label_new(cg);
+		cg_jmp_reg(cg, n->op == T_EQU ? BPF_JEQ : BPF_JNE, rl, rr, t);
+		cg_emit(cg, I_MOV64_IMM(res, 0));
+		cg_label_place(cg, t);
+		cg_reg_free(cg, rl);
+		cg_reg_free(cg, rr);
+		return res;
+	}
 	if (is_string_operand(l) || is_string_operand(r)) {
 		int rl = cg_expr_string(cg, l);
 		int rr = cg_expr_string(cg, r);

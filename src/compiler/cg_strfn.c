@@ -40,11 +40,7 @@ static int work(struct dt_cg *cg)
 /* A string argument that may be NULL: a null constant stays 0. */
 static int str_or_null(struct dt_cg *cg, struct dt_node *n)
 {
-	if ((n->flags & DN_CONST) && !dt_type_is_string(n->type) && n->kind == N_INT &&
-	    n->i.value == 0)
-		return imm(cg, 0);
-	if ((n->flags & DN_CONST) && n->kind == N_CAST && n->l->kind == N_INT &&
-	    n->l->i.value == 0)
+	if ((n->flags & DN_CONST) && !dt_type_is_string(n->type) && n->cval == 0)
 		return imm(cg, 0);
 	return cg_expr_string(cg, n);
 }
@@ -78,42 +74,42 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		a[2] = cg_scratch_alloc(cg, nb);
 		return cg_call_func(cg, "dt_rt_strlen", a, 3);
 	case SUB_STRJOIN:
-		a[0] = work(cg);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
+		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_strjoin", a, 4);
 	case SUB_SUBSTR: {
 		struct dt_node *len = arg(n, 2);
-		a[0] = work(cg);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr(cg, arg(n, 1));
 		a[3] = len ? cg_expr(cg, len) : imm(cg, 0);
+		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 1 | (len != NULL));
 		return cg_call_func(cg, "dt_rt_substr", a, 5);
 	}
 	case SUB_TOUPPER:
 	case SUB_TOLOWER:
-		a[0] = work(cg);
 		a[1] = cg_expr_string(cg, arg(n, 0));
+		a[0] = work(cg);
 		a[2] = imm(cg, nb);
 		a[3] = imm(cg, code == SUB_TOUPPER);
 		return cg_call_func(cg, "dt_rt_strcase", a, 4);
 	case SUB_LLTOSTR: {
 		struct dt_node *base = arg(n, 1);
-		a[0] = work(cg);
 		a[1] = cg_expr(cg, arg(n, 0));
 		a[2] = base ? cg_expr(cg, base) : imm(cg, 10);
+		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_lltostr", a, 4);
 	}
 	case SUB_INDEX:
 	case SUB_RINDEX: {
 		struct dt_node *start = arg(n, 2);
-		a[0] = work(cg);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
 		a[3] = start ? cg_expr(cg, start) : imm(cg, 0);
+		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 2 | (code == SUB_RINDEX) << 1 | (start != NULL));
 		int r = cg_call_func(cg, "dt_rt_index", a, 5);
 		/* index() is an int. */
@@ -122,23 +118,23 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case SUB_STRSTR:
-		a[0] = work(cg);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
+		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_strstr", a, 4);
 	case SUB_STRCHR:
 	case SUB_STRRCHR:
-		a[0] = work(cg);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr(cg, arg(n, 1));
+		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		a[4] = imm(cg, code == SUB_STRRCHR);
 		return cg_call_func(cg, "dt_rt_strchr", a, 5);
 	case SUB_STRTOK: {
-		a[0] = work(cg);
 		a[1] = str_or_null(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
+		a[0] = work(cg);
 		a[3] = strtok_state(cg);
 		a[4] = imm(cg, nb);
 		int r = cg_call_func(cg, "dt_rt_strtok", a, 5);

@@ -124,6 +124,13 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 	return dt_type_equal(to, from);
 }
 
+static bool is_void_ptr(struct dt_type *t)
+{
+	struct dt_type *b = dt_type_base(t);
+
+	return b != NULL && b->kind == TK_PTR && dt_type_is_void(dt_type_base(b->base));
+}
+
 struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
@@ -554,6 +561,16 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_GT:
 	case T_GE: {
 		bool ls = dt_type_is_string(l->type), rs = dt_type_is_string(r->type);
+		/* A string compared with NULL (a void pointer): is it there at all? */
+		if ((ls && is_void_ptr(r->type)) || (rs && is_void_ptr(l->type))) {
+			if (op != T_EQU && op != T_NEQ)
+				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+					  "operands have incompatible types: \"%s\" %s \"%s\"",
+					  dt_sema_typestr(pcb, l->type), opname(op),
+					  dt_sema_typestr(pcb, r->type));
+			n->type = tt->t_int;
+			return;
+		}
 		if (ls || rs) {
 			if (!is_string_like(l->type) || !is_string_like(r->type))
 				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
