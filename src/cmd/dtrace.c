@@ -511,7 +511,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		rc = E_ERROR;
 	}
 	FILE *fp = out;
-	fputc('\n', fp);
+	/* DTrace's blank line before the aggregations; none between JSON objects. */
+	if (!dtrace_oformat(dtp))
+		fputc('\n', fp);
 	if (dtrace_aggregate_print(dtp, fp) < 0) {
 		errmsg("failed to print aggregations: %s", dtrace_errmsg(dtp));
 		rc = E_ERROR;

@@ -196,6 +196,9 @@ struct dt_aggprint {
 	bool rawbytes;
 };
 
+/* The text of a symbol-like key: "mod`func", "mod", or "0x..." when unknown. */
+void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
+		     const struct dt_aggkey *k, const uint8_t *p);
 /* One key component, one value, as the default layout prints them (dt_print_datum). */
 void dt_agg_print_key(struct dt_strbuf *out, const struct dt_aggprint *pc,
 		      const struct dt_aggdesc *ad, const uint8_t *key);

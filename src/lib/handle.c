@@ -194,6 +194,32 @@ void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 	dtp->out = fp;
 }
 
+int dtrace_oformat(const dtrace_hdl_t *dtp)
+{
+	return dtp->opts.oformat != NULL && strcmp(dtp->opts.oformat, "json") == 0;
+}
+
+int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
+{
+	dtp->rec_fn = func;
+	dtp->rec_arg = arg;
+	return 0;
+}
+
+int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg)
+{
+	dtp->drop_fn = func;
+	dtp->drop_arg = arg;
+	return 0;
+}
+
+int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg)
+{
+	dtp->err_fn = func;
+	dtp->err_arg = arg;
+	return 0;
+}
+
 const char *dtrace_version(void)
 {
 	return DTRACE_VERSION;
