@@ -113,6 +113,12 @@ struct dtrace_hdl {
 int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * After a compile error: add what the system lacks when that explains it
+ * (an unavailable provider, no kernel BTF), see syscheck.c.
+ */
+void dt_compile_hint(dtrace_hdl_t *dtp);
+
 /* Find a user identifier (variable/inline) by name, or a built-in. */
 struct dt_ident *dt_ident_lookup_any(dtrace_hdl_t *dtp, const char *name);
 
