@@ -17,7 +17,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 # -C runs the C preprocessor.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cpp")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion")
+# The static library links with these.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, libbpf-dev, libelf-dev, zlib1g-dev")
 set(CPACK_STRIP_FILES OFF)
 set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/")
 include(CPack)
