@@ -172,9 +172,10 @@ int dtrace_proc_done(dtrace_hdl_t *dtp);
 #define DTRACE_CONSUME_NEXT 0		/* go on; the library prints as it would have */
 #define DTRACE_CONSUME_SKIP 1		/* go on without the library's own output for it */
 /*
- * Whatever a callback returns, actions take effect (exit(), clear(),
- * setopt(), system() ...).  Pointers handed to a callback are valid during
- * the call only.
+ * With NEXT or SKIP, a record's actions take effect (exit(), clear(),
+ * setopt(), system() ...).  After ABORT (errno -ECANCELED) the handle
+ * delivers and prints no more records; dtrace_stop() still runs END.
+ * Pointers handed to a callback are valid during the call only.
  */
 
 /* What a value is. */

@@ -159,6 +159,8 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 {
 	const struct dt_rec_hdr *h = data;
 
+	if (dtp->cb_aborted)
+		return 0;	/* a callback stopped the consumer: nothing more goes out */
 	if (size < sizeof(*h) || h->desc >= dtp->rdescs.n) {
 		dt_report_error(dtp, "invalid record (description %u, %zu bytes)",
 				size >= sizeof(*h) ? h->desc : 0, size);

@@ -63,6 +63,8 @@ static void emit(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed, const dtrac
 
 static void report(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed)
 {
+	if (dtp->cb_aborted)
+		return;
 	if (dtp->err_fn != NULL && handled(dtp, dtp->err_fn(dtp, ed, dtp->err_arg)))
 		return;
 	emit(dtp, ed, NULL);
@@ -146,6 +148,8 @@ void dt_report_drop(struct dtrace_hdl *dtp, dtrace_dropkind_t kind, int cpu, uin
 			 n > 1 ? "s" : "");
 	dtrace_dropdata_t dd = { .kind = kind, .cpu = cpu, .drops = n, .tag = tags[kind],
 				 .msg = msg };
+	if (dtp->cb_aborted)
+		return;
 	if (dtp->drop_fn != NULL && handled(dtp, dtp->drop_fn(dtp, &dd, dtp->drop_arg)))
 		return;
 	emit(dtp, NULL, &dd);
