@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,11 +96,15 @@ int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
 	return 0;
 }
 
-static void append(dtrace_hdl_t *dtp, const char *fmt, const char *a, const char *b)
+static void append(dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(dtrace_hdl_t *dtp, const char *fmt, ...)
 {
 	size_t len = strlen(dtp->errmsg);
+	va_list ap;
 
-	snprintf(dtp->errmsg + len, sizeof(dtp->errmsg) - len, fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(dtp->errmsg + len, sizeof(dtp->errmsg) - len, fmt, ap);
+	va_end(ap);
 }
 
 /* "probe description P:M:F:N does not match any probes": which providers could have. */
@@ -129,12 +134,10 @@ static void pdesc_hint(dtrace_hdl_t *dtp)
 
 void dt_compile_hint(dtrace_hdl_t *dtp)
 {
-	if (strcmp(dtp->errtag, "D_PDESC_ZERO") == 0 || strstr(dtp->errmsg, "probe description"))
-		pdesc_hint(dtp);
+	pdesc_hint(dtp);
 	/* Kernel types were needed and there is no BTF to find them in. */
-	if (dtp->types.vmlinux_tried && dtp->types.vmlinux == NULL) {
-		const char *why = access(VMLINUX_BTF, F_OK) < 0 ? "is missing" : "cannot be read";
-		append(dtp, " (kernel BTF " VMLINUX_BTF " %s%s: dtrace needs a kernel built "
-		       "with CONFIG_DEBUG_INFO_BTF=y)", why, "");
-	}
+	if (dtp->types.vmlinux_tried && dtp->types.vmlinux == NULL)
+		append(dtp, " (kernel BTF %s %s: dtrace needs a kernel built with "
+		       "CONFIG_DEBUG_INFO_BTF=y)", VMLINUX_BTF,
+		       access(VMLINUX_BTF, F_OK) < 0 ? "is missing" : "cannot be read");
 }
