@@ -9,6 +9,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "consumer/aggdesc.h"
 #include "consumer/printf.h"
@@ -52,7 +53,7 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 	cg->rdesc->items.v[idx].type = t;
 	if (n->kind == N_STRING) {
 		/* A constant travels in the description, cut to strsize like any string. */
-		uint32_t max = (uint32_t)cg->dtp->opts.strsize - 1;
+		uint32_t max = (uint32_t)cg->dtp->opts.strsize;
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->is_const = true;
 		it->is_string = true;
@@ -63,7 +64,7 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 	if (dt_type_is_string(t) || dt_type_is_charptr(t) ||
 	    (dt_type_is_array(t) && dt_type_is_charptr(t))) {
 		bool is_str = dt_type_is_string(t);
-		uint32_t size = is_str ? cg_string_size(cg, n) : (uint32_t)cg->dtp->opts.strsize;
+		uint32_t size = is_str ? cg_string_size(cg, n) : dt_str_bytes(cg->dtp);
 		if (!is_str && dt_type_is_array(t) && !dt_type_is_pointer(t)) {
 			/* A char array traces as its bytes (DTrace prints it as a string). */
 			uint32_t asz = dt_type_size(t);

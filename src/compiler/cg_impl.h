@@ -27,6 +27,9 @@
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 
+/* String subroutines (cg_strfn.c); -1 if n is not one. */
+int cg_strfn(struct dt_cg *cg, struct dt_node *n);
+
 /* Reserve scratch bytes for the current statement; returns their offset. */
 uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size);
 

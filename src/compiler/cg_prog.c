@@ -204,8 +204,15 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_EPID, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 	g->mech->cg_prologue(&cg, g, dctx, g->args_used, skip);
-	if (g->uses_scratch)
+	if (g->uses_scratch) {
 		scratch_acquire(&cg, dctx, skip);
+		/* strtok()'s state lives for one firing. */
+		if (dtp->uses_strtok) {
+			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
+			cg_emit(&cg, I_ST(BPF_DW, BPF_R1,
+					  (int16_t)(cg_scratch_temps(dtp) + dtp->strtok_off), 0));
+		}
+	}
 	int out = cg_label_new(&cg);
 	for (size_t i = 0; i < g->stmts.n; i++) {
 		struct dt_stmt *st = g->stmts.v[i];

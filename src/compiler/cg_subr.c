@@ -5,6 +5,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 
@@ -180,16 +181,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 	case SUB_HTONLL:
 	case SUB_NTOHLL:
 		return byteswap(cg, n, 64);
-	case SUB_STRLEN: {
-		struct dt_node *s = arg_node(n, 0);
-		int a[2];
-		a[0] = cg_expr_string(cg, s);
-		a[1] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)cg_string_size(cg, s)));
-		return cg_call_func(cg, "dt_rt_strlen", a, 2);
-	}
 	case SUB_COPYINSTR: {
-		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+		uint32_t strsize = dt_str_bytes(cg->dtp);
 		int addr = arg_value(cg, n, 0);
 		int buf = cg_scratch_alloc(cg, strsize);
 		int keep = cg_reg_alloc(cg);
@@ -240,8 +233,12 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		cg_emit(cg, I_MOV64_IMM(a[2], (int32_t)(tgid_off / 8)));
 		return cg_call_func(cg, "dt_rt_progenyof", a, 3);
 	}
-	default:
+	default: {
+		int r = cg_strfn(cg, n);
+		if (r >= 0)
+			return r;
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",
 			  id->name);
+	}
 	}
 }

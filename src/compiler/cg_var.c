@@ -10,6 +10,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/vars.h"
 #include "lib/dt_impl.h"
@@ -18,7 +19,7 @@
 uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t)
 {
 	if (dt_type_is_string(t))
-		return (uint32_t)dtp->opts.strsize;
+		return dt_str_bytes(dtp);
 	if (cg_is_byref(t))
 		return DT_ALIGN(dt_type_size(t), 8);
 	return 8;

@@ -1,6 +1,7 @@
 /* Semantic analysis of expressions and statements. */
 #include <string.h>
 
+#include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
@@ -128,12 +129,18 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_ident *id;
 
-	if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
-	    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
-	    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
-	    (id = dt_ident_user(dtp, IDK_ENUM, name)) != NULL)
-		return id;
-	return dt_ident_builtin(dtp, name);
+	for (int pass = 0; pass < 2; pass++) {
+		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
+		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
+		    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
+		    (id = dt_ident_user(dtp, IDK_ENUM, name)) != NULL ||
+		    (id = dt_ident_builtin(dtp, name)) != NULL)
+			return id;
+		/* Perhaps the D library defines it. */
+		if (pcb->is_dlib || dtp->dlib_state != DLIB_UNLOADED || dt_dlib_load(dtp) < 0)
+			break;
+	}
+	return NULL;
 }
 
 static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)

@@ -68,6 +68,8 @@ void dt_sema_agg_check(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *
 void dt_agg_layout(struct dt_pcb *pcb, struct dt_node *agg, uint32_t *string_sizes);
 
 /* The largest string an expression can produce (buffer bytes, NUL included). */
+/* Bytes a string occupies: strsize characters and the NUL. */
+uint32_t dt_str_bytes(const struct dtrace_hdl *dtp);
 uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n);
 
 /* Name of an aggregating function ("count"). */

@@ -48,6 +48,9 @@ struct dtrace_hdl {
 	uint32_t bss_size;		/* .bss bytes used by globals and state */
 	uint32_t nvars;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
+	int dlib_state;			/* enum dt_dlib_state */
+	bool uses_strtok;		/* strtok()'s state is in scratch ... */
+	uint32_t strtok_off;		/* ... at this offset among the locals */
 	uint32_t scratch_max;		/* largest per-statement temporaries */
 	DT_VEC(struct dt_ident *) dynvars;	/* thread-locals and arrays with maps */
 	struct bo_object *obj;		/* the BPF object being built */
