@@ -12,6 +12,7 @@
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/report.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
@@ -196,7 +197,7 @@ void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 
 int dtrace_oformat(const dtrace_hdl_t *dtp)
 {
-	return dtp->opts.oformat != NULL && strcmp(dtp->opts.oformat, "json") == 0;
+	return dt_oformat_json(dtp);
 }
 
 int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
