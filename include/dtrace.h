@@ -59,7 +59,9 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[]);
 
 /*
  * Where trace output goes (default stdout).  NULL: the library prints no
- * records or aggregations itself (the callbacks below still see them).
+ * records or aggregations itself (the callbacks below still see them);
+ * fault, error and drop messages still go to stderr unless their callback
+ * returns DTRACE_CONSUME_SKIP.
  */
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp);
 
