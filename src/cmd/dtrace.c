@@ -355,9 +355,25 @@ static int parse_args(int argc, char **argv, dtrace_hdl_t *dtp, struct options *
 	return -1;
 }
 
+/* -l: say which providers this system cannot list, and why. */
+static int unavailable_provider(dtrace_hdl_t *dtp, const char *name, const char *why, void *arg)
+{
+	(void)dtp;
+	(void)arg;
+	if (why != NULL)
+		errmsg("warning: %s probes are not listed: %s", name, why);
+	return 0;
+}
+
 static int run(dtrace_hdl_t *dtp, struct options *o)
 {
 	FILE *out = stdout;
+
+	/* Fail early, and say what to do, when tracing is not possible here. */
+	if (!o->list && !o->compile_only && dtrace_preflight(dtp) < 0) {
+		errmsg("failed to initialize dtrace: %s", dtrace_errmsg(dtp));
+		return E_ERROR;
+	}
 
 	for (int i = 0; i < o->ncmds; i++) {
 		if (o->cmds[i].kind == CMD_SCRIPT) {
@@ -413,6 +429,7 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
 			return E_ERROR;
 		}
+		dtrace_provider_iter(dtp, unavailable_provider, NULL);
 		fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
 		if (o->ncmds == 0)
 			dtrace_probe_iter(dtp, NULL, DTRACE_PSPEC_NAME, list_probe, out);
@@ -511,7 +528,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		rc = E_ERROR;
 	}
 	FILE *fp = out;
-	fputc('\n', fp);
+	/* DTrace's blank line before the aggregations; none between JSON objects. */
+	if (!dtrace_oformat(dtp))
+		fputc('\n', fp);
 	if (dtrace_aggregate_print(dtp, fp) < 0) {
 		errmsg("failed to print aggregations: %s", dtrace_errmsg(dtp));
 		rc = E_ERROR;

@@ -108,13 +108,21 @@ static uint32_t emit_reserve(struct dt_cg *cg, int done)
 	cg_ja(cg, done);
 	cg_label_place(cg, ok);
 	cg_emit(cg, I_MOV64_REG(REG_REC, BPF_R0));
-	/* Header: description, probe, CPU, speculation. */
+	/* Header: description, probe, CPU, speculation, timestamp. */
 	cg_emit(cg, I_ST(BPF_W, REG_REC, 0, (int32_t)cg->rdesc->id));
 	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
 	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, 4));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R0, 8));
 	cg_emit(cg, I_ST(BPF_W, REG_REC, 12, 0));
+	/* D's timestamp, read once per firing (DCTX_TS, shared with `timestamp`). */
+	int have_ts = cg_label_new(cg);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R0, REG_DCTX, DCTX_TS));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R0, 0, have_ts);
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ktime_get_ns));
+	cg_emit(cg, I_STX(BPF_DW, REG_DCTX, BPF_R0, DCTX_TS));
+	cg_label_place(cg, have_ts);
+	cg_emit(cg, I_STX(BPF_DW, REG_REC, BPF_R0, DT_REC_TS_OFF));
 	return size_insn;
 }
 

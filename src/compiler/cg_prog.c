@@ -263,6 +263,13 @@ static void build_fault(struct dt_pcb *pcb)
 	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R0, 8));
 	cg_emit(&cg, I_ST(BPF_W, BPF_R7, 12, 0));
+	int have_ts = cg_label_new(&cg);
+	cg_emit(&cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, DCTX_TS));
+	cg_jmp_imm(&cg, BPF_JNE, BPF_R0, 0, have_ts);
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ktime_get_ns));
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R6, BPF_R0, DCTX_TS));
+	cg_label_place(&cg, have_ts);
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R7, BPF_R0, DT_REC_TS_OFF));
 	int d = DT_REC_DATA_OFF;
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R8, d + offsetof(struct dt_rec_error, stmt)));
 	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_FLAGS));

@@ -297,6 +297,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		free(refs);
 		free(pgp->stmts.v);
 		free(pgp);
+		dt_compile_hint(dtp);
 		return NULL;
 	}
 	dt_parse_program(&pcb);

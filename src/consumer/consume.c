@@ -14,6 +14,8 @@
 #include "consumer/consume.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
+#include "consumer/rec_decode.h"
+#include "consumer/report.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
@@ -55,20 +57,7 @@ void dt_consume_fini(struct dtrace_hdl *dtp)
 	for (size_t i = 0; i < dtp->rdescs.n; i++)
 		dt_vec_free(&dtp->rdescs.v[i]->items);
 	dt_sb_free(&dtp->outbuf);
-}
-
-static void drop_msg(struct dtrace_hdl *dtp, const char *tag, uint64_t n, const char *what,
-		     int cpu)
-{
-	fflush(dtp->out);
-	fprintf(stderr, "dtrace: ");
-	if (dtp->opts.droptags)
-		fprintf(stderr, "[%s] ", tag);
-	if (cpu >= 0)
-		fprintf(stderr, "%llu %sdrop%s on CPU %d\n", (unsigned long long)n, what,
-			n > 1 ? "s" : "", cpu);
-	else
-		fprintf(stderr, "%llu %s%s\n", (unsigned long long)n, what, n > 1 ? "s" : "");
+	dt_rec_decode_free(dtp);
 }
 
 void dt_report_drops(struct dtrace_hdl *dtp)
@@ -93,9 +82,9 @@ void dt_report_drops(struct dtrace_hdl *dtp)
 		memcpy(&agg, v + CPU_AGG_DROPS, 8);
 		uint64_t *seen = rt->drops_seen + (size_t)c * 4;
 		if (ring > seen[0])
-			drop_msg(dtp, "DTRACEDROP_PRINCIPAL", ring - seen[0], "", c);
+			dt_report_drop(dtp, DTRACE_DROP_PRINCIPAL, c, ring - seen[0]);
 		if (agg > seen[2])
-			drop_msg(dtp, "DTRACEDROP_AGGREGATION", agg - seen[2], "aggregation ", c);
+			dt_report_drop(dtp, DTRACE_DROP_AGGREGATION, c, agg - seen[2]);
 		if (d > seen[1])
 			dyn += d - seen[1];
 		seen[0] = ring;
@@ -103,7 +92,7 @@ void dt_report_drops(struct dtrace_hdl *dtp)
 		seen[2] = agg;
 	}
 	if (dyn > 0)
-		drop_msg(dtp, "DTRACEDROP_DYNAMIC", dyn, "dynamic variable drop", -1);
+		dt_report_drop(dtp, DTRACE_DROP_DYNAMIC, -1, dyn);
 	free(vals);
 }
 
@@ -115,8 +104,11 @@ int dt_consume_pending(struct dtrace_hdl *dtp)
 	if (rt == NULL || rt->ring == NULL)
 		return 0;
 	rc = ring_buffer__consume(rt->ring);
-	fflush(dtp->out);
+	if (dtp->out != NULL)
+		fflush(dtp->out);
 	dt_report_drops(dtp);
+	if (dtp->cb_aborted)
+		return dt_set_error(dtp, -ECANCELED, "stopped by a callback");
 	return rc < 0 ? rc : 0;
 }
 

@@ -24,6 +24,9 @@ int dt_run_consumer_program(struct dtrace_hdl *dtp, struct dt_group *g);
 
 /* Run a system() action's command (system.c). */
 int dt_run_system(struct dtrace_hdl *dtp, const char *cmd);
+/* The same, what it writes to its stdout appended to `out`. */
+struct dt_strbuf;
+int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_strbuf *out);
 
 /* Process control (proc.c). */
 void dt_proc_release_all(struct dtrace_hdl *dtp);

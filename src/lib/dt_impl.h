@@ -25,6 +25,7 @@ struct dt_runtime;
 struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
+struct dt_recdec;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -86,10 +87,21 @@ struct dtrace_hdl {
 	DT_VEC(pid_t) grabbed;		/* -p processes */
 
 	/* Output */
-	FILE *out;
+	FILE *out;			/* NULL: no output of the library's own */
 	bool testing;			/* _DTRACE_TESTING: no CPU/ID columns */
 	bool printed_header;		/* the CPU ID FUNCTION:NAME line */
 	struct dt_strbuf outbuf;	/* output being formatted */
+	bool skip_output;		/* a callback said DTRACE_CONSUME_SKIP for this record */
+
+	/* Consumer callbacks (dtrace_handle_record/drop/error). */
+	dtrace_record_f *rec_fn;
+	void *rec_arg;
+	dtrace_drop_f *drop_fn;
+	void *drop_arg;
+	dtrace_error_f *err_fn;
+	void *err_arg;
+	bool cb_aborted;		/* a callback returned DTRACE_CONSUME_ABORT */
+	struct dt_recdec *recdec;	/* decoding scratch for callbacks and JSON */
 
 	/* Run time (loaded object, links, ring buffer, state). */
 	struct dt_runtime *rt;
@@ -103,6 +115,12 @@ struct dtrace_hdl {
 /* Set a (non-compile) error: message printf-style, returns -err. */
 int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * After a compile error: add what the system lacks when that explains it
+ * (an unavailable provider, no kernel BTF), see syscheck.c.
+ */
+void dt_compile_hint(dtrace_hdl_t *dtp);
 
 /* Find a user identifier (variable/inline) by name, or a built-in. */
 struct dt_ident *dt_ident_lookup_any(dtrace_hdl_t *dtp, const char *name);

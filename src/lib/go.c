@@ -94,6 +94,11 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 				what = desc;
 			}
 		}
+		if (rc == -EPERM)
+			return dt_set_error(dtp, rc, "failed to enable '%s': %s (the kernel refused "
+					    "BPF: run as root, or with CAP_BPF and CAP_PERFMON; in a "
+					    "container, seccomp or a security module may block bpf())",
+					    what, err);
 		return dt_set_error(dtp, rc, "failed to enable '%s': %s", what, err);
 	}
 	return 0;
@@ -108,6 +113,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
 	if (dtp->obj == NULL || dtp->stmts.n == 0)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
+	if ((rc = dtrace_preflight(dtp)) < 0)
+		return rc;
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");

@@ -12,6 +12,7 @@
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/report.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
@@ -192,6 +193,32 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dtp->out = fp;
+}
+
+int dtrace_oformat(const dtrace_hdl_t *dtp)
+{
+	return dt_oformat_json(dtp);
+}
+
+int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
+{
+	dtp->rec_fn = func;
+	dtp->rec_arg = arg;
+	return 0;
+}
+
+int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg)
+{
+	dtp->drop_fn = func;
+	dtp->drop_arg = arg;
+	return 0;
+}
+
+int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg)
+{
+	dtp->err_fn = func;
+	dtp->err_arg = arg;
+	return 0;
 }
 
 const char *dtrace_version(void)
