@@ -365,7 +365,8 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			break;
 		}
 	}
-	if (o->cmdv != NULL && !o->list) {
+	/* With -l too: pid$target and usdt probes are listed from the process. */
+	if (o->cmdv != NULL) {
 		if (dtrace_proc_create(dtp, o->cmdv, NULL) < 0) {
 			errmsg("%s", dtrace_errmsg(dtp));
 			return E_ERROR;

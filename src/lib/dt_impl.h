@@ -22,6 +22,7 @@ struct dt_stmt;
 struct dt_rdesc;
 struct dt_ident;
 struct dt_runtime;
+struct dt_uprocs;
 struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
@@ -59,6 +60,7 @@ struct dtrace_hdl {
 	const struct dt_provider *const *providers;
 	size_t nproviders;
 	uint32_t populated;			/* providers fully listed (bitmask) */
+	struct dt_uprocs *uprocs;		/* processes the pid/usdt providers read */
 
 	/* Compiled and enabled programs, in order. */
 	DT_VEC(dtrace_prog_t *) progs;
@@ -76,6 +78,7 @@ struct dtrace_hdl {
 	pid_t target_pid;		/* $target */
 	pid_t child_pid;		/* -c child, 0 if none */
 	bool child_stopped;		/* the -c child waits (ptrace-stopped) for go */
+	bool child_at_entry;		/* ... at its entry point rather than its exec */
 	const char *child_name;
 	int grabbed_exited;
 	bool child_exited;

@@ -1,0 +1,248 @@
+/*
+ * The pid provider: pid<PID>:<module>:<function>:entry, :return and
+ * :<offset> (hexadecimal, an instruction in the function), for the
+ * functions of the ELF symbol tables of every object the process has
+ * mapped.  Modules are named by their basename; "a.out" names the main
+ * executable and a versionless name ("libc.so") its versioned file
+ * ("libc.so.6").  Probes are created when a description names a process,
+ * never listed otherwise.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elf.h>
+
+#include "compiler/ast.h"
+#include "lib/dt_impl.h"
+#include "providers/elf_syms.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "providers/uprobe.h"
+#include "providers/uproc.h"
+
+struct pid_ctx {
+	dtrace_hdl_t *dtp;
+	struct dt_uproc *up;
+	const char *mod, *func, *name;
+	char prov[32];
+};
+
+static bool prov_match(const char *pat)
+{
+	size_t plen;
+	long pid = dt_uprobe_pid(pat, &plen);
+	char prefix[64];
+
+	if (pid == 0 || plen >= sizeof(prefix))
+		return false;
+	memcpy(prefix, pat, plen);
+	prefix[plen] = '\0';
+	return dt_gmatch("pid", prefix);
+}
+
+static bool is_hex(const char *s)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (*s == '\0')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F')))
+			return false;
+	return true;
+}
+
+static bool executable(const struct dt_elf *e, uint64_t addr)
+{
+	for (size_t i = 0; i < e->nsegs; i++) {
+		const struct dt_elf_seg *s = &e->segs[i];
+		if (addr >= s->vaddr && addr < s->vaddr + s->memsz)
+			return (s->flags & PF_X) != 0;
+	}
+	return false;
+}
+
+static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sym *sym,
+		     size_t nalias, enum dt_uprobe_kind kind, uint64_t off, const char *name)
+{
+	dtrace_hdl_t *dtp = c->dtp;
+	struct dt_elf *e = o->elf;
+	uint64_t foff;
+
+	if (!dt_elf_file_offset(e, sym->addr + off, &foff))
+		return 0;
+	if (dt_probe_lookup(dtp, c->prov, o->name, sym->name, name) != NULL)
+		return 0;
+	struct dt_uprobe *up = dt_arena_zalloc(&dtp->arena, sizeof(*up));
+	struct dt_usite *s = dt_arena_zalloc(&dtp->arena, sizeof(*s));
+	if (up == NULL || s == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	up->pid = c->up->pid;
+	up->kind = kind;
+	up->obj = o;
+	up->sym = sym;
+	up->nalias = nalias;
+	up->sites = s;
+	s->off = foff;
+	if (dt_probe_add_named(dtp, &dt_prov_pid, c->prov, o->name, sym->name, name, 0, up) == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The probes of one function the description names. */
+static int per_func(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sym *sym,
+		    size_t nalias)
+{
+	int rc = 0;
+	char name[32];
+
+	if (!executable(o->elf, sym->addr))
+		return 0;
+	if (dt_gmatch("entry", c->name))
+		rc = add_probe(c, o, sym, nalias, DT_UPROBE_ENTRY, 0, "entry");
+	if (rc == 0 && dt_gmatch("return", c->name))
+		rc = add_probe(c, o, sym, nalias, DT_UPROBE_RETURN, 0, "return");
+	if (rc == 0 && !dt_has_glob(c->name) && strcmp(c->name, "entry") != 0 &&
+	    strcmp(c->name, "return") != 0) {
+		uint64_t off = strtoull(c->name, NULL, 16);
+		if (off >= sym->size)
+			return dt_probe_error(c->dtp, EINVAL, "D_PROC_OFF",
+					      "offset 0x%llx outside of function '%s'",
+					      (unsigned long long)off, sym->name);
+		snprintf(name, sizeof(name), "%llx", (unsigned long long)off);
+		rc = add_probe(c, o, sym, nalias, DT_UPROBE_OFFSET, off, name);
+	}
+	return rc;
+}
+
+/* Symbols sharing the address of funcs[i] (which is the canonical one). */
+static size_t aliases(const struct dt_elf *e, size_t i)
+{
+	size_t n = 1;
+
+	while (i + n < e->nfuncs && e->funcs[i + n].addr == e->funcs[i].addr)
+		n++;
+	return n;
+}
+
+static int per_obj(struct pid_ctx *c, struct dt_uobj *o)
+{
+	struct dt_elf *e = dt_uobj_elf(o);
+	bool mod_glob = c->mod[0] == '\0' || dt_has_glob(c->mod);
+
+	if (e == NULL)
+		return 0;
+	if (!dt_has_glob(c->func)) {
+		const struct dt_elf_sym *s = dt_elf_lookup(e, c->func);
+		const struct dt_elf_sym *f = s && s->func && s->size ? dt_elf_func_at(e, s->addr) : NULL;
+		if (f == NULL || f->addr != s->addr) {
+			if (!mod_glob)
+				return dt_probe_error(c->dtp, ENOENT, "D_PROC_FUNC",
+						      "failed to lookup '%s' in module '%s'", c->func,
+						      c->mod);
+			return 0;
+		}
+		size_t i = (size_t)(f - e->funcs);
+		return per_func(c, o, f, aliases(e, i));
+	}
+	for (size_t i = 0; i < e->nfuncs;) {
+		size_t n = aliases(e, i);
+		bool take = false;
+		for (size_t k = 0; k < n && !take; k++) {
+			const char *fn = e->funcs[i + k].name;
+			/* As DTrace: _init and _fini only when named. */
+			if (strcmp(fn, "_init") == 0 || strcmp(fn, "_fini") == 0)
+				break;
+			take = dt_gmatch(fn, c->func);
+		}
+		if (take) {
+			int rc = per_func(c, o, &e->funcs[i], n);
+			if (rc < 0)
+				return rc;
+		}
+		i += n;
+	}
+	return 0;
+}
+
+static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+{
+	struct pid_ctx c = { .dtp = dtp };
+	size_t plen;
+	long pid = dt_uprobe_pid(pd->prov, &plen);
+
+	if (pid < 0)
+		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
+				      pd->prov);
+	snprintf(c.prov, sizeof(c.prov), "pid%ld", pid);
+	if (!dt_gmatch(c.prov, pd->prov))
+		return 0;
+	if (pid == getpid())
+		return dt_probe_error(dtp, EINVAL, "D_PROC_DYN", "process %ld is dtrace itself", pid);
+	c.mod = pd->mod ? pd->mod : "";
+	c.func = pd->func && pd->func[0] ? pd->func : "*";
+	c.name = pd->name && pd->name[0] ? pd->name : "*";
+	if (!dt_has_glob(c.name) && strcmp(c.name, "entry") != 0 && strcmp(c.name, "return") != 0 &&
+	    !is_hex(c.name))
+		return dt_probe_error(dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
+				      c.name);
+	int rc = dt_uproc_get(dtp, (pid_t)pid, &c.up);
+	if (rc == -ESRCH)
+		return dt_probe_error(dtp, ESRCH, "D_PROC_GRAB", "failed to grab process %ld", pid);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < c.up->objs.n; i++) {
+		struct dt_uobj *o = &c.up->objs.v[i];
+		if (!dt_uobj_match(o, c.mod))
+			continue;
+		rc = per_obj(&c, o);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static bool field(const char *s, const char *pat)
+{
+	return pat == NULL || pat[0] == '\0' || dt_gmatch(s, pat);
+}
+
+static bool match(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd)
+{
+	const struct dt_uprobe *up = prp->priv;
+
+	(void)dtp;
+	if (!field(prp->desc[0], pd->prov) || !dt_uobj_match(up->obj, pd->mod))
+		return false;
+	if (!field(prp->desc[3], pd->name)) {
+		/* Offsets compare as numbers: "0x1a", "01a" and "1a" alike. */
+		if (up->kind != DT_UPROBE_OFFSET || dt_has_glob(pd->name))
+			return false;
+		if (!is_hex(pd->name) || strtoull(pd->name, NULL, 16) != strtoull(prp->desc[3], NULL, 16))
+			return false;
+	}
+	if (field(prp->desc[2], pd->func))
+		return true;
+	for (size_t i = 1; i < up->nalias; i++)
+		if (dt_gmatch(up->sym[i].name, pd->func))
+			return true;
+	return false;
+}
+
+static const char *mech_class(const struct dt_probe *prp)
+{
+	return dt_uprobe_class(prp->priv);
+}
+
+const struct dt_provider dt_prov_pid = {
+	.name = "pid",
+	.provide = provide,
+	.mech_class = mech_class,
+	.choose = dt_uprobe_choose,
+	.unavailable = dt_uprobe_unavailable,
+	.prov_match = prov_match,
+	.match = match,
+};
