@@ -65,6 +65,29 @@ static bool executable(const struct dt_elf *e, uint64_t addr)
 	return false;
 }
 
+/*
+ * Whether uprobes can take the instruction at a file offset: the kernel
+ * refuses lock and segment-override prefixes (and int3).
+ */
+static bool probeable(struct dt_uobj *o, uint64_t foff)
+{
+	unsigned char b[4];
+
+	if (!dt_uobj_read(o, foff, b, sizeof(b)))
+		return false;
+	for (size_t i = 0; i < sizeof(b); i++) {
+		switch (b[i]) {
+		case 0xf0: case 0x26: case 0x2e: case 0x36: case 0x3e: case 0xcc:
+			return false;
+		case 0x66: case 0x67: case 0xf2: case 0xf3: case 0x64: case 0x65:
+			continue;
+		default:
+			return true;
+		}
+	}
+	return true;
+}
+
 static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sym *sym,
 		     size_t nalias, enum dt_uprobe_kind kind, uint64_t off, const char *name)
 {
@@ -72,7 +95,13 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	struct dt_elf *e = o->elf;
 	uint64_t foff;
 
-	if (!dt_elf_file_offset(e, sym->addr + off, &foff))
+	uint64_t entry;
+
+	if (!dt_elf_file_offset(e, sym->addr + off, &foff) ||
+	    !dt_elf_file_offset(e, sym->addr, &entry))
+		return 0;
+	/* Return probes are set at the function's entry. */
+	if (!probeable(o, foff) || (kind == DT_UPROBE_RETURN && !probeable(o, entry)))
 		return 0;
 	if (dt_probe_lookup(dtp, c->prov, o->name, sym->name, name) != NULL)
 		return 0;

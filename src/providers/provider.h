@@ -42,6 +42,8 @@ struct dt_mech {
 	int (*add_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Fill such maps after load. */
 	int (*fill_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Adjust the program after the object is opened, before it is loaded. */
+	int (*prepare)(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
 };
 
 struct dt_provider {

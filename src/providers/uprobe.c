@@ -10,7 +10,6 @@
  */
 #include "providers/uprobe.h"
 
-#include <bpf/libbpf.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -233,80 +232,35 @@ static void usdt_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, ui
 	dt_vec_free(&objs);
 }
 
-static int attach_one(dtrace_hdl_t *dtp, struct dt_group *g, struct dt_probe *prp,
-		      const struct dt_usite *s, bool ret)
-{
-	const struct dt_uprobe *up = prp->priv;
-	LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = ret,
-		    .bpf_cookie = ((uint64_t)s->cls << 32) | prp->id, .ref_ctr_offset = s->ref_ctr);
-	struct bpf_link *l = bpf_program__attach_uprobe_opts(g->prog, up->pid, up->obj->file,
-							     s->off, &opts);
-	char name[512];
-
-	if (l == NULL) {
-		int err = errno;
-		dt_probe_fullname(prp, name, sizeof(name));
-		if (err == ESRCH)
-			return dt_set_error(dtp, -err, "failed to enable '%s': process %d has exited",
-					    name, (int)up->pid);
-		return dt_set_error(dtp, -err, "failed to enable '%s': uprobe at %s+0x%llx: %s", name,
-				    up->obj->path, (unsigned long long)s->off, strerror(err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
-}
-
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
-{
-	bool ret = g->mech == &dt_mech_uretprobe;
-
-	for (size_t i = 0; i < g->probes.n; i++) {
-		struct dt_probe *prp = g->probes.v[i];
-		const struct dt_uprobe *up = prp->priv;
-		for (const struct dt_usite *s = up->sites; s != NULL; s = s->next) {
-			int rc = attach_one(dtp, g, prp, s, ret);
-			if (rc < 0)
-				return rc;
-		}
-	}
-	return 0;
-}
-
-const struct dt_mech dt_mech_uprobe = {
-	.name = "uprobe",
-	.section = "uprobe",
-	.gated = true,
-	.cg_prologue = entry_prologue,
-	.attach = attach,
-};
-
-const struct dt_mech dt_mech_uretprobe = {
-	.name = "uretprobe",
-	.section = "uretprobe",
-	.gated = true,
-	.cg_prologue = return_prologue,
-	.attach = attach,
-};
-
-const struct dt_mech dt_mech_usdt = {
-	.name = "usdt",
-	.section = "uprobe",
-	.gated = true,
-	.cg_prologue = usdt_prologue,
-	.attach = attach,
-};
+/* One perf event per place, or one uprobe_multi link per file and process. */
+#define MECHS(prefix, nm, prologue)							\
+	const struct dt_mech dt_mech_##prefix = {					\
+		.name = nm, .section = "uprobe", .gated = true, .cg_prologue = prologue,	\
+		.attach = dt_uprobe_attach,						\
+	};										\
+	const struct dt_mech dt_mech_##prefix##_multi = {				\
+		.name = nm "-multi", .section = "uprobe", .gated = true,		\
+		.cg_prologue = prologue, .attach = dt_uprobe_attach,			\
+		.detach = dt_uprobe_detach, .prepare = dt_uprobe_prepare,		\
+	};
+MECHS(uprobe, "uprobe", entry_prologue)
+MECHS(uretprobe, "uretprobe", return_prologue)
+MECHS(usdt, "usdt", usdt_prologue)
 
 const struct dt_mech *dt_uprobe_choose(dtrace_hdl_t *dtp, struct dt_group *g)
 {
-	(void)dtp;
+	bool multi = dt_uprobe_have_multi(dtp);
+
 	if (strcmp(g->mclass, "uretprobe") == 0)
-		return &dt_mech_uretprobe;
+		return multi ? &dt_mech_uretprobe_multi : &dt_mech_uretprobe;
 	if (strcmp(g->mclass, "usdt") == 0)
-		return &dt_mech_usdt;
-	return &dt_mech_uprobe;
+		return multi ? &dt_mech_usdt_multi : &dt_mech_usdt;
+	return multi ? &dt_mech_uprobe_multi : &dt_mech_uprobe;
+}
+
+bool dt_uprobe_is_return(const struct dt_group *g)
+{
+	return g->mech == &dt_mech_uretprobe || g->mech == &dt_mech_uretprobe_multi;
 }
 
 const char *dt_uprobe_unavailable(dtrace_hdl_t *dtp)

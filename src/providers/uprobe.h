@@ -17,6 +17,7 @@ struct dt_group;
 struct dt_elf;
 struct dt_elf_sym;
 struct dt_uobj;
+struct bpf_program;
 
 enum dt_uprobe_kind {
 	DT_UPROBE_ENTRY,	/* pid: function entry */
@@ -44,9 +45,27 @@ struct dt_uprobe {
 	struct dt_usite *sites;
 };
 
-extern const struct dt_mech dt_mech_uprobe;	/* entry and offset probes */
-extern const struct dt_mech dt_mech_uretprobe;	/* return probes */
-extern const struct dt_mech dt_mech_usdt;	/* usdt probes: note arguments */
+/*
+ * Entry and offset probes, return probes, usdt probes (note arguments);
+ * each with a perf event per place, or _multi: uprobe_multi links.
+ */
+extern const struct dt_mech dt_mech_uprobe, dt_mech_uprobe_multi;
+extern const struct dt_mech dt_mech_uretprobe, dt_mech_uretprobe_multi;
+extern const struct dt_mech dt_mech_usdt, dt_mech_usdt_multi;
+
+/* Whether the group's program runs at function returns. */
+bool dt_uprobe_is_return(const struct dt_group *g);
+
+/* ---- uprobe_attach.c ---- */
+
+/* Whether the kernel has uprobe_multi links (probed once per handle). */
+bool dt_uprobe_have_multi(dtrace_hdl_t *dtp);
+/* Attach a loaded program to every place of its group's probes. */
+int dt_uprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g);
+/* Close the uprobe_multi links. */
+void dt_uprobe_detach(dtrace_hdl_t *dtp, struct dt_group *g);
+/* Before loading: a uprobe_multi program says so. */
+int dt_uprobe_prepare(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
 
 /* Mechanism class of a pid or usdt probe. */
 const char *dt_uprobe_class(const struct dt_uprobe *up);

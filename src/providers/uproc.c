@@ -2,6 +2,7 @@
 #include "providers/uproc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,10 +16,6 @@
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
 
-struct dt_uprocs {
-	DT_VEC(struct dt_uproc *) v;
-};
-
 static void uproc_free(struct dt_uproc *up)
 {
 	if (up == NULL)
@@ -28,6 +25,8 @@ static void uproc_free(struct dt_uproc *up)
 		free(o->path);
 		free(o->file);
 		dt_elf_free(o->elf);
+		if (o->fd >= 0)
+			close(o->fd);
 	}
 	dt_vec_free(&up->objs);
 	free(up);
@@ -71,6 +70,7 @@ static int add_obj(struct dt_uproc *up, const struct mapline *m, dev_t exe_dev, 
 	char buf[128];
 
 	memset(&o, 0, sizeof(o));
+	o.fd = -1;
 	o.path = strdup(m->path);
 	if (o.path == NULL)
 		return -ENOMEM;
@@ -140,17 +140,23 @@ static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
 	return rc < 0 ? dt_set_error(dtp, rc, "out of memory") : 0;
 }
 
+struct dt_uprocs *dt_uprocs(dtrace_hdl_t *dtp)
+{
+	if (dtp->uprocs == NULL) {
+		dtp->uprocs = calloc(1, sizeof(*dtp->uprocs));
+		if (dtp->uprocs != NULL)
+			dtp->uprocs->multi = -1;
+	}
+	return dtp->uprocs;
+}
+
 int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp)
 {
-	struct dt_uprocs *c = dtp->uprocs;
+	struct dt_uprocs *c = dt_uprocs(dtp);
 
 	*upp = NULL;
-	if (c == NULL) {
-		c = calloc(1, sizeof(*c));
-		if (c == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		dtp->uprocs = c;
-	}
+	if (c == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->v.n; i++) {
 		if (c->v.v[i]->pid == pid) {
 			*upp = c->v.v[i];
@@ -181,6 +187,13 @@ struct dt_elf *dt_uobj_elf(struct dt_uobj *o)
 	if (o->elf == NULL && !o->elf_failed && dt_elf_load(o->file, &o->elf, err, sizeof(err)) < 0)
 		o->elf_failed = true;
 	return o->elf;
+}
+
+bool dt_uobj_read(struct dt_uobj *o, uint64_t off, void *buf, size_t len)
+{
+	if (o->fd < 0)
+		o->fd = open(o->file, O_RDONLY | O_CLOEXEC);
+	return o->fd >= 0 && pread(o->fd, buf, len, (off_t)off) == (ssize_t)len;
 }
 
 int64_t dt_uobj_bias(struct dt_uobj *o)

@@ -7,6 +7,7 @@
 #define DT_UPROC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -24,12 +25,22 @@ struct dt_uobj {
 	uint64_t start_off;
 	struct dt_elf *elf;	/* NULL until dt_uobj_elf() */
 	bool elf_failed;
+	int fd;			/* `file`, open once read (-1) */
 };
 
 struct dt_uproc {
 	pid_t pid;
 	DT_VEC(struct dt_uobj) objs;
 };
+
+/* What the handle keeps for the pid and usdt providers. */
+struct dt_uprocs {
+	DT_VEC(struct dt_uproc *) v;
+	int multi;		/* uprobe_multi links: -1 not probed yet, 0, 1 */
+};
+
+/* The handle's (created on first use; NULL if out of memory). */
+struct dt_uprocs *dt_uprocs(dtrace_hdl_t *dtp);
 
 /*
  * The process `pid` (read once per handle).  A -c child still stopped at
@@ -40,6 +51,9 @@ int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp);
 
 /* The object's ELF data, or NULL if it cannot be read. */
 struct dt_elf *dt_uobj_elf(struct dt_uobj *o);
+
+/* Read bytes of the object's file. */
+bool dt_uobj_read(struct dt_uobj *o, uint64_t off, void *buf, size_t len);
 
 /* Run-time address minus link-time address of the object. */
 int64_t dt_uobj_bias(struct dt_uobj *o);
