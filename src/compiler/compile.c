@@ -317,6 +317,16 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
 		if (n->kind == N_CLAUSE)
 			compile_clause(&pcb, pgp, n);
+		if (n->kind == N_PROVIDER)
+			pgp->nproviders++;
+	}
+	/* Provider definitions, for dtrace -h. */
+	if (pgp->nproviders > 0) {
+		size_t k = 0;
+		pgp->providers = dt_palloc(&pcb, pgp->nproviders * sizeof(*pgp->providers));
+		for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
+			if (n->kind == N_PROVIDER)
+				pgp->providers[k++] = n;
 	}
 	layout_aggs(&pcb, pgp);
 	for (size_t i = 0; i < pgp->stmts.n; i++)

@@ -23,6 +23,7 @@ struct dt_rdesc;
 struct dt_ident;
 struct dt_runtime;
 struct dt_uprocs;
+struct dt_node;
 struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
@@ -31,6 +32,8 @@ struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
 	int nprobes;			/* distinct probes enabled */
 	bool execed;
+	struct dt_node **providers;	/* provider definitions (N_PROVIDER), in the arena */
+	size_t nproviders;
 };
 
 struct dtrace_hdl {

@@ -186,6 +186,7 @@ static int finish(struct loader *ld)
 	e->byname = ld->syms.v;
 	e->nbyname = m;
 	ld->syms.v = NULL;
+	ld->syms.n = 0;
 	e->funcs = calloc(m ? m : 1, sizeof(*e->funcs));
 	if (e->funcs == NULL)
 		return -ENOMEM;
@@ -196,6 +197,7 @@ static int finish(struct loader *ld)
 	e->notes = ld->notes.v;
 	e->nnotes = ld->notes.n;
 	ld->notes.v = NULL;
+	ld->notes.n = 0;
 	return 0;
 }
 
