@@ -12,23 +12,24 @@
 
 #include "lib/util.h"
 
-/* Whether a is a better name than b for the same address, as DTrace prefers. */
+/*
+ * Whether a is a better name than b for the same address, as DTrace
+ * prefers: global or weak before local, no leading '$', fewer leading
+ * underscores, the smaller symbol, then alphabetical order.
+ */
 static bool sym_better(const struct dt_elf_sym *a, const struct dt_elf_sym *b)
 {
-	/* Global, then weak, then local. */
-	static const int rank[] = { [STB_LOCAL] = 2, [STB_GLOBAL] = 0, [STB_WEAK] = 1 };
-	int ra = a->bind <= STB_WEAK ? rank[a->bind] : 3;
-	int rb = b->bind <= STB_WEAK ? rank[b->bind] : 3;
+	bool la = a->bind == STB_LOCAL, lb = b->bind == STB_LOCAL;
 
-	if (ra != rb)
-		return ra < rb;
-	/* Fewer leading underscores. */
+	if (la != lb)
+		return lb;
+	if ((a->name[0] == '$') != (b->name[0] == '$'))
+		return b->name[0] == '$';
 	size_t ua = strspn(a->name, "_"), ub = strspn(b->name, "_");
 	if (ua != ub)
 		return ua < ub;
-	size_t la = strlen(a->name), lb = strlen(b->name);
-	if (la != lb)
-		return la < lb;
+	if (a->size != b->size)
+		return a->size < b->size;
 	return strcmp(a->name, b->name) < 0;
 }
 
