@@ -22,6 +22,10 @@
 #include "providers/provider.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
+#include "providers/x86_insn.h"
+
+/* Functions larger than this get no offset probes past it. */
+#define MAX_DECODE (1u << 20)
 
 struct pid_ctx {
 	dtrace_hdl_t *dtp;
@@ -121,10 +125,66 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	return 0;
 }
 
+/*
+ * Instruction starts of a function, from its bytes in the file: calls f
+ * with each offset until the function ends or an instruction is not
+ * understood.  Returns what f returned if not 0.
+ */
+static int each_insn(struct dt_uobj *o, const struct dt_elf_sym *sym,
+		     int (*f)(uint64_t off, void *arg), void *arg)
+{
+	uint64_t foff, size = sym->size < MAX_DECODE ? sym->size : MAX_DECODE;
+	unsigned char *buf = malloc(size ? size : 1);
+	int rc = 0;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	if (!dt_elf_file_offset(o->elf, sym->addr, &foff) || !dt_uobj_read(o, foff, buf, size)) {
+		free(buf);
+		return 0;
+	}
+	for (uint64_t off = 0; off < size && rc == 0;) {
+		rc = f(off, arg);
+		int len = dt_x86_insn_len(buf + off, size - off);
+		if (len <= 0)
+			break;
+		off += (uint64_t)len;
+	}
+	free(buf);
+	return rc;
+}
+
+struct offset_ctx {
+	struct pid_ctx *c;
+	struct dt_uobj *o;
+	const struct dt_elf_sym *sym;
+	size_t nalias;
+	uint64_t want;		/* explicit offset: found when f returns 1 */
+};
+
+static int is_want(uint64_t off, void *arg)
+{
+	const struct offset_ctx *oc = arg;
+
+	return off == oc->want ? 1 : off > oc->want ? 2 : 0;
+}
+
+static int add_glob_offset(uint64_t off, void *arg)
+{
+	struct offset_ctx *oc = arg;
+	char name[32];
+
+	snprintf(name, sizeof(name), "%llx", (unsigned long long)off);
+	if (!dt_gmatch(name, oc->c->name))
+		return 0;
+	return add_probe(oc->c, oc->o, oc->sym, oc->nalias, DT_UPROBE_OFFSET, off, name);
+}
+
 /* The probes of one function the description names. */
 static int per_func(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sym *sym,
 		    size_t nalias)
 {
+	struct offset_ctx oc = { c, o, sym, nalias, 0 };
 	int rc = 0;
 	char name[32];
 
@@ -134,17 +194,24 @@ static int per_func(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sy
 		rc = add_probe(c, o, sym, nalias, DT_UPROBE_ENTRY, 0, "entry");
 	if (rc == 0 && dt_gmatch("return", c->name))
 		rc = add_probe(c, o, sym, nalias, DT_UPROBE_RETURN, 0, "return");
-	if (rc == 0 && !dt_has_glob(c->name) && strcmp(c->name, "entry") != 0 &&
-	    strcmp(c->name, "return") != 0) {
-		uint64_t off = strtoull(c->name, NULL, 16);
-		if (off >= sym->size)
-			return dt_probe_error(c->dtp, EINVAL, "D_PROC_OFF",
-					      "offset 0x%llx outside of function '%s'",
-					      (unsigned long long)off, sym->name);
-		snprintf(name, sizeof(name), "%llx", (unsigned long long)off);
-		rc = add_probe(c, o, sym, nalias, DT_UPROBE_OFFSET, off, name);
-	}
-	return rc;
+	if (rc < 0 || strcmp(c->name, "entry") == 0 || strcmp(c->name, "return") == 0)
+		return rc;
+	/* A glob names every instruction whose offset it matches. */
+	if (dt_has_glob(c->name))
+		return each_insn(o, sym, add_glob_offset, &oc);
+	oc.want = strtoull(c->name, NULL, 16);
+	if (oc.want >= sym->size)
+		return dt_probe_error(c->dtp, EINVAL, "D_PROC_OFF", "offset 0x%llx outside of function '%s'",
+				      (unsigned long long)oc.want, sym->name);
+	rc = each_insn(o, sym, is_want, &oc);
+	if (rc < 0)
+		return rc;
+	if (rc != 1)
+		return dt_probe_error(c->dtp, EINVAL, "D_PROC_ALIGN",
+				      "offset 0x%llx is not aligned on an instruction",
+				      (unsigned long long)oc.want);
+	snprintf(name, sizeof(name), "%llx", (unsigned long long)oc.want);
+	return add_probe(c, o, sym, nalias, DT_UPROBE_OFFSET, oc.want, name);
 }
 
 /* Symbols sharing the address of funcs[i] (which is the canonical one). */
