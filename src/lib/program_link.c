@@ -1,19 +1,24 @@
 /*
  * dtrace -G: the object to link into a program with USDT probes.  DTrace
  * puts the probes' descriptions (DOF) there; here the headers dtrace -h
- * writes already leave stapsdt notes at each probe site, so the object
- * only has to exist and link cleanly: an empty relocatable ELF object for
- * the build machine, with a .note.GNU-stack section so that the linker
- * keeps the stack non-executable.
+ * writes already leave stapsdt notes at each probe site, and the probe
+ * calls of DTrace's <sys/sdt.h> are rewritten into such sites in the
+ * objects themselves (usdt_rewrite.c).  So the object only has to exist
+ * and link cleanly: an empty relocatable ELF object for the build
+ * machine, with a .note.GNU-stack section so that the linker keeps the
+ * stack non-executable.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/dt_impl.h"
+#include "lib/usdt_rewrite.h"
 
 static const char shstrtab[] = "\0.shstrtab\0.note.GNU-stack\0.comment\0";
 static const char comment[] = "\0dtrace " DTRACE_VERSION " (stapsdt notes)";
@@ -44,11 +49,17 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 {
 	(void)pgp;
 	(void)flags;
-	/* The objects must exist (DTrace reads them). */
-	for (int i = 0; i < objc; i++)
-		if (access(objv[i], R_OK) < 0)
-			return dt_set_error(dtp, -errno, "failed to open %s: %s", objv[i],
-					    strerror(errno));
+	struct stat out, in;
+	bool exists = stat(file, &out) == 0;
+	for (int i = 0; i < objc; i++) {
+		if (exists && stat(objv[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return dt_set_error(dtp, -EINVAL, "output file %s is also an input object", file);
+	}
+	for (int i = 0; i < objc; i++) {
+		int rc = dt_usdt_rewrite_object(dtp, objv[i]);
+		if (rc < 0)
+			return rc;
+	}
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return dt_set_error(dtp, -ENOTSUP, "libelf is out of date");
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
