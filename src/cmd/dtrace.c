@@ -362,27 +362,40 @@ static int parse_args(int argc, char **argv, dtrace_hdl_t *dtp, struct options *
 	return -1;
 }
 
-/* The -h/-G output file: -o, or the first script's name with .h/.o for .d. */
+/*
+ * The -h/-G output file: -o, or the script's name with .h/.o for .d (in
+ * the current directory).  As DTrace, -h needs -o unless there is one
+ * script named *.d.
+ */
 static char *gen_name(const struct options *o, const char *ext)
 {
+	const char *script = NULL;
+	int nscripts = 0;
+
 	if (o->ofile != NULL)
 		return strdup(o->ofile);
 	for (int i = 0; i < o->ncmds; i++) {
-		if (o->cmds[i].kind != CMD_SCRIPT)
-			continue;
-		const char *b = strrchr(o->cmds[i].arg, '/');
-		b = b ? b + 1 : o->cmds[i].arg;
-		size_t n = strlen(b);
-		if (n > 2 && strcmp(b + n - 2, ".d") == 0)
-			n -= 2;
-		char *name = malloc(n + strlen(ext) + 1);
-		if (name != NULL) {
-			memcpy(name, b, n);
-			strcpy(name + n, ext);
-		}
-		return name;
+		if (o->cmds[i].kind == CMD_SCRIPT && nscripts++ == 0)
+			script = o->cmds[i].arg;
 	}
-	return strdup(o->header ? "d.h" : "d.out");
+	size_t n = script ? strlen(script) : 0;
+	if (o->header && nscripts > 1) {
+		errmsg("-h requires an output file if multiple scripts are specified");
+		return NULL;
+	}
+	if (n < 2 || strcmp(script + n - 2, ".d") != 0) {
+		errmsg("-%c requires an output file if no scripts are specified", o->header ? 'h' : 'G');
+		return NULL;
+	}
+	const char *b = strrchr(script, '/');
+	b = b ? b + 1 : script;
+	n = strlen(b) - 2;
+	char *name = malloc(n + strlen(ext) + 1);
+	if (name != NULL) {
+		memcpy(name, b, n);
+		strcpy(name + n, ext);
+	}
+	return name;
 }
 
 /* -h (header for the providers the scripts define) and -G (their object). */
@@ -417,7 +430,7 @@ static int generate(dtrace_hdl_t *dtp, struct options *o)
 	}
 	char *file = gen_name(o, o->header ? ".h" : ".o");
 	if (file == NULL)
-		return E_ERROR;
+		return E_USAGE;
 	int rc = E_SUCCESS;
 	if (o->header) {
 		FILE *fp = fopen(file, "w");
