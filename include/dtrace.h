@@ -118,6 +118,19 @@ int dtrace_prog_list(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_probe_f *func
 		     dtrace_nomatch_f *nomatch, void *arg);
 
 /*
+ * dtrace -h: write the C header for the providers the compiled programs
+ * define (`fname` names the header, for its include guard).
+ */
+int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname);
+
+/*
+ * dtrace -G: write the object to link with the objects `objv` that use
+ * the probes of a program's providers.
+ */
+int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, const char *file,
+			int objc, char *const objv[]);
+
+/*
  * Print the aggregations that printa() has not printed (at exit, as DTrace
  * does), in the output format (text or JSON).
  */

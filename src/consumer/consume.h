@@ -3,6 +3,7 @@
 #define DT_CONSUME_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct dtrace_hdl;
 struct dt_group;
@@ -31,5 +32,7 @@ int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_str
 /* Process control (proc.c). */
 void dt_proc_release_all(struct dtrace_hdl *dtp);
 void dt_proc_check(struct dtrace_hdl *dtp);
+/* Run a -c child still stopped at its exec to its entry point (pid provider). */
+int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid);
 
 #endif

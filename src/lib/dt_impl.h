@@ -22,6 +22,8 @@ struct dt_stmt;
 struct dt_rdesc;
 struct dt_ident;
 struct dt_runtime;
+struct dt_uprocs;
+struct dt_node;
 struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
@@ -31,6 +33,8 @@ struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
 	int nprobes;			/* distinct probes enabled */
 	bool execed;
+	struct dt_node **providers;	/* provider definitions (N_PROVIDER), in the arena */
+	size_t nproviders;
 };
 
 struct dtrace_hdl {
@@ -63,6 +67,7 @@ struct dtrace_hdl {
 	const struct dt_provider *const *providers;
 	size_t nproviders;
 	uint32_t populated;			/* providers fully listed (bitmask) */
+	struct dt_uprocs *uprocs;		/* processes the pid/usdt providers read */
 
 	/* Compiled and enabled programs, in order. */
 	DT_VEC(dtrace_prog_t *) progs;
@@ -80,6 +85,7 @@ struct dtrace_hdl {
 	pid_t target_pid;		/* $target */
 	pid_t child_pid;		/* -c child, 0 if none */
 	bool child_stopped;		/* the -c child waits (ptrace-stopped) for go */
+	bool child_at_entry;		/* ... at its entry point rather than its exec */
 	const char *child_name;
 	int grabbed_exited;
 	bool child_exited;

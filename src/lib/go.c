@@ -81,6 +81,14 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	free(linked);
 	if (rc < 0)
 		return dt_set_error(dtp, rc, "%s", err);
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		if (g->fn == NULL || g->mech->prepare == NULL)
+			continue;
+		struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, g->fn->name);
+		if (p != NULL && (rc = g->mech->prepare(dtp, g, p)) < 0)
+			return rc;
+	}
 	struct bpf_program *failed = NULL;
 	rc = bo_load(rt->obj, dtp->obj->source_name, &failed, err, sizeof(err));
 	if (rc < 0) {

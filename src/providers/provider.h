@@ -42,6 +42,8 @@ struct dt_mech {
 	int (*add_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Fill such maps after load. */
 	int (*fill_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Adjust the program after the object is opened, before it is loaded. */
+	int (*prepare)(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
 };
 
 struct dt_provider {
@@ -61,6 +63,18 @@ struct dt_provider {
 	struct dt_type *(*arg_type)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
 	const char *(*unavailable)(dtrace_hdl_t *dtp);
+	/*
+	 * Providers whose probes carry a process id in the provider name
+	 * (pid1234, myprov1234): whether a description's provider field may
+	 * name one of them.  Without it the provider's name must match.
+	 */
+	bool (*prov_match)(const char *pattern);
+	/*
+	 * Whether a probe matches a description, where the provider knows
+	 * better than the four fields (module aliases such as a.out, function
+	 * aliases).  Without it the four fields are matched as globs.
+	 */
+	bool (*match)(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd);
 };
 
 /* A BPF program: one mechanism, one ordered set of clauses, its probes. */
@@ -84,5 +98,7 @@ extern const struct dt_provider dt_prov_dtrace;
 extern const struct dt_provider dt_prov_syscall;
 extern const struct dt_provider dt_prov_profile;
 extern const struct dt_provider dt_prov_sdt;
+extern const struct dt_provider dt_prov_pid;
+extern const struct dt_provider dt_prov_usdt;
 
 #endif
