@@ -19,7 +19,7 @@
 /* The work area's words (after the two buffers). */
 static __always_inline u64 *dt_words(char *w, u64 nb)
 {
-	return (u64 *)(w + 2 * DT_SBUF(nb));
+	return (u64 *)(w + 3 * DT_SBUF(nb));
 }
 
 /*

@@ -47,12 +47,12 @@ struct dt_rec_hdr {
 #define DT_FLT_BADSIZE   10
 
 /*
- * The work area a string run-time function gets in scratch: two string
+ * The work area a string run-time function gets in scratch: three string
  * buffers of DT_STR_BUF(nb) bytes and DT_STR_WORDS 64-bit words, where nb
  * is the bytes of a string (strsize + 1).  The result is in the first.
  */
 #define DT_STR_BUF(nb)		(((nb) + 7) & ~7U)
 #define DT_STR_WORDS		16
-#define DT_STR_WORK(nb)		(2 * DT_STR_BUF(nb) + DT_STR_WORDS * 8)
+#define DT_STR_WORK(nb)		(3 * DT_STR_BUF(nb) + DT_STR_WORDS * 8)
 
 #endif

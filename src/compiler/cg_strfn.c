@@ -131,6 +131,18 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		a[3] = imm(cg, nb);
 		a[4] = imm(cg, code == SUB_STRRCHR);
 		return cg_call_func(cg, "dt_rt_strchr", a, 5);
+	case SUB_BASENAME:
+	case SUB_DIRNAME:
+		a[1] = cg_expr_string(cg, arg(n, 0));
+		a[0] = work(cg);
+		a[2] = imm(cg, nb);
+		a[3] = imm(cg, code == SUB_DIRNAME);
+		return cg_call_func(cg, "dt_rt_pathpart", a, 4);
+	case SUB_CLEANPATH:
+		a[1] = cg_expr_string(cg, arg(n, 0));
+		a[0] = work(cg);
+		a[2] = imm(cg, nb);
+		return cg_call_func(cg, "dt_rt_cleanpath", a, 3);
 	case SUB_STRTOK: {
 		a[1] = str_or_null(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));

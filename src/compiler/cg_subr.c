@@ -181,6 +181,18 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 	case SUB_HTONLL:
 	case SUB_NTOHLL:
 		return byteswap(cg, n, 64);
+	case SUB_GETMAJOR:
+	case SUB_GETMINOR: {
+		/* The kernel's dev_t: a 12-bit major above a 20-bit minor. */
+		int r = arg_value(cg, n, 0);
+		if (id->code == SUB_GETMAJOR) {
+			cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 20));
+			cg_emit(cg, I_ALU64_IMM(BPF_AND, r, 0xfff));
+		} else {
+			cg_emit(cg, I_ALU64_IMM(BPF_AND, r, 0xfffff));
+		}
+		return r;
+	}
 	case SUB_COPYINSTR: {
 		uint32_t strsize = dt_str_bytes(cg->dtp);
 		int addr = arg_value(cg, n, 0);

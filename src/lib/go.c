@@ -59,6 +59,11 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 
 	if (g == NULL)
 		return 0;
+	/* -x cpu: BEGIN and END run on that CPU, like every other probe. */
+	if (dtp->opts.cpu >= 0) {
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+		opts.cpu = (__u32)dtp->opts.cpu;
+	}
 	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
 		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
 				    g->probes.v[0]->desc[3], strerror(errno));
