@@ -201,6 +201,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg_emit(&cg, I_MOV64_REG(REG_DCTX, BPF_R2));
 	uint32_t scratch_insn = cg_pos(&cg);
 	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
+	if (stmt->uses_alloca)
+		cg_alloca_reset(&cg);
 
 	int done = cg_label_new(&cg);
 	int pred_fault = -1;

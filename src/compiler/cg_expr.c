@@ -96,6 +96,19 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_normalize(cg, reg, t);
 }
 
+/* Load a scalar of type t from alloca()'d memory at address reg, checked. */
+void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t)
+{
+	uint32_t size = dt_type_size(t);
+
+	if (size == 0 || size > 8)
+		size = 8;
+	int p = cg_alloca_ptr(cg, reg, size);
+	cg_emit(cg, I_LDX(size_code(size), reg, p, 0));
+	cg_reg_free(cg, p);
+	cg_normalize(cg, reg, t);
+}
+
 /* Signed or unsigned division/modulo with a zero check. */
 static void divmod(struct dt_cg *cg, int op, int l, int r, bool is_signed)
 {
@@ -428,6 +441,10 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
 		r = cg_expr(cg, n->l);
 		if (cg_is_byref(n->type))
 			return r;	/* the address of the object */
+		if (n->flags & DN_AMEM) {
+			cg_load_alloca(cg, r, n->type);
+			return r;
+		}
 		bool user = (n->flags & DN_USERLAND) != 0;
 		cg_load_scalar(cg, r, n->type, user);
 		return r;

@@ -209,8 +209,9 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 		/* strtok()'s state lives for one firing. */
 		if (dtp->uses_strtok) {
 			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
-			cg_emit(&cg, I_ST(BPF_DW, BPF_R1,
-					  (int16_t)(cg_scratch_temps(dtp) + dtp->strtok_off), 0));
+			cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R1,
+						 (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
+			cg_emit(&cg, I_ST(BPF_DW, BPF_R1, 0, 0));
 		}
 	}
 	int out = cg_label_new(&cg);
@@ -375,7 +376,7 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	uint32_t scratch = cg_scratch_temps(dtp) + DT_ALIGN(dtp->locals_size, 8);
+	uint32_t scratch = cg_locals_base(dtp) + DT_ALIGN(dtp->locals_size, 8);
 	int rc = 0;
 
 	if (ncpus <= 0)

@@ -57,7 +57,7 @@ static int strtok_state(struct dt_cg *cg)
 	cg->stmt->uses_scratch = true;
 	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_scratch_temps(dtp) + dtp->strtok_off)));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
 	return r;
 }
 

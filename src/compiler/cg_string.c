@@ -24,6 +24,28 @@ uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
 	return (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dt_str_bytes(dtp), 8));
 }
 
+/*
+ * The scratch area of a nesting level: the statement's temporaries, the
+ * alloca area, then clause-locals (and strtok()'s state).  The alloca area
+ * is two words (an address, the clause's allocation top) and scratchsize
+ * bytes twice over: the verifier checks a copy of up to scratchsize bytes
+ * starting anywhere in the first half.
+ */
+uint32_t cg_alloca_words(struct dtrace_hdl *dtp)
+{
+	return cg_scratch_temps(dtp);
+}
+
+uint32_t cg_alloca_size(struct dtrace_hdl *dtp)
+{
+	return (uint32_t)DT_ALIGN((uint64_t)dtp->opts.scratchsize, 8);
+}
+
+uint32_t cg_locals_base(struct dtrace_hdl *dtp)
+{
+	return cg_alloca_words(dtp) + 16 + 2 * cg_alloca_size(dtp);
+}
+
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
 {
 	static const uint8_t zeros[1024];

@@ -110,11 +110,17 @@ int cg_member(struct dt_cg *cg, struct dt_node *n)
 		if (byte != ustart)
 			cg_emit(cg, I_ALU64_IMM(BPF_SUB, addr, (int32_t)(byte - ustart)));
 		struct dt_type *ut = dt_type_int(&cg->dtp->types, unit, false);
-		cg_load_scalar(cg, addr, ut, user);
+		if (n->flags & DN_AMEM)
+			cg_load_alloca(cg, addr, ut);
+		else
+			cg_load_scalar(cg, addr, ut, user);
 		bitfield(cg, addr, m, off_bits);
 		return addr;
 	}
-	cg_load_scalar(cg, addr, n->type, user);
+	if (n->flags & DN_AMEM)
+		cg_load_alloca(cg, addr, n->type);
+	else
+		cg_load_scalar(cg, addr, n->type, user);
 	return addr;
 }
 
@@ -125,7 +131,10 @@ int cg_subscript(struct dt_cg *cg, struct dt_node *n)
 
 	if (cg_is_byref(n->type))
 		return addr;
-	cg_load_scalar(cg, addr, n->type, user || (n->flags & DN_USERLAND));
+	if (n->flags & DN_AMEM)
+		cg_load_alloca(cg, addr, n->type);
+	else
+		cg_load_scalar(cg, addr, n->type, user || (n->flags & DN_USERLAND));
 	return addr;
 }
 
@@ -247,6 +256,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 	}
 	default: {
 		int r = cg_strfn(cg, n);
+		if (r < 0)
+			r = cg_alloca_subr(cg, n);
 		if (r >= 0)
 			return r;
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",

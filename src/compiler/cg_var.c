@@ -168,7 +168,7 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		local_storage(cg, id);
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_scratch_temps(cg->dtp) + id->offset)));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
 		return load_from(cg, r, id->type, 0);
 	case IDK_TLS:
 	case IDK_ARRAY: {
@@ -273,10 +273,42 @@ static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id
 	cg_label_place(cg, done);
 }
 
+/* Store val in alloca()'d memory (lhs is a member, element or *p there). */
+static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
+{
+	bool user = false;
+	uint32_t size = dt_type_size(lhs->type);
+
+	if (lhs->kind == N_MEMBER) {
+		struct dt_type *st = dt_type_base(lhs->l->type);
+		uint32_t off_bits;
+		if (lhs->op == T_PTR)
+			st = dt_type_base(st->base);
+		const struct dt_member *m = dt_type_member(&cg->dtp->types, st, lhs->member,
+							   &off_bits);
+		if (m != NULL && m->bitsize != 0)
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+				  "assigning to a bit-field is not supported");
+	}
+	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			  "only scalars can be assigned to alloca( )'d memory");
+	int addr = cg_lvalue_addr(cg, lhs, &user);
+	int p = cg_alloca_ptr(cg, addr, size);
+	cg_reg_free(cg, addr);
+	cg_emit(cg, I_STX(cg_size_code(size), p, val, 0));
+	cg_reg_free(cg, p);
+	cg_reg_free(cg, val);
+}
+
 void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 {
 	struct dt_ident *id = lhs->id;
 
+	if (lhs->flags & DN_AMEM) {
+		store_alloca(cg, lhs, val);
+		return;
+	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||
 	    (lhs->kind == N_INDEX && (id == NULL || id->kind != IDK_ARRAY)))
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
@@ -294,7 +326,7 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 		local_storage(cg, id);
 		int p = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(p, REG_SCRATCH));
-		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_scratch_temps(cg->dtp) + id->offset)));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
 		store_to(cg, p, 0, val, id->type, id->size);
 		cg_reg_free(cg, p);
 		return;

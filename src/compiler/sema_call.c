@@ -59,6 +59,9 @@ static bool arg_ok(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
 	if (dt_type_is_pointer(pt)) {
 		if (dt_type_is_pointer(a->type) || dt_type_is_array(a->type))
 			return true;
+		/* A string is its characters' address for a "void *" (bcopy). */
+		if (dt_type_is_string(a->type) && dt_type_is_void(dt_type_base(pt)->base))
+			return true;
 		if (dt_type_is_integer(a->type) && (a->flags & DN_CONST) && a->cval == 0)
 			return true;
 		return false;

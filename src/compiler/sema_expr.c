@@ -902,6 +902,7 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 	default:
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "internal error: unexpected node in expression");
 	}
+	dt_sema_alloca_taint(pcb, n);
 }
 
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)

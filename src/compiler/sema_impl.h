@@ -50,6 +50,8 @@ int64_t dt_sema_cast_value(struct dt_type *t, int64_t v);
 
 /* A user or built-in identifier by name (NULL if none). */
 struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name);
+/* Follow pointers into alloca()'d memory (sema_alloca.c). */
+void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Type of args[i] for the clause's probes. */
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);

@@ -111,6 +111,7 @@ void dt_options_init(struct dt_options *o)
 	o->specsize = 32 << 10;
 	o->strsize = 256;
 	o->nspec = 1;
+	o->scratchsize = 256;
 	o->switchrate = 1000000000;	/* 1hz */
 	o->statusrate = 1000000000;
 	o->aggrate = 1000000000;
