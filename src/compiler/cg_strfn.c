@@ -61,6 +61,66 @@ static int strtok_state(struct dt_cg *cg)
 	return r;
 }
 
+/*
+ * The address formatters: the run-time returns 0 when it cannot read the
+ * address and 1 for an address family or link type it does not know.
+ */
+static int inet(struct dt_cg *cg, struct dt_node *n, uint32_t nb)
+{
+	int code = n->id->code;
+	int a[4], addr;
+
+	if (code == SUB_INET_NTOP || code == SUB_LINK_NTOP) {
+		a[1] = cg_expr(cg, arg(n, 0));
+		addr = cg_expr(cg, arg(n, 1));
+		a[2] = addr;
+	} else {
+		addr = cg_expr(cg, arg(n, 0));
+		a[1] = addr;
+	}
+	/* Kept for the fault report (the call takes its argument registers). */
+	int keep = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(keep, addr));
+	a[0] = work(cg);
+	const char *fn;
+	int na;
+	switch (code) {
+	case SUB_INET_NTOA:
+		a[2] = imm(cg, nb);
+		fn = "dt_rt_inet_ntoa";
+		na = 3;
+		break;
+	case SUB_INET_NTOA6: {
+		struct dt_node *strict = arg(n, 1);
+		a[2] = imm(cg, nb);
+		a[3] = imm(cg, strict != NULL && strict->cval != 0);
+		fn = "dt_rt_inet_ntoa6";
+		na = 4;
+		break;
+	}
+	case SUB_INET_NTOP:
+		a[3] = imm(cg, nb);
+		fn = "dt_rt_inet_ntop";
+		na = 4;
+		break;
+	default:
+		a[3] = imm(cg, nb);
+		fn = "dt_rt_link_ntop";
+		na = 4;
+		break;
+	}
+	int r = cg_call_func(cg, fn, a, na);
+	int ok = cg_label_new(cg), illop = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, r, 1, illop);
+	cg_jmp_imm(cg, BPF_JNE, r, 0, ok);
+	cg_fault(cg, DT_FLT_BADADDR, keep);
+	cg_label_place(cg, illop);
+	cg_fault(cg, DT_FLT_ILLOP, -1);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, keep);
+	return r;
+}
+
 int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 {
 	uint32_t nb = dt_str_bytes(cg->dtp);
@@ -143,6 +203,11 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		a[0] = work(cg);
 		a[2] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_cleanpath", a, 3);
+	case SUB_INET_NTOA:
+	case SUB_INET_NTOA6:
+	case SUB_INET_NTOP:
+	case SUB_LINK_NTOP:
+		return inet(cg, n, nb);
 	case SUB_STRTOK: {
 		a[1] = str_or_null(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));

@@ -301,12 +301,63 @@ static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
 	cg_reg_free(cg, val);
 }
 
+/*
+ * The global or clause-local variable whose storage an element or member
+ * lvalue (a[i], s.m, a[i].m ...) is part of, or NULL.
+ */
+static struct dt_ident *storage_root(struct dt_node *n)
+{
+	for (;;) {
+		if (n->kind == N_MEMBER && n->op == T_DOT) {
+			n = n->l;
+		} else if (n->kind == N_INDEX && (n->id == NULL || n->id->kind != IDK_ARRAY) &&
+			   dt_type_is_array(n->l->type)) {
+			n = n->l;
+		} else if (n->kind == N_IDENT || n->kind == N_VAR) {
+			struct dt_ident *id = n->id;
+			return id != NULL && (id->kind == IDK_GLOBAL || id->kind == IDK_LOCAL) ? id
+											: NULL;
+		} else {
+			return NULL;
+		}
+	}
+}
+
+/* Store a scalar into an element or member of a global or clause-local. */
+static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
+{
+	bool user = false;
+	uint32_t size = dt_type_size(lhs->type);
+
+	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			  "only scalars can be assigned to a member or element");
+	if (lhs->kind == N_MEMBER) {
+		uint32_t off_bits;
+		const struct dt_member *m = dt_type_member(&cg->dtp->types,
+							   dt_type_base(lhs->l->type), lhs->member,
+							   &off_bits);
+		if (m != NULL && m->bitsize != 0)
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+				  "assigning to a bit-field is not supported");
+	}
+	int addr = cg_lvalue_addr(cg, lhs, &user);
+	cg_normalize(cg, val, lhs->type);
+	cg_emit(cg, I_STX(cg_size_code(size), addr, val, 0));
+	cg_reg_free(cg, addr);
+	cg_reg_free(cg, val);
+}
+
 void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 {
 	struct dt_ident *id = lhs->id;
 
 	if (lhs->flags & DN_AMEM) {
 		store_alloca(cg, lhs, val);
+		return;
+	}
+	if ((lhs->kind == N_MEMBER || lhs->kind == N_INDEX) && storage_root(lhs) != NULL) {
+		store_in_var(cg, lhs, val);
 		return;
 	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||

@@ -237,6 +237,11 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	check_argc(pcb, n, id->name, p);
 	check_args(pcb, n, id->name, p, 0);
 	n->type = p->ret;
+	/* inet_ntoa6()'s strictness is chosen at compile time. */
+	if (id->code == SUB_INET_NTOA6 && n->call.args->next != NULL &&
+	    (!(n->call.args->next->flags & DN_CONST) || !dt_type_is_integer(n->call.args->next->type)))
+		dt_cerror(pcb, "D_PROTO_ARG", n->line,
+			  "inet_ntoa6( ) argument #2 must be an integer constant");
 	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
 			  id->code == SUB_COPYIN))
 		pcb->sema->stmt->uses_scratch = true;
