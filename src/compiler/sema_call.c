@@ -199,6 +199,7 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 	default:
 		break;
 	}
+	dt_sema_spec_rules(pcb, n, id);
 	cx->nactions++;
 }
 
@@ -234,6 +235,8 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	check_argc(pcb, n, id->name, p);
 	check_args(pcb, n, id->name, p, 0);
 	n->type = p->ret;
+	if (stmt_level)
+		dt_sema_spec_rules(pcb, n, id);
 	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
 			  id->code == SUB_COPYIN))
 		pcb->sema->stmt->uses_scratch = true;
@@ -320,5 +323,6 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	agg->type = TT(pcb)->t_void;
 	n->type = TT(pcb)->t_void;
 	n->id = id;
+	dt_sema_spec_rules(pcb, n, fid);
 	pcb->sema->nactions++;
 }
