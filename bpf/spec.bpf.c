@@ -40,9 +40,11 @@ DT_RT u64 dt_rt_speculation(u64 area, u64 nspec)
 }
 
 /*
- * speculate(id) for a record of `size` bytes: id if the record may go to
- * speculation `id`; 0 if the clause must stop (no such active speculation,
- * or specsize would be exceeded: a speculative drop).
+ * speculate(id) for a record of `size` bytes.  0: the clause must stop (no
+ * such active speculation; or the record alone is larger than specsize, a
+ * speculative drop).  id: the record goes to speculation `id`.
+ * id | DT_SPEC_CTLONLY: it does not fit in what is left of specsize, so it
+ * is dropped (and counted) but the clause runs on, as in DTrace.
  */
 DT_RT u64 dt_rt_speculate(u64 area, u64 id, u64 nspec, u64 size, u64 specsize)
 {
@@ -56,6 +58,11 @@ DT_RT u64 dt_rt_speculate(u64 area, u64 id, u64 nspec, u64 size, u64 specsize)
 		__sync_fetch_and_add(&s->ctl, (u64)-1);
 		return 0;
 	}
+	if (size > specsize) {
+		__sync_fetch_and_add(&s->ctl, (u64)-1);
+		__sync_fetch_and_add(&a->drops, 1);
+		return 0;
+	}
 	u64 cur = *(volatile u64 *)&s->size;
 	for (int i = 0; i < 16; i++) {
 		if (cur + size > specsize)
@@ -65,9 +72,8 @@ DT_RT u64 dt_rt_speculate(u64 area, u64 id, u64 nspec, u64 size, u64 specsize)
 			return id;
 		cur = prev;
 	}
-	__sync_fetch_and_add(&s->ctl, (u64)-1);
 	__sync_fetch_and_add(&a->drops, 1);
-	return 0;
+	return id | DT_SPEC_CTLONLY;
 }
 
 /*

@@ -5,8 +5,10 @@
  *
  * A speculative clause's record is the clause's one record with the
  * speculation ID in its header.  speculate() that fails (no such active
- * speculation, or specsize would be exceeded) ends the clause: its record
- * is discarded.  commit() and discard() store the ID they changed (or 0)
+ * speculation, or a record larger than specsize) ends the clause: its
+ * record is discarded.  A record that does not fit in what is left of
+ * specsize gets DT_SPEC_CTLONLY with its ID: the clause runs on, the
+ * consumer counts the record and drops it (what DTrace does).  commit() and discard() store the ID they changed (or 0)
  * in slots at the front of the record, zeroed when it is reserved, so that
  * a record submitted after a fault or a failed speculate() (flagged
  * DT_SPEC_CTLONLY) still tells the consumer what its clause committed or

@@ -4,7 +4,8 @@
  * destructive, no exit() and no aggregation after it; commit() comes
  * before any data and nothing that records data, speculates or aggregates
  * follows it.  discard() may go anywhere.  As in DTrace, every action
- * other than these and the aggregating functions counts as recording data.
+ * other than these, the aggregating functions and the destructive actions
+ * counts as recording data.
  */
 #include "compiler/ident.h"
 #include "compiler/sema_impl.h"
@@ -68,6 +69,8 @@ void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_i
 		if (id->kind == IDK_ACTION && id->code == ACT_EXIT)
 			dt_cerror(pcb, "D_EXIT_SPEC", n->line, "exit( ) may not follow speculate( )");
 	}
+	if (destructive(id))
+		return;
 	if (cx->saw_commit)
 		dt_cerror(pcb, "D_DREC_COMM", n->line,
 			  "data-recording actions may not follow commit( )");
