@@ -124,7 +124,7 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	if (rt == NULL || rt->ring == NULL || dtp->exited)
 		return;
 	/* Drained speculations are freed for reuse when the ring is read. */
-	if (dt_spec_busy(dtp) && dtp->opts.cleanrate / 1000000 < ms)
+	if (dt_spec_used(dtp) && dtp->opts.cleanrate / 1000000 < ms)
 		ms = dtp->opts.cleanrate / 1000000;
 	if (ms <= 0)
 		ms = 1;

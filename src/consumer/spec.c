@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bpf/abi.h"
 #include "bpf/load.h"
@@ -36,6 +37,7 @@ struct dt_specstate {
 	uint32_t ndraining;		/* committed or discarded, not yet handed back */
 	struct spec_buf *bufs;		/* [nspec + 1] */
 	uint64_t seen_unavail, seen_busy, seen_drops;
+	int64_t reported;		/* when they were last reported (CLOCK_MONOTONIC ns) */
 };
 
 static struct dt_specstate *state_of(const struct dtrace_hdl *dtp)
@@ -205,20 +207,20 @@ void dt_spec_pass(struct dtrace_hdl *dtp)
 	if (sp == NULL)
 		return;
 	clean(sp);
+	/* Counted drops go out at statusrate, as DTrace's status reports, and when stopping. */
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (now - sp->reported < dtp->opts.statusrate && *dtp->rt->state != DT_STATE_DRAINING)
+		return;
+	sp->reported = now;
 	/* In DTrace's order: speculative drops, then failed speculations. */
 	report(dtp, &sp->area->drops, &sp->seen_drops, DTRACE_DROP_SPEC);
 	report(dtp, &sp->area->busy, &sp->seen_busy, DTRACE_DROP_SPECBUSY);
 	report(dtp, &sp->area->unavail, &sp->seen_unavail, DTRACE_DROP_SPECUNAVAIL);
 }
 
-bool dt_spec_busy(const struct dtrace_hdl *dtp)
+bool dt_spec_used(const struct dtrace_hdl *dtp)
 {
-	const struct dt_specstate *sp = state_of(dtp);
-
-	if (sp == NULL)
-		return false;
-	for (uint32_t id = 1; id <= sp->nspec; id++)
-		if (__atomic_load_n(&sp->area->spec[id].ctl, __ATOMIC_RELAXED) != 0)
-			return true;
-	return false;
+	return state_of(dtp) != NULL;
 }
