@@ -20,6 +20,7 @@
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
+#include "compiler/sema_impl.h"
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
@@ -192,8 +193,19 @@ bool cg_spec_fault_submit(struct dt_cg *cg)
 void cg_spec_clause_end(struct dt_cg *cg)
 {
 	if (cg->spec_size_insn != 0) {
-		/* What specsize counts: DTrace's record header and the data. */
-		uint32_t size = DT_SPEC_REC_HDR + cg->rdesc->size - DT_REC_DATA_OFF;
+		/*
+		 * What specsize counts: DTrace's record header and the data,
+		 * with the string constants that DTrace records (strsize and
+		 * a NUL each) and ours keep in the record's description.
+		 */
+		uint64_t size = DT_SPEC_REC_HDR + cg->rdesc->size - DT_REC_DATA_OFF;
+		for (size_t i = 0; i < cg->rdesc->items.n; i++) {
+			const struct dt_ritem *it = &cg->rdesc->items.v[i];
+			if (it->is_const && it->is_string)
+				size += dt_str_bytes(cg->dtp);
+		}
+		if (size > INT32_MAX)
+			size = INT32_MAX;
 		cg->fn->insns.v[cg->spec_size_insn - 1].imm = (int32_t)size;
 	}
 	if (cg->spec_fail == 0)
