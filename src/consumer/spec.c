@@ -20,6 +20,7 @@
 #include "bpf/abi.h"
 #include "bpf/load.h"
 #include "bpf/spec_abi.h"
+#include "consumer/consume.h"
 #include "consumer/rdesc.h"
 #include "consumer/report.h"
 #include "lib/dt_impl.h"

@@ -35,7 +35,4 @@ void dt_spec_pass(struct dtrace_hdl *dtp);
 /* Whether the program uses speculations (the consumer then reads at cleanrate). */
 bool dt_spec_used(const struct dtrace_hdl *dtp);
 
-/* Print a record as the consumer prints any (print_rec.c). */
-int dt_emit_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data);
-
 #endif
