@@ -14,6 +14,7 @@
  * DT_SPEC_CTLONLY) still tells the consumer what its clause committed or
  * discarded, and never anything it did not.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "bpf/spec_abi.h"
@@ -24,7 +25,7 @@
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
-#define HDR_SPEC_OFF 12		/* offsetof(struct dt_rec_hdr, spec) */
+#define HDR_SPEC_OFF ((int16_t)offsetof(struct dt_rec_hdr, spec))
 
 /* The .bss offset of the speculation area, laid out on first use. */
 static uint32_t spec_area(struct dt_cg *cg)
