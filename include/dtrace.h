@@ -256,6 +256,9 @@ typedef enum dtrace_dropkind {
 	DTRACE_DROP_PRINCIPAL,		/* records lost: the buffer was full (bufsize) */
 	DTRACE_DROP_AGGREGATION,	/* aggregation updates lost (aggsize) */
 	DTRACE_DROP_DYNAMIC,		/* dynamic variable drops (dynvarsize) */
+	DTRACE_DROP_SPEC,		/* speculative records lost (specsize) */
+	DTRACE_DROP_SPECBUSY,		/* speculation() failed: buffers still draining */
+	DTRACE_DROP_SPECUNAVAIL,	/* speculation() failed: every buffer in use (nspec) */
 } dtrace_dropkind_t;
 
 typedef struct dtrace_dropdata {

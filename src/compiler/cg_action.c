@@ -279,6 +279,11 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	case ACT_NORMALIZE:
 		act_aggop(cg, call);
 		break;
+	case ACT_SPECULATE:
+	case ACT_COMMIT:
+	case ACT_DISCARD:
+		cg_spec_action(cg, call);
+		break;
 	case ACT_SETOPT: {
 		struct dt_node *a = call->call.args;
 		if (a->kind != N_STRING || (a->next && a->next->kind != N_STRING))

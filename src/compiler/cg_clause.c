@@ -155,7 +155,7 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	struct dt_stmt *stmt = cg->stmt;
 
 	cg_label_place(cg, label);
-	if (discard) {
+	if (discard && !cg_spec_fault_submit(cg)) {
 		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
@@ -218,8 +218,10 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.fault_label = -1;
 	}
 	uint32_t size_insn = 0;
-	if (cg.records)
+	if (cg.records) {
 		size_insn = emit_reserve(&cg, done);
+		cg_spec_clause_begin(&cg, c->clause.body);
+	}
 	if (c->clause.has_body) {
 		cg_stmt_list(&cg, c->clause.body);
 	} else {
@@ -239,6 +241,9 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		emit_fault_path(&cg, pred_fault, false);
 	if (cg.fault_label >= 0)
 		emit_fault_path(&cg, cg.fault_label, cg.records);
+	if (cg.records)
+		cg_spec_clause_end(&cg);
+	stmt->may_fault = pred_fault >= 0 || cg.fault_label >= 0;
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);
 	if (cg.scratch_max > dtp->scratch_max)

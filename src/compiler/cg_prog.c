@@ -215,11 +215,14 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 		}
 	}
 	int out = cg_label_new(&cg);
+	/* END runs draining: all its clauses run, exit() or not (as in DTrace). */
+	bool end = g->mech->by_consumer && strcmp(g->probes.v[0]->desc[3], "END") == 0;
 	for (size_t i = 0; i < g->stmts.n; i++) {
 		struct dt_stmt *st = g->stmts.v[i];
 		call_clause(&cg, st, dctx);
-		/* After exit(), the probe's remaining clauses do not run. */
-		if (st->rdesc != NULL && st->rdesc->has_exit && i + 1 < g->stmts.n) {
+		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
+		if (((st->rdesc != NULL && st->rdesc->has_exit) || st->may_fault) && !end &&
+		    i + 1 < g->stmts.n) {
 			cg_ld_bss(&cg, BPF_R1, BSS_STATE);
 			cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
 			cg_jmp_imm(&cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, out);

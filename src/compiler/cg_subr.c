@@ -237,6 +237,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, save);
 		return keep;
 	}
+	case SUB_SPECULATION:
+		return cg_spec_speculation(cg, n);
 	case SUB_PROGENYOF: {
 		/* Walk real_parent up from the current task, bounded. */
 		struct dt_typetab *tt = &cg->dtp->types;

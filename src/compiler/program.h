@@ -27,6 +27,7 @@ struct dt_stmt {
 	bool uses_alloca;		/* alloca(), copyin(): memory for this clause */
 	bool destructive;
 	bool enables_error;		/* one of its probes is dtrace:::ERROR */
+	bool may_fault;			/* it can fault (and so run ERROR clauses) */
 	int nlocals_size;		/* this-> variables' bytes */
 };
 

@@ -202,6 +202,7 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 	default:
 		break;
 	}
+	dt_sema_spec_rules(pcb, n, id);
 	cx->nactions++;
 }
 
@@ -242,6 +243,8 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	    (!(n->call.args->next->flags & DN_CONST) || !dt_type_is_integer(n->call.args->next->type)))
 		dt_cerror(pcb, "D_PROTO_ARG", n->line,
 			  "inet_ntoa6( ) argument #2 must be an integer constant");
+	if (stmt_level)
+		dt_sema_spec_rules(pcb, n, id);
 	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
 			  id->code == SUB_COPYIN))
 		pcb->sema->stmt->uses_scratch = true;
@@ -328,5 +331,6 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	agg->type = TT(pcb)->t_void;
 	n->type = TT(pcb)->t_void;
 	n->id = id;
+	dt_sema_spec_rules(pcb, n, fid);
 	pcb->sema->nactions++;
 }

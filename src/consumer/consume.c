@@ -16,6 +16,7 @@
 #include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
+#include "consumer/spec.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
@@ -38,7 +39,7 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	return 0;
+	return dt_spec_init(dtp);
 }
 
 void dt_consume_close(struct dtrace_hdl *dtp)
@@ -47,6 +48,7 @@ void dt_consume_close(struct dtrace_hdl *dtp)
 		ring_buffer__free(dtp->rt->ring);
 		dtp->rt->ring = NULL;
 	}
+	dt_spec_close(dtp);
 }
 
 void dt_consume_fini(struct dtrace_hdl *dtp)
@@ -107,6 +109,7 @@ int dt_consume_pending(struct dtrace_hdl *dtp)
 	if (dtp->out != NULL)
 		fflush(dtp->out);
 	dt_report_drops(dtp);
+	dt_spec_pass(dtp);
 	if (dtp->cb_aborted)
 		return dt_set_error(dtp, -ECANCELED, "stopped by a callback");
 	return rc < 0 ? rc : 0;
@@ -120,6 +123,9 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	/* Nothing to wait for once exit() has been seen (e.g. in BEGIN). */
 	if (rt == NULL || rt->ring == NULL || dtp->exited)
 		return;
+	/* Drained speculations are freed for reuse when the ring is read. */
+	if (dt_spec_used(dtp) && dtp->opts.cleanrate / 1000000 < ms)
+		ms = dtp->opts.cleanrate / 1000000;
 	if (ms <= 0)
 		ms = 1;
 	if (ms > 1000)

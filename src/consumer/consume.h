@@ -17,6 +17,9 @@ void dt_consume_fini(struct dtrace_hdl *dtp);
 
 /* Print one record (header included); returns 0 or a negative errno. */
 int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size);
+/* The same once speculations had their say (print_rec.c, used by spec.c). */
+struct dt_rdesc;
+int dt_emit_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data);
 /* Report drops counted since the last call. */
 void dt_report_drops(struct dtrace_hdl *dtp);
 

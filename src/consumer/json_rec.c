@@ -179,7 +179,8 @@ void dt_json_error(struct dt_strbuf *sb, const dtrace_errdata_t *ed)
 
 void dt_json_drop(struct dt_strbuf *sb, const dtrace_dropdata_t *dd)
 {
-	static const char *const kinds[] = { "principal", "aggregation", "dynamic" };
+	static const char *const kinds[] = { "principal", "aggregation", "dynamic", "speculative",
+					     "speculation_busy", "speculation_unavailable" };
 	struct dt_json j;
 
 	dt_json_init(&j, sb);

@@ -18,6 +18,7 @@
 #include "consumer/rec_actions.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
+#include "consumer/spec.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 
@@ -176,6 +177,16 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 		dt_report_error(dtp, "truncated record (%zu of %u bytes)", size, rd->size);
 		return 0;
 	}
+	if (h->spec != 0 || rd->spec_ctl) {
+		int rc = dt_spec_record(dtp, rd, data, size);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+	}
+	return dt_emit_record(dtp, rd, data);
+}
+
+int dt_emit_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data)
+{
 	dtp->skip_output = false;
 	if (dtp->rec_fn != NULL && callback(dtp, rd, data) < 0)
 		return -ECANCELED;

@@ -37,6 +37,7 @@ const char *dt_rec_action_name(int kind)
 		[RK_UMOD] = "umod", [RK_UADDR] = "uaddr", [RK_TRACEMEM] = "tracemem",
 		[RK_PRINT] = "print", [RK_FREOPEN] = "freopen", [RK_FTRUNCATE] = "ftruncate",
 		[RK_RAISE] = "raise", [RK_STOP] = "stop", [RK_ERROR] = "error",
+		[RK_COMMIT] = "commit", [RK_DISCARD] = "discard",
 	};
 
 	if (kind < 0 || (size_t)kind >= ARRAY_SIZE(names) || names[kind] == NULL)

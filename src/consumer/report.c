@@ -135,18 +135,27 @@ void dt_report_error(struct dtrace_hdl *dtp, const char *fmt, ...)
 
 void dt_report_drop(struct dtrace_hdl *dtp, dtrace_dropkind_t kind, int cpu, uint64_t n)
 {
-	static const char *const tags[] = { "DTRACEDROP_PRINCIPAL", "DTRACEDROP_AGGREGATION",
-					    "DTRACEDROP_DYNAMIC" };
-	static const char *const what[] = { "", "aggregation ", "dynamic variable drop" };
+	static const struct {
+		const char *tag, *what, *after;
+	} kinds[] = {
+		[DTRACE_DROP_PRINCIPAL] = { "DTRACEDROP_PRINCIPAL", "drop", "" },
+		[DTRACE_DROP_AGGREGATION] = { "DTRACEDROP_AGGREGATION", "aggregation drop", "" },
+		[DTRACE_DROP_DYNAMIC] = { "DTRACEDROP_DYNAMIC", "dynamic variable drop", "" },
+		[DTRACE_DROP_SPEC] = { "DTRACEDROP_SPEC", "speculative drop", "" },
+		[DTRACE_DROP_SPECBUSY] = { "DTRACEDROP_SPECBUSY", "failed speculation",
+					   " (available buffer(s) still busy)" },
+		[DTRACE_DROP_SPECUNAVAIL] = { "DTRACEDROP_SPECUNAVAIL", "failed speculation",
+					      " (no speculative buffer available)" },
+	};
 	char msg[128];
 
 	if (cpu >= 0)
-		snprintf(msg, sizeof(msg), "%llu %sdrop%s on CPU %d", (unsigned long long)n,
-			 what[kind], n > 1 ? "s" : "", cpu);
+		snprintf(msg, sizeof(msg), "%llu %s%s%s on CPU %d", (unsigned long long)n,
+			 kinds[kind].what, n > 1 ? "s" : "", kinds[kind].after, cpu);
 	else
-		snprintf(msg, sizeof(msg), "%llu %s%s", (unsigned long long)n, what[kind],
-			 n > 1 ? "s" : "");
-	dtrace_dropdata_t dd = { .kind = kind, .cpu = cpu, .drops = n, .tag = tags[kind],
+		snprintf(msg, sizeof(msg), "%llu %s%s%s", (unsigned long long)n, kinds[kind].what,
+			 n > 1 ? "s" : "", kinds[kind].after);
+	dtrace_dropdata_t dd = { .kind = kind, .cpu = cpu, .drops = n, .tag = kinds[kind].tag,
 				 .msg = msg };
 	if (dtp->cb_aborted)
 		return;

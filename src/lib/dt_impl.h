@@ -60,6 +60,8 @@ struct dtrace_hdl {
 	struct bo_object *obj;		/* the BPF object being built */
 	DT_VEC(void *) formats;		/* parsed printf formats (struct dt_pf_format) */
 	bool need_probe_map;		/* some clause reads probe names at run time */
+	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
+	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
 
 	/* Probes and providers. */
 	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */

@@ -269,6 +269,8 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 		v = strtoll(value, &end, 0);
 		if (*end != '\0' || errno != 0 || end == value)
 			return badval(dtp);
+		if (d->off == O(nspec) && v < 0)
+			return badval(dtp);
 		*(int64_t *)(base + d->off) = v;
 		return 0;
 	}
