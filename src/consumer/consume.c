@@ -11,11 +11,13 @@
 
 #include "bpf/abi.h"
 #include "compiler/cg_impl.h"
+#include "consumer/agg.h"
 #include "consumer/consume.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
@@ -38,7 +40,11 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	return 0;
+	/* Stacks and symbols in aggregations resolve through the handle's symbolizer. */
+	const struct dt_pf_syms *syms = dt_syms(dtp);
+	if (syms == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	return dt_agg_set_syms(dtp, syms);
 }
 
 void dt_consume_close(struct dtrace_hdl *dtp)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "consumer/consume.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
@@ -165,6 +166,7 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 
 void dt_proc_check(struct dtrace_hdl *dtp)
 {
+	dt_syms_track_targets(dtp, 250);
 	if (dtp->child_pid != 0 && !dtp->child_exited) {
 		int status;
 		pid_t r = waitpid(dtp->child_pid, &status, WNOHANG);
