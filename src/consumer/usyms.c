@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include "consumer/debuginfo.h"
 #include "lib/util.h"
 #include "providers/elf_syms.h"
 
@@ -21,6 +22,7 @@ struct ufile {
 	char *path;		/* as the mappings name it */
 	char *name;		/* DTrace's module name: the file name */
 	struct dt_elf *elf;	/* NULL until read */
+	struct dt_elf *dbg;	/* its separate debug file's symbols, if any */
 	bool tried;		/* read (or failed to be) */
 };
 
@@ -73,6 +75,7 @@ void dt_usyms_free(struct dt_usyms *us)
 	dt_vec_free(&us->procs);
 	for (size_t i = 0; i < us->files.n; i++) {
 		dt_elf_free(us->files.v[i].elf);
+		dt_elf_free(us->files.v[i].dbg);
 		free(us->files.v[i].path);
 		free(us->files.v[i].name);
 	}
@@ -217,11 +220,17 @@ static struct dt_elf *file_elf(struct ufile *f, const struct umap *m)
 	if (f->tried)
 		return f->elf;
 	f->tried = true;
-	if (stat(f->path, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino &&
-	    dt_elf_load(f->path, &f->elf, err, sizeof(err)) == 0)
-		return f->elf;
-	if (dt_elf_load(m->alt, &f->elf, err, sizeof(err)) < 0)
-		f->elf = NULL;
+	const char *from = f->path;
+	if (stat(f->path, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino ||
+	    dt_elf_load(f->path, &f->elf, err, sizeof(err)) < 0) {
+		from = m->alt;
+		if (dt_elf_load(m->alt, &f->elf, err, sizeof(err)) < 0)
+			f->elf = NULL;
+	}
+	char dbg[512];
+	if (f->elf != NULL && dt_debuginfo_path(from, "/usr/lib/debug", dbg, sizeof(dbg)) &&
+	    dt_elf_load(dbg, &f->dbg, err, sizeof(err)) < 0)
+		f->dbg = NULL;
 	return f->elf;
 }
 
@@ -261,7 +270,10 @@ int dt_usyms_lookup(struct dt_usyms *us, pid_t pid, uint64_t addr, struct dt_usy
 	uint64_t la;
 	if (e == NULL || !link_addr(e, m, addr, &la))
 		return 0;
-	const struct dt_elf_sym *s = dt_elf_func_at(e, la);
+	/* The debug file knows the local functions a stripped object lost. */
+	const struct dt_elf_sym *s = f->dbg != NULL ? dt_elf_func_at(f->dbg, la) : NULL;
+	if (s == NULL)
+		s = dt_elf_func_at(e, la);
 	if (s != NULL) {
 		sym->func = s->name;
 		sym->start = addr - (la - s->addr);
