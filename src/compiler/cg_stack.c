@@ -78,9 +78,10 @@ uint32_t dt_stack_nframes(struct dt_pcb *pcb, const struct dt_node *call)
 
 uint32_t dt_stack_size(struct dt_pcb *pcb, const struct dt_node *call)
 {
-	uint32_t bytes = 8 * dt_stack_nframes(pcb, call);
+	uint32_t n = dt_stack_nframes(pcb, call);
 
-	return call->id->code == ACT_STACK ? bytes : bytes + 8;
+	/* A kernel stack has a spare frame; a user stack the tgid first. */
+	return 8 * (n + 1);
 }
 
 int64_t cg_stack_kskip(const struct dt_mech *mech)
@@ -101,10 +102,9 @@ int64_t cg_stack_kskip(const struct dt_mech *mech)
 		{ "syscall-tracepoint", NULL, 1 },
 		/*
 		 * Raw tracepoints: bpf_get_stack() starts in the BPF code: the
-		 * clause, the program, bpf_trace_run<n>(), __bpf_trace_<tp>()
-		 * and __traceiter_<tp>().
+		 * clause, the program, bpf_trace_run<n>(), __bpf_trace_<tp>().
 		 */
-		{ NULL, "raw_tp", 5 },
+		{ NULL, "raw_tp", 4 },
 		/* perf_trace_<tp>() hands over the registers of its caller. */
 		{ NULL, "tracepoint", 0 },
 		/* The interrupted context's registers; a uprobe's are user registers. */
@@ -119,6 +119,13 @@ int64_t cg_stack_kskip(const struct dt_mech *mech)
 		{ NULL, "fexit", 3 },
 	};
 
+	/*
+	 * A tracepoint with several probes attached calls them through
+	 * __traceiter_<tp>(), with one it calls the probe directly: whether
+	 * that frame is there depends on who else traces.  Kernel stacks
+	 * take one frame more than asked and the consumer drops a leading
+	 * __traceiter_<tp>() frame, or else the last (DT_KSTACK_SPARE).
+	 */
 	if (mech->by_consumer)
 		return DT_KSTACK_NONE;	/* BEGIN and END: no probe context in the kernel */
 	for (size_t i = 0; i < ARRAY_SIZE(skips); i++) {
@@ -205,9 +212,14 @@ static int current_tgid(struct dt_cg *cg)
 	return r;
 }
 
-/* A stack at dst (freed): for a user stack the tgid, then the frames. */
+/*
+ * A stack at dst (freed): for a user stack the tgid, then the frames; a
+ * kernel stack has DT_KSTACK_SPARE frames more.
+ */
 static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 {
+	if (!user)
+		nframes += DT_KSTACK_SPARE;
 	if (user) {
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
@@ -222,7 +234,7 @@ void cg_act_stack(struct dt_cg *cg, struct dt_node *call)
 {
 	bool user = call->id->code != ACT_STACK;
 	uint32_t nframes = dt_stack_nframes(cg->pcb, call);
-	uint32_t size = 8 * nframes + (user ? 8 : 0);
+	uint32_t size = 8 * (nframes + 1);	/* the tgid, or a spare kernel frame */
 	size_t idx = cg_rec_item(cg, user ? RK_USTACK : RK_STACK);
 	uint32_t off = cg_rec_alloc(cg, size, 8);
 	int dst = cg_reg_alloc(cg);
@@ -316,7 +328,7 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 			dt_cerror(cg->pcb, "D_UNSUPPORTED", k->line,
 				  "a stack key must be a call of stack( ), ustack( ) or jstack( )");
 		/* The key is as long as the first use asked; later uses fit in it. */
-		uint32_t room = (ak->size - (user ? 8 : 0)) / 8;
+		uint32_t room = ak->size / 8 - 1;
 		uint32_t nframes = dt_stack_nframes(cg->pcb, k);
 		store_stack(cg, dst, nframes < room ? nframes : room, user);
 		return;

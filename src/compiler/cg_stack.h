@@ -5,7 +5,9 @@
  * ucaller, stackdepth and ustackdepth.
  *
  * Layouts (records and aggregation keys alike, 8-aligned):
- *   stack(n)        u64 pc[n], zero after the last frame
+ *   stack(n)        u64 pc[n + 1], zero after the last frame: the first
+ *                   may be a __traceiter_<tp>() frame the consumer drops
+ *                   (cg_stack_kskip), else the last is not printed
  *   ustack(n, s)    u64 tgid, u64 pc[n], zero after the last frame
  *   sym(), mod()    u64 address
  *   usym() & co.    u64 tgid, u64 address
@@ -72,6 +74,7 @@ int cg_stack_bvar(struct dt_cg *cg, int code);
  * (BEGIN and END run from the consumer).
  */
 #define DT_KSTACK_NONE 0x100
+#define DT_KSTACK_SPARE 1
 int64_t cg_stack_kskip(const struct dt_mech *mech);
 
 #endif

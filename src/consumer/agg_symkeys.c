@@ -3,7 +3,9 @@
  * function or module, as DTrace's consumer makes them (dt_aggregate_sym,
  * dt_aggregate_usym & co.): each such key's address becomes the first
  * address of its function (or module), and entries whose keys become
- * equal are merged.  uaddr() keys keep their addresses.
+ * equal are merged.  uaddr() keys keep their addresses.  Kernel stack
+ * keys lose their spare frame (or a leading __traceiter_<tp>() frame) and
+ * merge likewise.
  */
 #include "consumer/agg_symkeys.h"
 
@@ -11,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cg_stack.h"
 #include "consumer/agg_impl.h"
 #include "consumer/symbolize.h"
 
 static bool is_symkey(enum dt_aggkey_kind k)
 {
 	return k == DT_AGGKEY_SYM || k == DT_AGGKEY_MOD || k == DT_AGGKEY_USYM ||
-	       k == DT_AGGKEY_UMOD;
+	       k == DT_AGGKEY_UMOD || k == DT_AGGKEY_STACK;
 }
 
 static void normalize_key(struct dtrace_hdl *dtp, const struct dt_aggkey *k, uint8_t *p)
@@ -27,6 +30,16 @@ static void normalize_key(struct dtrace_hdl *dtp, const struct dt_aggkey *k, uin
 	uint8_t *ap = user ? p + 8 : p;
 	uint64_t addr, start, pid = 0;
 	bool ok;
+
+	if (k->kind == DT_AGGKEY_STACK) {
+		/* The tracepoint iterator's frame or the spare one goes (cg_stack.h). */
+		uint64_t pcs[DT_STACK_MAXFRAMES + 1];
+		size_t n = k->size / 8 < DT_STACK_MAXFRAMES + 1 ? k->size / 8 : DT_STACK_MAXFRAMES + 1;
+		memcpy(pcs, p, n * 8);
+		dt_syms_kstack_trim(dtp, pcs, n);
+		memcpy(p, pcs, n * 8);
+		return;
+	}
 
 	if (k->size < (user ? 16u : 8u))
 		return;

@@ -130,6 +130,9 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 		ms = 1;
 	if (ms > 1000)
 		ms = 1000;
+	/* Read the mappings of -c/-p processes often enough to know them after they exit. */
+	if (dtp->uses_usyms && ms > DT_SYMS_TRACK_MS)
+		ms = DT_SYMS_TRACK_MS;
 	/* A forced wake-up, a signal or the timeout ends the wait. */
 	ring_buffer__poll(rt->ring, (int)ms);
 }

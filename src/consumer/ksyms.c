@@ -175,7 +175,46 @@ int dt_ksyms_parse(const char *text, struct dt_ksyms **out)
 	return 0;
 }
 
-int dt_ksyms_load(const char *path, struct dt_ksyms **out)
+void dt_ksyms_module_end(struct dt_ksyms *ks, const char *mod, uint64_t end)
+{
+	for (size_t m = 0; m < ks->nmods; m++) {
+		struct dt_kmod *km = &ks->mods[m];
+		if (strcmp(km->name, mod) != 0 || km->lo == UINT64_MAX)
+			continue;
+		/* Its last symbol: the one ending at the module's old end. */
+		for (size_t i = ks->nsyms; i-- > 0;) {
+			struct dt_ksym *s = &ks->syms[i];
+			if (s->mod == km->name && s->end == km->hi && end > s->addr) {
+				s->end = end;
+				break;
+			}
+		}
+		if (end > km->hi)
+			km->hi = end;
+		return;
+	}
+}
+
+/* "name size refcount deps state address" lines. */
+static void read_modules(struct dt_ksyms *ks, const char *path)
+{
+	char *text = path != NULL ? dt_read_file(path, NULL) : NULL;
+	char *save = NULL;
+
+	if (text == NULL)
+		return;
+	for (char *l = strtok_r(text, "\n", &save); l != NULL; l = strtok_r(NULL, "\n", &save)) {
+		char name[64], state[32], deps[1024];
+		unsigned long long size, addr;
+		int refs;
+		if (sscanf(l, "%63s %llu %d %1023s %31s %llx", name, &size, &refs, deps, state,
+			   &addr) == 6 && addr != 0)
+			dt_ksyms_module_end(ks, name, addr + size);
+	}
+	free(text);
+}
+
+int dt_ksyms_load(const char *path, const char *modules, struct dt_ksyms **out)
 {
 	char *text = dt_read_file(path, NULL);
 
@@ -184,6 +223,8 @@ int dt_ksyms_load(const char *path, struct dt_ksyms **out)
 		return errno ? -errno : -EIO;
 	int rc = dt_ksyms_parse(text, out);
 	free(text);
+	if (rc == 0)
+		read_modules(*out, modules);
 	return rc;
 }
 

@@ -36,8 +36,18 @@ struct dt_ksyms {
  */
 int dt_ksyms_parse(const char *text, struct dt_ksyms **out);
 
-/* Read and parse a kallsyms file; a negative errno if it cannot be read. */
-int dt_ksyms_load(const char *path, struct dt_ksyms **out);
+/*
+ * Read and parse a kallsyms file, then the modules' sizes from `modules`
+ * (/proc/modules; NULL: none); a negative errno if kallsyms cannot be read.
+ */
+int dt_ksyms_load(const char *path, const char *modules, struct dt_ksyms **out);
+
+/*
+ * A module ends at `end` (its base + size in /proc/modules): its last
+ * symbol reaches that far.  Without it the last symbol of a module holds
+ * its own address only.
+ */
+void dt_ksyms_module_end(struct dt_ksyms *ks, const char *mod, uint64_t end);
 
 void dt_ksyms_free(struct dt_ksyms *ks);
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "compiler/cg_stack.h"
 #include "consumer/agg_impl.h"
 #include "consumer/datum.h"
 #include "consumer/printf.h"
@@ -53,10 +54,14 @@ void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const str
 	struct dt_aggkey k = as_key(it);
 
 	switch (it->kind) {
-	case RK_STACK:
-		dt_format_stack(sb, syms, false, 0, (const uint64_t *)(const void *)p, it->size / 8,
-				stackindent(dtp));
+	case RK_STACK: {
+		uint64_t pcs[DT_STACK_MAXFRAMES + 1];
+		size_t n = it->size / 8 < DT_STACK_MAXFRAMES + 1 ? it->size / 8 : DT_STACK_MAXFRAMES + 1;
+		memcpy(pcs, p, n * 8);
+		dt_syms_kstack_trim(dtp, pcs, n);
+		dt_format_stack(sb, syms, false, 0, pcs, n, stackindent(dtp));
 		return;
+	}
 	case RK_USTACK:
 		if (it->size >= 16)
 			dt_format_stack(sb, syms, true, dt_agg_load_uint(p, 8),
@@ -82,5 +87,13 @@ int dt_datum_stack_item(struct dtrace_hdl *dtp, struct dt_datums *d, const struc
 {
 	struct dt_aggkey k = as_key(it);
 
+	if (it->kind == RK_STACK) {
+		uint64_t pcs[DT_STACK_MAXFRAMES + 1];
+		size_t n = it->size / 8 < DT_STACK_MAXFRAMES + 1 ? it->size / 8 : DT_STACK_MAXFRAMES + 1;
+		memcpy(pcs, rec + it->off, n * 8);
+		dt_syms_kstack_trim(dtp, pcs, n);
+		k.size = (uint32_t)(n * 8);
+		return dt_datum_aggkey(d, &k, (const uint8_t *)pcs, dt_syms(dtp));
+	}
 	return dt_datum_aggkey(d, &k, (const uint8_t *)rec + it->off, dt_syms(dtp));
 }

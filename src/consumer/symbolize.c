@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "consumer/ksyms.h"
 #include "consumer/printf.h"
@@ -21,7 +22,7 @@ static const struct dt_ksyms *ksyms(struct dt_symbolizer *sz)
 {
 	if (!sz->ks_tried) {
 		sz->ks_tried = true;
-		if (dt_ksyms_load("/proc/kallsyms", &sz->ks) < 0)
+		if (dt_ksyms_load("/proc/kallsyms", "/proc/modules", &sz->ks) < 0)
 			sz->ks = NULL;
 	}
 	return sz->ks;
@@ -148,6 +149,19 @@ void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms)
 	for (size_t i = 0; i < dtp->grabbed.n; i++)
 		if (dtp->grabbed.v[i] > 0)
 			dt_usyms_refresh(sz->us, dtp->grabbed.v[i], min_ms);
+}
+
+void dt_syms_kstack_trim(struct dtrace_hdl *dtp, uint64_t *pcs, size_t n)
+{
+	struct dt_symbolizer *sz = get(dtp);
+	const struct dt_ksyms *ks = sz != NULL ? ksyms(sz) : NULL;
+	const struct dt_ksym *s = ks != NULL && n > 0 ? dt_ksyms_lookup(ks, pcs[0]) : NULL;
+
+	if (n == 0)
+		return;
+	if (s != NULL && strncmp(s->name, "__traceiter_", 12) == 0)
+		memmove(pcs, pcs + 1, (n - 1) * sizeof(*pcs));
+	pcs[n - 1] = 0;
 }
 
 bool dt_syms_kstart(struct dtrace_hdl *dtp, uint64_t addr, bool mod, uint64_t *start)

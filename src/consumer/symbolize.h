@@ -32,6 +32,7 @@ void dt_syms_free(struct dtrace_hdl *dtp);
  * after they exit, as DTrace keeps its grabbed processes.
  */
 void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms);
+#define DT_SYMS_TRACK_MS 250
 
 /*
  * The first address of the function (mod false) or module (mod true)
@@ -39,5 +40,12 @@ void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms);
  */
 bool dt_syms_kstart(struct dtrace_hdl *dtp, uint64_t addr, bool mod, uint64_t *start);
 bool dt_syms_ustart(struct dtrace_hdl *dtp, pid_t pid, uint64_t addr, bool mod, uint64_t *start);
+
+/*
+ * A kernel stack of n slots as captured (cg_stack.h): drop a leading
+ * __traceiter_<tp>() frame, else the spare last one; the last slot ends
+ * up 0.
+ */
+void dt_syms_kstack_trim(struct dtrace_hdl *dtp, uint64_t *pcs, size_t n);
 
 #endif
