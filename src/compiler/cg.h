@@ -35,7 +35,8 @@ struct dtrace_hdl;
 #define DCTX_ERRNO	120	/* s64 errno for this firing */
 #define DCTX_EPID	128	/* u64 fault address for the error path */
 #define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */
-#define DCTX_SIZE	144
+#define DCTX_KSTACK	144	/* u64 kernel stack frames to skip (cg_stack.h) */
+#define DCTX_SIZE	152
 
 /* Per-CPU scratch: strings and clause-locals, one area per nesting level. */
 #define DT_SCRATCH_NEST 4

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/cg.h"
+#include "compiler/cg_stack.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
@@ -33,6 +34,12 @@ static struct dt_ritem *add_item(struct dt_cg *cg, enum dt_rkind kind)
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
 		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
 	return &cg->rdesc->items.v[cg->rdesc->items.n - 1];
+}
+
+size_t cg_rec_item(struct dt_cg *cg, int kind)
+{
+	add_item(cg, (enum dt_rkind)kind);
+	return cg->rdesc->items.n - 1;
 }
 
 static int rec_ptr(struct dt_cg *cg, uint32_t off)
@@ -283,6 +290,20 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	case ACT_COMMIT:
 	case ACT_DISCARD:
 		cg_spec_action(cg, call);
+		break;
+	case ACT_STACK:
+	case ACT_USTACK:
+	case ACT_JSTACK:
+		cg_act_stack(cg, call);
+		break;
+	case ACT_SYM:
+	case ACT_FUNC:
+	case ACT_MOD:
+	case ACT_USYM:
+	case ACT_UFUNC:
+	case ACT_UMOD:
+	case ACT_UADDR:
+		cg_act_symaddr(cg, call);
 		break;
 	case ACT_SETOPT: {
 		struct dt_node *a = call->call.args;

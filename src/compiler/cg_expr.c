@@ -9,6 +9,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
@@ -529,6 +530,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_OP3:
 		return cg_op3(cg, n);
 	case N_CALL:
+		if (n->id != NULL && n->id->kind == IDK_ACTION)
+			return cg_symaddr_value(cg, n);	/* sym() & co. */
 		return cg_subr(cg, n);
 	case N_MEMBER:
 		return cg_member(cg, n);

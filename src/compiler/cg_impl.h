@@ -63,6 +63,9 @@ int cg_subscript(struct dt_cg *cg, struct dt_node *n);
 int cg_member(struct dt_cg *cg, struct dt_node *n);
 int cg_subr(struct dt_cg *cg, struct dt_node *n);
 
+/* Add an item of kind `kind` (enum dt_rkind) to the record description; its index. */
+size_t cg_rec_item(struct dt_cg *cg, int kind);
+
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);
 

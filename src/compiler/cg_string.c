@@ -6,6 +6,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
@@ -21,7 +22,10 @@ uint32_t dt_str_bytes(const struct dtrace_hdl *dtp)
 
 uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
 {
-	return (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dt_str_bytes(dtp), 8));
+	uint32_t n = (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dt_str_bytes(dtp), 8));
+
+	/* Room for aggregation keys of a few stacks, whatever strsize is. */
+	return n > DT_STACK_SCRATCH ? n : DT_STACK_SCRATCH;
 }
 
 /*

@@ -133,7 +133,7 @@ int dt_typetab_init(struct dt_typetab *tt)
 		const char *name;
 		int special;
 	} specials[] = {
-		{ "stack", DT_SPECIAL_STACK }, { "_ustack", DT_SPECIAL_USTACK },
+		{ "stack", DT_SPECIAL_STACK }, { "stack", DT_SPECIAL_USTACK },	/* DTrace names both "stack" */
 		{ "_symaddr", DT_SPECIAL_SYMADDR }, { "_usymaddr", DT_SPECIAL_USYMADDR },
 		{ "<DYN>", DT_SPECIAL_DYN },
 	};

@@ -49,7 +49,8 @@ static void strip_offset(struct dt_strbuf *sb)
 void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 		     const struct dt_aggkey *k, const uint8_t *p)
 {
-	bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD;
+	bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD ||
+		    k->kind == DT_AGGKEY_UADDR;
 	uint64_t pid = user ? dt_agg_load_uint(p, 8) : 0;
 	uint64_t addr = dt_agg_load_uint(user ? p + 8 : p, 8);
 	int rc = -1;
@@ -63,6 +64,7 @@ void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 			rc = syms->kmod ? syms->kmod(syms->ctx, addr, sb) : -1;
 			break;
 		case DT_AGGKEY_USYM:
+		case DT_AGGKEY_UADDR:
 			rc = syms->uaddr ? syms->uaddr(syms->ctx, pid, addr, sb) : -1;
 			break;
 		default:

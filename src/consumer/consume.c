@@ -11,12 +11,14 @@
 
 #include "bpf/abi.h"
 #include "compiler/cg_impl.h"
+#include "consumer/agg.h"
 #include "consumer/consume.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
 #include "consumer/spec.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
@@ -39,6 +41,13 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	/* Stacks and symbols in aggregations resolve through the handle's symbolizer. */
+	const struct dt_pf_syms *syms = dt_syms(dtp);
+	if (syms == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	int rc = dt_agg_set_syms(dtp, syms);
+	if (rc < 0)
+		return rc;
 	return dt_spec_init(dtp);
 }
 
@@ -130,6 +139,9 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 		ms = 1;
 	if (ms > 1000)
 		ms = 1000;
+	/* Read the mappings of -c/-p processes often enough to know them after they exit. */
+	if (dtp->uses_usyms && ms > DT_SYMS_TRACK_MS)
+		ms = DT_SYMS_TRACK_MS;
 	/* A forced wake-up, a signal or the timeout ends the wait. */
 	ring_buffer__poll(rt->ring, (int)ms);
 }

@@ -220,7 +220,8 @@ int dt_datum_aggkey(struct dt_datums *d, const struct dt_aggkey *k, const uint8_
 		return push(d, &v, toff, xoff + 1);
 	}
 	default: {
-		bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD;
+		bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD ||
+			    k->kind == DT_AGGKEY_UADDR;
 		v.kind = DTRACE_DATA_SYMBOL;
 		v.value = dt_agg_load_uint(user ? p + 8 : p, 8);
 		dt_sb_init(&raw);

@@ -19,6 +19,8 @@
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
 #include "consumer/spec.h"
+#include "consumer/stack_print.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 
@@ -76,7 +78,7 @@ static void print_printf(struct dtrace_hdl *dtp, struct dt_strbuf *sb,
 
 	for (int k = 0; k < n; k++)
 		dt_rec_pfarg(it + 1 + k, data, &args[k]);
-	struct dt_pf_ctx ctx = { 0 };
+	struct dt_pf_ctx ctx = { .syms = dt_syms(dtp) };
 	struct dt_strbuf cmd = { 0 };
 	struct dt_strbuf *to = it->kind == RK_SYSTEM ? &cmd : sb;
 	if (dt_pf_format(to, it->fmt, args, (size_t)n, &ctx) < 0) {
@@ -128,6 +130,15 @@ static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const 
 			break;
 		case RK_EXIT:
 			dt_rec_act(dtp, it, data);
+			break;
+		case RK_STACK:
+		case RK_USTACK:
+		case RK_SYM:
+		case RK_MOD:
+		case RK_USYM:
+		case RK_UMOD:
+		case RK_UADDR:
+			dt_print_stack_item(dtp, sb, it, data);
 			break;
 		default:
 			break;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "consumer/consume.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
@@ -146,6 +147,8 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 	if (!dtp->child_stopped)
 		return 0;
 	dtp->child_stopped = false;
+	/* Its mappings, while it is stopped: its stacks resolve even if it exits at once. */
+	dt_syms_track_targets(dtp, 0);
 	if (ptrace(PTRACE_DETACH, dtp->child_pid, NULL, NULL) < 0)
 		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->child_pid,
 				    strerror(errno));
@@ -165,6 +168,7 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 
 void dt_proc_check(struct dtrace_hdl *dtp)
 {
+	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
 	if (dtp->child_pid != 0 && !dtp->child_exited) {
 		int status;
 		pid_t r = waitpid(dtp->child_pid, &status, WNOHANG);

@@ -9,6 +9,8 @@
 #include "consumer/datum.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
+#include "consumer/stack_print.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
@@ -92,11 +94,11 @@ void dt_rec_pfarg(const struct dt_ritem *it, const char *data, struct dt_pf_arg 
 }
 
 /* printf()/system(): the formatted text into the string buffer. */
-static size_t format(struct dt_datums *d, const struct dt_ritem *it, const struct dt_ritem *args,
-		     const char *data, size_t *lenp)
+static size_t format(struct dtrace_hdl *dtp, struct dt_datums *d, const struct dt_ritem *it,
+		     const struct dt_ritem *args, const char *data, size_t *lenp)
 {
 	struct dt_pf_arg pa[64];
-	struct dt_pf_ctx ctx = { 0 };
+	struct dt_pf_ctx ctx = { .syms = dt_syms(dtp) };
 	int n = it->nargs < 64 ? it->nargs : 64;
 	size_t off = d->strs.len;
 
@@ -129,7 +131,7 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 	case RK_SYSTEM: {
 		size_t nargs = DT_MIN((size_t)it->nargs, desc->items.n - *ip - 1);
 		a.format = it->fmtstr;
-		out = format(d, it, it + 1, data, &outlen);
+		out = format(dtp, d, it, it + 1, data, &outlen);
 		for (size_t k = 0; k < nargs && rc == 0; k++)
 			rc = dt_datum_item(d, it + 1 + k, data);
 		a.nargs = nargs;
@@ -167,6 +169,16 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 	case RK_SETOPT:
 		a.option = it->optname;
 		a.optval = it->optval;
+		break;
+	case RK_STACK:
+	case RK_USTACK:
+	case RK_SYM:
+	case RK_MOD:
+	case RK_USYM:
+	case RK_UMOD:
+	case RK_UADDR:
+		rc = dt_datum_stack_item(dtp, d, it, data);
+		a.nargs = 1;
 		break;
 	default:
 		/* trace() and what prints nothing yet: the value as recorded */

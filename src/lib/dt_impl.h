@@ -28,6 +28,7 @@ struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
 struct dt_recdec;
+struct dt_symbolizer;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -62,6 +63,7 @@ struct dtrace_hdl {
 	bool need_probe_map;		/* some clause reads probe names at run time */
 	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
 	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
+	bool uses_usyms;		/* some clause records user addresses (ustack() & co.) */
 
 	/* Probes and providers. */
 	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */
@@ -110,6 +112,7 @@ struct dtrace_hdl {
 	void *err_arg;
 	bool cb_aborted;		/* a callback returned DTRACE_CONSUME_ABORT */
 	struct dt_recdec *recdec;	/* decoding scratch for callbacks and JSON */
+	struct dt_symbolizer *symbolizer;	/* kernel and user symbols (symbolize.h) */
 
 	/* Run time (loaded object, links, ring buffer, state). */
 	struct dt_runtime *rt;

@@ -13,6 +13,7 @@
 #include "consumer/agg.h"
 #include "consumer/consume.h"
 #include "consumer/report.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
@@ -79,6 +80,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_probes_fini(dtp);
 	dt_idents_fini(dtp);
 	dt_agg_fini(dtp);
+	dt_syms_free(dtp);
 	dt_consume_fini(dtp);
 	for (size_t i = 0; i < dtp->progs.n; i++) {
 		dtrace_prog_t *pgp = dtp->progs.v[i];
