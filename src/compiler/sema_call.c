@@ -172,6 +172,20 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 		}
 		break;
 	}
+	case ACT_PRINT: {
+		check_argc(pcb, n, name, p);
+		struct dt_node *a = n->call.args;
+		dt_sema_expr(pcb, a);
+		struct dt_type *pt = dt_type_base(a->type);
+		if (pt == NULL || pt->kind != TK_PTR || dt_type_is_void(pt->base))
+			dt_cerror(pcb, "D_PRINT_ARG", a->line,
+				  "print( ) argument #1 must be a pointer to a type");
+		if (dt_type_size(pt->base) == 0)
+			dt_cerror(pcb, "D_PRINT_SIZE", a->line,
+				  "print( ) argument #1 reference has type '%s' with size 0; cannot print( ) it.",
+				  dt_sema_typestr(pcb, pt->base));
+		break;
+	}
 	case ACT_TRACE: {
 		check_argc(pcb, n, name, p);
 		struct dt_node *a = n->call.args;
