@@ -25,6 +25,7 @@ struct dt_runtime;
 struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
+struct dt_fbt;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -59,6 +60,7 @@ struct dtrace_hdl {
 	const struct dt_provider *const *providers;
 	size_t nproviders;
 	uint32_t populated;			/* providers fully listed (bitmask) */
+	struct dt_fbt *fbt;			/* fbt: kernel functions, kernel features */
 
 	/* Compiled and enabled programs, in order. */
 	DT_VEC(dtrace_prog_t *) progs;

@@ -9,9 +9,13 @@
 #include "lib/dt_impl.h"
 #include "providers/provider.h"
 
-/* Providers in listing order; their probe ids follow this order. */
+/*
+ * Providers in listing order; their probe ids follow this order.  fbt,
+ * the expensive one to list, is last so that no other provider's ids
+ * depend on it.
+ */
 static const struct dt_provider *const providers[] = {
-	&dt_prov_dtrace, &dt_prov_syscall, &dt_prov_profile, &dt_prov_sdt,
+	&dt_prov_dtrace, &dt_prov_syscall, &dt_prov_profile, &dt_prov_sdt, &dt_prov_fbt,
 };
 
 int dt_probes_init(dtrace_hdl_t *dtp)
@@ -23,6 +27,9 @@ int dt_probes_init(dtrace_hdl_t *dtp)
 
 void dt_probes_fini(dtrace_hdl_t *dtp)
 {
+	for (size_t i = 0; i < dtp->nproviders; i++)
+		if (dtp->providers[i]->fini != NULL)
+			dtp->providers[i]->fini(dtp);
 	dt_vec_free(&dtp->probes);
 	dt_htab_free(&dtp->probe_names);
 }
@@ -126,7 +133,8 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 		const struct dt_provider *pv = dtp->providers[i];
 		if (!field_match(pv->name, pd->prov))
 			continue;
-		int rc = populate(dtp, i);
+		/* A lazy provider's earlier neighbours are listed, not itself. */
+		int rc = !pv->lazy ? populate(dtp, i) : i > 0 ? populate(dtp, i - 1) : 0;
 		if (rc == 0 && pv->provide != NULL)
 			rc = pv->provide(dtp, pd);
 		if (rc < 0)
