@@ -12,7 +12,6 @@
 #include "dtrace.h"
 #include "lib/htab.h"
 #include "lib/util.h"
-#include "providers/kallsyms.h"
 
 struct btf;
 struct dt_group;
@@ -23,12 +22,12 @@ struct fbt_mod {
 	const char *name;
 	struct btf *btf;		/* vmlinux's belongs to the type tables */
 	bool own_btf;
+	struct dt_htab funcs;		/* name -> struct fbt_func (listed or not) */
 };
 
 /* A traceable function. */
 struct fbt_func {
 	const char *name;
-	const char *key;		/* "module`function" */
 	const struct fbt_mod *mod;
 	uint32_t btf_id;		/* BTF_KIND_FUNC in mod->btf */
 	uint64_t addr;			/* from kallsyms; 0 if hidden */
@@ -36,6 +35,8 @@ struct fbt_func {
 	bool fentry_ok;			/* arguments and result a trampoline can take */
 	int8_t confirmed;		/* kprobes accept it: 1 yes, -1 no, 0 not asked */
 	bool name_clash;		/* vmlinux has a function of the same name */
+	bool in_kallsyms, blacklisted;
+	bool listed;			/* traceable: in dt_fbt.funcs */
 };
 
 /* Kernel attach mechanisms, probed once. */
@@ -52,10 +53,8 @@ struct dt_fbt {
 	bool loaded;			/* funcs listed */
 	bool sites_checked;		/* ftrace call sites were read (fbt_ftrace.c) */
 	int load_err;
-	struct dt_ksyms ksyms;
-	DT_VEC(struct fbt_mod *) mods;
-	DT_VEC(struct fbt_func *) funcs;
-	struct dt_htab by_key;		/* "module`function" -> func */
+	DT_VEC(struct fbt_mod *) mods;	/* vmlinux first, then modules by name */
+	DT_VEC(struct fbt_func *) funcs;	/* the traceable ones */
 	struct fbt_feature feat[FBT_NKINDS];
 	const char *unavail;		/* why no fbt probe can be enabled */
 };
@@ -67,6 +66,8 @@ void dt_fbt_free(dtrace_hdl_t *dtp);
 /* List the traceable functions (once); 0 or a negative errno. */
 int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt);
 void dt_fbt_funcs_free(struct dt_fbt *fbt);
+/* A traceable function by module and name, or NULL. */
+struct fbt_func *dt_fbt_func(const struct dt_fbt *fbt, const char *mod, const char *name);
 
 /*
  * Whether the kernel confirms f has an ftrace call site (a kprobe perf

@@ -47,13 +47,12 @@ static int load_tiny(enum bpf_prog_type type, const struct bpf_prog_load_opts *o
 /* A vmlinux function to try fentry on: the sample, or a common one. */
 static const struct fbt_func *fentry_target(struct dt_fbt *fbt, const struct fbt_func *sample)
 {
-	static const char *const common[] = { "vmlinux`vfs_read", "vmlinux`vfs_write",
-					      "vmlinux`schedule" };
+	static const char *const common[] = { "vfs_read", "vfs_write", "schedule" };
 
 	if (sample != NULL && sample->fentry_ok && strcmp(sample->mod->name, "vmlinux") == 0)
 		return sample;
 	for (size_t i = 0; i < ARRAY_SIZE(common); i++) {
-		const struct fbt_func *f = dt_htab_get(&fbt->by_key, common[i]);
+		const struct fbt_func *f = dt_fbt_func(fbt, "vmlinux", common[i]);
 		if (f != NULL && f->fentry_ok)
 			return f;
 	}

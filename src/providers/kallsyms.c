@@ -1,7 +1,6 @@
 /*
- * /proc/kallsyms: "<address> <type> <name>[\t[<module>]]", sorted by
- * address.  Only text symbols matter here.  The file is read once and cut
- * in place, so names are keys without copies.
+ * /proc/kallsyms: "<address> <type> <name>[\t[<module>]]", one symbol a
+ * line.  /sys/kernel/debug/kprobes/blacklist: "0x<start>-0x<end>\t<name>".
  */
 #include "providers/kallsyms.h"
 
@@ -9,45 +8,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
+
 #define KALLSYMS "/proc/kallsyms"
 #define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
 
-static struct dt_ksyms_mod *mod_get(struct dt_ksyms *ks, const char *name)
+static int walk_lines(char *text, int (*line)(char *l, dt_ksym_f *f, void *arg), dt_ksym_f *f,
+		      void *arg)
 {
-	/* Symbols of one module are contiguous: the last one is the usual hit. */
-	for (size_t i = ks->mods.n; i-- > 0;)
-		if (strcmp(ks->mods.v[i]->name, name) == 0)
-			return ks->mods.v[i];
-	struct dt_ksyms_mod *m = calloc(1, sizeof(*m));
-	if (m == NULL)
-		return NULL;
-	m->name = name;
-	if (dt_vec_push(&ks->mods, m) < 0) {
-		free(m);
-		return NULL;
+	int rc = 0;
+
+	for (char *l = text, *nl; rc >= 0 && l != NULL && *l != '\0'; l = nl) {
+		nl = strchr(l, '\n');
+		if (nl != NULL)
+			*nl++ = '\0';
+		rc = line(l, f, arg);
 	}
-	return m;
+	return rc < 0 ? rc : 0;
 }
 
-static const struct dt_ksyms_mod *mod_find(const struct dt_ksyms *ks, const char *name)
+static int kallsyms_line(char *l, dt_ksym_f *f, void *arg)
 {
-	for (size_t i = 0; i < ks->mods.n; i++)
-		if (strcmp(ks->mods.v[i]->name, name) == 0)
-			return ks->mods.v[i];
-	return NULL;
-}
+	char *end, *mod;
+	uint64_t addr = strtoull(l, &end, 16);
 
-/* One line, NUL-terminated; 0 or -ENOMEM. */
-static int add_line(struct dt_ksyms *ks, char *line)
-{
-	char *end, *name, *mod;
-	uint64_t addr = strtoull(line, &end, 16);
-
-	if (end == line || end[0] != ' ' || end[1] == '\0' || end[2] != ' ')
+	if (end == l || end[0] != ' ' || end[1] == '\0' || end[2] != ' ')
 		return 0;
 	if (strchr("tTwW", end[1]) == NULL)
 		return 0;
-	name = end + 3;
+	char *name = end + 3;
 	mod = strchr(name, '\t');
 	if (mod != NULL) {
 		*mod++ = '\0';
@@ -59,91 +48,40 @@ static int add_line(struct dt_ksyms *ks, char *line)
 	} else {
 		mod = "vmlinux";
 	}
-	struct dt_ksyms_mod *m = mod_get(ks, mod);
-	if (m == NULL)
-		return -ENOMEM;
-	if (dt_htab_get(&m->syms, name) != NULL)
-		return 0;	/* a second static function of that name: the first wins */
-	if (dt_vec_push(&ks->addrs, addr) < 0 ||
-	    dt_htab_put(&m->syms, name, (void *)(uintptr_t)ks->addrs.n) < 0)
-		return -ENOMEM;
-	if (addr != 0)
-		ks->have_addrs = true;
-	return 0;
+	return f(arg, mod, name, addr);
 }
 
-/* Blacklist lines: "0x<start>-0x<end>\t<name>". */
-static int load_blacklist(struct dt_ksyms *ks)
+int dt_kallsyms_walk(dt_ksym_f *f, void *arg)
 {
-	ks->blacklist_text = dt_read_file(KPROBE_BLACKLIST, NULL);
-	if (ks->blacklist_text == NULL)
-		return 0;	/* no debugfs, or no kprobes: nothing is known */
-	for (char *l = ks->blacklist_text, *nl; l != NULL && *l != '\0'; l = nl) {
-		nl = strchr(l, '\n');
-		if (nl != NULL)
-			*nl++ = '\0';
-		char *name = strchr(l, '\t');
-		if (name == NULL)
-			continue;
-		name++;
-		char *sp = strpbrk(name, " \t");
-		if (sp != NULL)
-			*sp = '\0';
-		if (dt_htab_put(&ks->blacklist, name, name) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
+	char *text = dt_read_file(KALLSYMS, NULL);
 
-int dt_ksyms_load(struct dt_ksyms *ks)
-{
-	int rc = 0;
-
-	memset(ks, 0, sizeof(*ks));
-	ks->text = dt_read_file(KALLSYMS, NULL);
-	if (ks->text == NULL)
+	if (text == NULL)
 		return -errno;
-	for (char *l = ks->text, *nl; rc == 0 && l != NULL && *l != '\0'; l = nl) {
-		nl = strchr(l, '\n');
-		if (nl != NULL)
-			*nl++ = '\0';
-		rc = add_line(ks, l);
-	}
-	if (rc == 0)
-		rc = load_blacklist(ks);
-	if (rc < 0)
-		dt_ksyms_fini(ks);
+	int rc = walk_lines(text, kallsyms_line, f, arg);
+	free(text);
 	return rc;
 }
 
-void dt_ksyms_fini(struct dt_ksyms *ks)
+static int blacklist_line(char *l, dt_ksym_f *f, void *arg)
 {
-	for (size_t i = 0; i < ks->mods.n; i++) {
-		dt_htab_free(&ks->mods.v[i]->syms);
-		free(ks->mods.v[i]);
-	}
-	dt_vec_free(&ks->mods);
-	dt_vec_free(&ks->addrs);
-	dt_htab_free(&ks->blacklist);
-	free(ks->text);
-	free(ks->blacklist_text);
-	memset(ks, 0, sizeof(*ks));
+	char *name = strchr(l, '\t');
+
+	if (name == NULL)
+		return 0;
+	*name++ = '\0';
+	char *sp = strpbrk(name, " \t");
+	if (sp != NULL)
+		*sp = '\0';
+	return f(arg, "vmlinux", name, strtoull(l, NULL, 16));
 }
 
-bool dt_ksyms_lookup(const struct dt_ksyms *ks, const char *mod, const char *name,
-		     uint64_t *addrp)
+int dt_kprobe_blacklist_walk(dt_ksym_f *f, void *arg)
 {
-	const struct dt_ksyms_mod *m = mod_find(ks, mod);
-	uintptr_t i = m ? (uintptr_t)dt_htab_get(&m->syms, name) : 0;
+	char *text = dt_read_file(KPROBE_BLACKLIST, NULL);
 
-	if (i == 0)
-		return false;
-	if (addrp != NULL)
-		*addrp = ks->addrs.v[i - 1];
-	return true;
-}
-
-bool dt_ksyms_blacklisted(const struct dt_ksyms *ks, const char *name)
-{
-	return dt_htab_get(&ks->blacklist, name) != NULL;
+	if (text == NULL)
+		return 0;	/* no debugfs, or no kprobes: nothing is known */
+	int rc = walk_lines(text, blacklist_line, f, arg);
+	free(text);
+	return rc;
 }

@@ -1,38 +1,23 @@
 /*
- * Kernel text symbols from /proc/kallsyms, by module and name, and the
- * functions kprobes refuse (the kprobe blacklist in debugfs).
+ * Kernel text symbols from /proc/kallsyms, and the functions kprobes
+ * refuse (the kprobe blacklist in debugfs), read as streams: callers keep
+ * only the symbols they look for.
  */
 #ifndef DT_KALLSYMS_H
 #define DT_KALLSYMS_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/htab.h"
-#include "lib/util.h"
+/*
+ * Call f for each text symbol (types t, T, w, W) in file order, with its
+ * module ("vmlinux" for the kernel).  The strings last until f returns.
+ * Stops at the first negative return of f; returns that, 0, or a negative
+ * errno if the file cannot be read.
+ */
+typedef int dt_ksym_f(void *arg, const char *mod, const char *name, uint64_t addr);
+int dt_kallsyms_walk(dt_ksym_f *f, void *arg);
 
-struct dt_ksyms_mod {
-	const char *name;		/* "vmlinux" or the module's name */
-	struct dt_htab syms;		/* name -> index + 1 in dt_ksyms.addrs */
-};
-
-struct dt_ksyms {
-	char *text;			/* the file, cut into the strings used as keys */
-	char *blacklist_text;
-	DT_VEC(struct dt_ksyms_mod *) mods;	/* in order of first appearance */
-	DT_VEC(uint64_t) addrs;
-	struct dt_htab blacklist;	/* function names kprobes refuse */
-	bool have_addrs;		/* addresses are visible (not all zero) */
-};
-
-/* Read the text symbols (t, T, w, W) and, if readable, the kprobe blacklist. */
-int dt_ksyms_load(struct dt_ksyms *ks);
-void dt_ksyms_fini(struct dt_ksyms *ks);
-
-/* Whether module `mod` ("vmlinux" for the kernel) has function `name`; its address. */
-bool dt_ksyms_lookup(const struct dt_ksyms *ks, const char *mod, const char *name,
-		     uint64_t *addrp);
-/* Whether kprobes refuse `name`. */
-bool dt_ksyms_blacklisted(const struct dt_ksyms *ks, const char *name);
+/* Call f for each function on the kprobe blacklist (addr is its start); 0 if unreadable. */
+int dt_kprobe_blacklist_walk(dt_ksym_f *f, void *arg);
 
 #endif

@@ -113,11 +113,9 @@ static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
 		/* One function name: look it up in each module. */
 		for (size_t i = 0; rc == 0 && i < fbt->mods.n; i++) {
 			const struct fbt_mod *m = fbt->mods.v[i];
-			char key[512];
 			if (!field_match(m->name, pd->mod))
 				continue;
-			snprintf(key, sizeof(key), "%s`%s", m->name, pd->func);
-			const struct fbt_func *f = dt_htab_get(&fbt->by_key, key);
+			const struct fbt_func *f = dt_fbt_func(fbt, m->name, pd->func);
 			if (f != NULL)
 				rc = add(dtp, f, entry, ret);
 		}
