@@ -33,7 +33,6 @@ struct fbt_func {
 	uint64_t addr;			/* from kallsyms; 0 if hidden */
 	uint8_t nargs;
 	bool fentry_ok;			/* arguments and result a trampoline can take */
-	int8_t confirmed;		/* kprobes accept it: 1 yes, -1 no, 0 not asked */
 	bool name_clash;		/* vmlinux has a function of the same name */
 	bool in_kallsyms, blacklisted;
 	bool listed;			/* traceable: in dt_fbt.funcs */
@@ -68,13 +67,6 @@ int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt);
 void dt_fbt_funcs_free(struct dt_fbt *fbt);
 /* A traceable function by module and name, or NULL. */
 struct fbt_func *dt_fbt_func(const struct dt_fbt *fbt, const char *mod, const char *name);
-
-/*
- * Whether the kernel confirms f has an ftrace call site (a kprobe perf
- * event on it is accepted: kprobes refuse notrace functions); true when
- * it cannot be asked (no kprobe PMU).  Asked once per function.
- */
-bool dt_fbt_confirm_ftrace(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struct fbt_func *f);
 
 /* Whether an attach error means the kernel refuses to trace that function. */
 bool dt_fbt_refused(int err);

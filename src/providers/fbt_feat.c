@@ -15,11 +15,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <linux/perf_event.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bpf/insn.h"
@@ -143,44 +139,6 @@ bool dt_fbt_refused(int err)
 {
 	return err == EINVAL || err == ENOENT || err == ESRCH || err == EBUSY ||
 	       err == EADDRNOTAVAIL || err == EILSEQ || err == ENOTSUPP_KERNEL;
-}
-
-static int kprobe_pmu_type(void)
-{
-	char *s = dt_read_file(KPROBE_PMU, NULL);
-	int type = s ? atoi(s) : -1;
-
-	free(s);
-	return type;
-}
-
-/*
- * A kprobe perf event at f's address, never enabled and closed at once:
- * the kernel refuses it for a function without an ftrace call site
- * (kprobe events on notrace functions), and arms nothing.
- */
-bool dt_fbt_confirm_ftrace(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struct fbt_func *f)
-{
-	if (f->confirmed != 0)
-		return f->confirmed > 0;
-	f->confirmed = 1;
-	if (f->addr == 0 || !dt_fbt_feature(dtp, fbt, FBT_KPROBE, NULL))
-		return true;
-	int type = kprobe_pmu_type();
-	if (type < 0)
-		return true;
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = (uint32_t)type;
-	attr.config2 = f->addr;		/* kprobe_addr (config1, the name, is 0) */
-	attr.disabled = 1;
-	int fd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd >= 0)
-		close(fd);
-	else if (dt_fbt_refused(errno))
-		f->confirmed = -1;
-	return f->confirmed > 0;
 }
 
 bool dt_fbt_feature(dtrace_hdl_t *dtp, struct dt_fbt *fbt, enum fbt_kind kind,

@@ -10,9 +10,10 @@
  * kernel's text).  A function compiled without ftrace (notrace, or a file
  * built without -mfentry such as much of lib/) starts with its own code,
  * which may be a call of its own.  A few such functions start with a
- * 5-byte nop of another kind (a static branch): they pass this test, and
- * the kernel refuses them when they are attached (see fbt_mech.c).  Other
- * architectures are not checked.
+ * 5-byte nop of another kind (a CPU-feature alternative, patched once at
+ * boot): they pass this test; kprobes refuse them when they are attached
+ * (see fbt_mech.c), and a trampoline's call takes that nop's place as it
+ * would take ftrace's.  Other architectures are not checked.
  */
 #include "providers/fbt_ftrace.h"
 

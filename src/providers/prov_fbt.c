@@ -169,18 +169,12 @@ static const struct dt_mech *const kind_mechs[FBT_NKINDS] = {
 	&dt_fbt_mech_fentry, &dt_fbt_mech_kprobe_multi, &dt_fbt_mech_kprobe,
 };
 
-/*
- * The first function of the group that fentry cannot take, or NULL.  A
- * trampoline replaces the function's first instruction whatever it is,
- * so when kprobes can tell, the kernel confirms each one is an ftrace
- * call site first (`confirm`: narrow groups only, it costs a kprobe each).
- */
-static const struct fbt_func *no_fentry(dtrace_hdl_t *dtp, struct dt_fbt *fbt,
-					const struct dt_group *g, bool confirm)
+/* The first function of the group that fentry cannot take, or NULL. */
+static const struct fbt_func *no_fentry(const struct dt_group *g)
 {
 	for (size_t i = 0; i < g->probes.n; i++) {
-		struct fbt_func *f = (struct fbt_func *)FBT_FUNC(g->probes.v[i]);
-		if (!f->fentry_ok || f->name_clash || (confirm && !dt_fbt_confirm_ftrace(dtp, fbt, f)))
+		const struct fbt_func *f = FBT_FUNC(g->probes.v[i]);
+		if (!f->fentry_ok || f->name_clash)
 			return f;
 	}
 	return NULL;
@@ -188,9 +182,6 @@ static const struct fbt_func *no_fentry(dtrace_hdl_t *dtp, struct dt_fbt *fbt,
 
 static const char *no_fentry_why(struct dt_fbt *fbt, const struct fbt_func *f)
 {
-	if (f->confirmed < 0)
-		return dt_arena_printf(&fbt->arena, "the kernel refuses to trace %s`%s",
-				       f->mod->name, f->name);
 	if (f->name_clash)
 		return dt_arena_printf(&fbt->arena, "%s`%s has a namesake in vmlinux", f->mod->name,
 				       f->name);
@@ -210,7 +201,7 @@ static const struct dt_mech *forced(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struc
 				     fbt->feat[k].why);
 			return NULL;
 		}
-		const struct fbt_func *bad = k == FBT_FENTRY ? no_fentry(dtp, fbt, g, true) : NULL;
+		const struct fbt_func *bad = k == FBT_FENTRY ? no_fentry(g) : NULL;
 		if (bad != NULL) {
 			dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: fbtmech=fentry: %s",
 				     no_fentry_why(fbt, bad));
@@ -233,19 +224,18 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		dt_set_error(dtp, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	bool fentry_ok = no_fentry(dtp, fbt, g, false) == NULL;
+	bool fentry_ok = no_fentry(g) == NULL;
 	if (want != NULL && strcmp(want, "auto") != 0)
 		return forced(dtp, fbt, g, want);
 	if (fentry_ok && g->probes.n <= FENTRY_MAX_PROBES &&
-	    dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample) && no_fentry(dtp, fbt, g, true) == NULL)
+	    dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample))
 		return &dt_fbt_mech_fentry;
 	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE_MULTI, sample))
 		return &dt_fbt_mech_kprobe_multi;
 	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE, sample))
 		return &dt_fbt_mech_kprobe;
 	/* Wide, but trampolines are all there is: one program per function. */
-	if (fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample) &&
-	    no_fentry(dtp, fbt, g, true) == NULL)
+	if (fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample))
 		return &dt_fbt_mech_fentry;
 
 	/* Say what the kernel lacks first; a function's own limits only if it lacks nothing. */
@@ -255,7 +245,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	for (int k = 0; k < FBT_NKINDS; k++) {
 		const char *why = fbt->feat[k].why;
 		if (k == FBT_FENTRY && why == NULL) {
-			const struct fbt_func *bad = no_fentry(dtp, fbt, g, true);
+			const struct fbt_func *bad = no_fentry(g);
 			why = bad != NULL ? no_fentry_why(fbt, bad) : NULL;
 		}
 		dt_sb_printf(&sb, "%s%s: %s", k ? "; " : "", kind_names[k], why ? why : "?");
