@@ -37,6 +37,14 @@
  * trampolines while wide globs (fbt::vfs_*:entry) attach in one go.
  */
 #define FENTRY_MAX_PROBES 8
+/*
+ * Without kprobe_multi (kernels built without fprobe, such as Debian
+ * bookworm's 6.1), every function costs an attachment of its own, and
+ * detaching a kprobe waits for RCU grace periods one kprobe after the
+ * other: about 75 ms each, so a thousand take over a minute to tear down.
+ * Larger sets are refused unless a mechanism is forced (-x fbtmech).
+ */
+#define SINGLE_MAX_PROBES 1000
 
 struct dt_fbt *dt_fbt_state(dtrace_hdl_t *dtp)
 {
@@ -232,10 +240,21 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		return &dt_fbt_mech_fentry;
 	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE_MULTI, sample))
 		return &dt_fbt_mech_kprobe_multi;
-	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE, sample))
-		return &dt_fbt_mech_kprobe;
+	bool kprobe = dt_fbt_feature(dtp, fbt, FBT_KPROBE, sample);
 	/* Wide, but trampolines are all there is: one program per function. */
-	if (fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample))
+	bool fentry = !kprobe && fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample);
+	if ((kprobe || fentry) && g->probes.n > SINGLE_MAX_PROBES) {
+		dt_set_error(dtp, -E2BIG, "cannot enable fbt probes: %zu functions would need a %s "
+			     "each, which take seconds to attach and minutes to detach (%s: %s); "
+			     "at most %d are enabled this way unless -x fbtmech=%s insists",
+			     g->probes.n, kprobe ? "kprobe" : "trampoline",
+			     kind_names[FBT_KPROBE_MULTI], fbt->feat[FBT_KPROBE_MULTI].why,
+			     SINGLE_MAX_PROBES, kprobe ? "kprobe" : "fentry");
+		return NULL;
+	}
+	if (kprobe)
+		return &dt_fbt_mech_kprobe;
+	if (fentry)
 		return &dt_fbt_mech_fentry;
 
 	/* Say what the kernel lacks first; a function's own limits only if it lacks nothing. */
