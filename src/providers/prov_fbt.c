@@ -169,6 +169,20 @@ static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, i
 	return id != 0 ? dt_type_from_btf(&dtp->types, f->mod->btf, id) : NULL;
 }
 
+/* Entry: the function's arguments; return: the offset, and the value unless void. */
+static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct fbt_func *f = FBT_FUNC(prp);
+	const struct btf_type *proto = func_proto(f);
+
+	(void)dtp;
+	if (proto == NULL)
+		return -1;
+	if (prp->data == FBT_RETURN)
+		return proto->type == 0 ? 1 : 2;
+	return f->nargs;
+}
+
 /* ---- choosing a mechanism ---- */
 
 static const char *const kind_names[FBT_NKINDS] = { "fentry/fexit", "kprobe_multi", "kprobe" };
@@ -282,5 +296,6 @@ const struct dt_provider dt_prov_fbt = {
 	.mech_class = mech_class,
 	.choose = choose,
 	.arg_type = arg_type,
+	.arg_count = arg_count,
 	.fini = dt_fbt_free,
 };

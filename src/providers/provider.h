@@ -71,6 +71,8 @@ struct dt_provider {
 	const struct dt_mech *(*choose)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Type of args[i] for a probe, or NULL (untyped: int64_t). */
 	struct dt_type *(*arg_type)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i);
+	/* How many args[] a probe has, or -1 if that is not known. */
+	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
 	const char *(*unavailable)(dtrace_hdl_t *dtp);
 	/* Free what the provider keeps in the handle. */

@@ -16,6 +16,12 @@ n=$("$d" -l -P fbt | wc -l)
 [ "$n" -gt 10000 ] && echo "fbt lists more than 10000 probes" || echo "fbt lists $n probes"
 # Each listed function has both probes.
 "$d" -l -P fbt | awk 'NR > 1 { n[$4]++ } END { for (f in n) if (n[f] != 2) bad++; print "functions without both probes:", bad + 0 }'
+# args[] from BTF: typed on entry; on return args[0] and, unless void, args[1].
+"$d" -e -n 'fbt::vfs_read:entry { trace(args[0]->f_flags); trace(args[3]); }' 2>&1
+echo "rc $?"
+"$d" -e -n 'fbt::vfs_read:entry { trace(args[4]); }' 2>&1
+"$d" -e -n 'fbt:vmlinux:exit_creds:return { trace(args[0]); trace(args[1]); }' 2>&1
+"$d" -e -n 'fbt::vfs_read:return { trace(args[1] + 1); }' 2>&1
 # A mechanism that does not exist.
 "$d" -x fbtmech=uprobe -n 'BEGIN { exit(0); }' 2>&1
 echo "rc $?"
