@@ -25,7 +25,7 @@ struct fbt_mod {
 	struct dt_htab funcs;		/* name -> struct fbt_func (listed or not) */
 };
 
-/* A traceable function. */
+/* A function of a module's BTF; traceable when `listed`. */
 struct fbt_func {
 	const char *name;
 	const struct fbt_mod *mod;
@@ -55,7 +55,6 @@ struct dt_fbt {
 	DT_VEC(struct fbt_mod *) mods;	/* vmlinux first, then modules by name */
 	DT_VEC(struct fbt_func *) funcs;	/* the traceable ones */
 	struct fbt_feature feat[FBT_NKINDS];
-	const char *unavail;		/* why no fbt probe can be enabled */
 };
 
 /* The state, created on first use; NULL if out of memory. */

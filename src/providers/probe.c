@@ -44,9 +44,14 @@ struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
 			      const char *mod, const char *func, const char *name,
 			      uint64_t data, const void *priv)
 {
-	struct dt_probe *prp = dt_arena_zalloc(&dtp->arena, sizeof(*prp));
 	char buf[512];
 
+	/* Known already (providers that make probes on demand ask again). */
+	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", prov->name, mod, func, name);
+	struct dt_probe *old = dt_htab_get(&dtp->probe_names, buf);
+	if (old != NULL)
+		return old;
+	struct dt_probe *prp = dt_arena_zalloc(&dtp->arena, sizeof(*prp));
 	if (prp == NULL)
 		return NULL;
 	prp->prov = prov;
@@ -56,9 +61,6 @@ struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
 	prp->desc[3] = dt_arena_strdup(&dtp->arena, name);
 	prp->data = data;
 	prp->priv = priv;
-	dt_probe_fullname(prp, buf, sizeof(buf));
-	if (dt_htab_get(&dtp->probe_names, buf) != NULL)
-		return dt_htab_get(&dtp->probe_names, buf);
 	char *key = dt_arena_strdup(&dtp->arena, buf);
 	if (key == NULL || dt_vec_push(&dtp->probes, prp) < 0 ||
 	    dt_htab_put(&dtp->probe_names, key, prp) < 0)
