@@ -32,6 +32,7 @@ struct fbt_func {
 	uint32_t btf_id;		/* BTF_KIND_FUNC in mod->btf */
 	uint64_t addr;			/* from kallsyms; 0 if hidden */
 	uint8_t nargs;
+	bool returns_void;
 	bool fentry_ok;			/* arguments and result a trampoline can take */
 	bool name_clash;		/* vmlinux has a function of the same name */
 	bool in_kallsyms, blacklisted;

@@ -56,6 +56,7 @@ static void describe(struct fbt_func *f, const struct btf *btf, const struct btf
 
 	if (!ok)
 		return;
+	f->returns_void = proto->type == 0;
 	const struct btf_param *p = btf_params(proto);
 	uint16_t n = btf_vlen(proto);
 	/* A trailing type 0 is "...": not an argument of its own. */

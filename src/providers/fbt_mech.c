@@ -16,7 +16,7 @@
  * The function list is checked (fbt_funcs.c) but a few functions pass the
  * check and are still refused by the kernel.  A program for many
  * functions then leaves those out (kprobe_multi finds them by halving its
- * set); a probe named alone fails with the kernel's reason.
+ * set); a program for a single function fails with the kernel's reason.
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -42,7 +42,7 @@ static void store_zero(struct dt_cg *cg, int dctx_off, int i)
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
 }
 
-/* argI = *(u64 *)(R3 + off), read with probe_read_kernel (R3 already set). */
+/* argI = *(u64 *)R3, read with probe_read_kernel (R3 already set). */
 static void read_into_arg(struct dt_cg *cg, int dctx_off, int i)
 {
 	store_zero(cg, dctx_off, i);
@@ -80,8 +80,8 @@ static void fentry_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, 
 		int slot = -1;	/* context slot to read, or none */
 		if (!is_return(g) && i < f->nargs)
 			slot = i;
-		else if (is_return(g) && i == 1)
-			slot = f->nargs;	/* the return value (0 for void: harmless) */
+		else if (is_return(g) && i == 1 && !f->returns_void)
+			slot = f->nargs;	/* the return value, after the arguments */
 		if (is_return(g) && i == 0) {
 			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS, -1));
 		} else if (slot < 0) {
@@ -163,6 +163,14 @@ static struct regs_layout regs_layout(dtrace_hdl_t *dtp)
 	return l;
 }
 
+static bool all_void(const struct dt_group *g)
+{
+	for (size_t i = 0; i < g->probes.n; i++)
+		if (!FBT_FUNC(g->probes.v[i])->returns_void)
+			return false;
+	return true;
+}
+
 static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			    int skip)
 {
@@ -178,7 +186,8 @@ static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, 
 		if (is_return(g)) {
 			if (i == 0) {
 				cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS, -1));
-			} else if (i == 1) {
+			} else if (i == 1 && !all_void(g)) {
+				/* Void and valued functions together: all read the register. */
 				cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, l.ret));
 				cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_ARGS + 8));
 			} else {
