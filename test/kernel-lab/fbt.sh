@@ -23,7 +23,8 @@ for m in auto kprobe; do
 	"$d" -x fbtmech=$m -q -c 'cat /proc/version' -n '
 	fbt::do_sys_openat2:entry /pid == $target/ { printf("%s %s\n", probefunc, copyinstr(arg1)); }
 	fbt::vfs_open:entry /pid == $target/ { printf("%s %s\n", probefunc, stringof(args[0]->dentry->d_name.name)); }
-	fbt::do_sys_openat2:return /pid == $target/ { printf("%s returns %d\n", probefunc, args[1]); }' |
+	fbt::do_sys_openat2:return /pid == $target/ { printf("%s returns %d\n", probefunc, args[1]); }
+	fbt::fput:return /pid == $target && !done/ { done = 1; printf("void %s returns %d, %d\n", probefunc, arg0, arg1); }' |
 		grep -v '^Linux version'
 done
 
