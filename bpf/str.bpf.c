@@ -21,16 +21,3 @@ DT_RT u64 dt_rt_strcmp(u64 a, u64 b, u64 n)
 	return 0;
 }
 
-
-
-/* Length of a NUL-terminated string of at most n bytes. */
-DT_RT u64 dt_rt_strlen(u64 a, u64 n)
-{
-	const char *s = (const char *)a;
-
-	for (__u32 i = 0; i < 4096; i++) {
-		if (i >= n || s[i] == 0)
-			return i;
-	}
-	return n;
-}

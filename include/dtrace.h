@@ -57,8 +57,19 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp);
 /* Macro arguments $1..$n (argv[0] becomes $0). */
 int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[]);
 
-/* Where trace output goes (default stdout). */
+/*
+ * Where trace output goes (default stdout).  NULL: the library prints no
+ * records or aggregations itself (the callbacks below still see them);
+ * fault, error and drop messages still go to stderr unless their callback
+ * returns DTRACE_CONSUME_SKIP.
+ */
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp);
+
+/*
+ * Non-zero when the output is structured (-x oformat=json: one JSON object
+ * per line); 0 for DTrace's text output.
+ */
+int dtrace_oformat(const dtrace_hdl_t *dtp);
 
 /*
  * Compile a program.  `text` is D source, a file name (DTRACE_C_FILE) or a
@@ -106,8 +117,37 @@ typedef void dtrace_nomatch_f(dtrace_hdl_t *dtp, const char *desc, void *arg);
 int dtrace_prog_list(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_probe_f *func,
 		     dtrace_nomatch_f *nomatch, void *arg);
 
-/* Print the aggregations (at exit, as DTrace does). */
+/*
+ * dtrace -h: write the C header for the providers the compiled programs
+ * define (`fname` names the header, for its include guard).
+ */
+int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname);
+
+/*
+ * dtrace -G: write the object to link with the objects `objv` that use
+ * the probes of a program's providers.
+ */
+int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, const char *file,
+			int objc, char *const objv[]);
+
+/*
+ * Print the aggregations that printa() has not printed (at exit, as DTrace
+ * does), in the output format (text or JSON).
+ */
 int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
+
+/* Providers, with the reason each cannot be used on this system (NULL if it can). */
+typedef int dtrace_provider_f(dtrace_hdl_t *dtp, const char *name, const char *unavailable,
+			      void *arg);
+int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg);
+
+/*
+ * Check that this process can trace: privileges (root, or CAP_BPF and
+ * CAP_PERFMON), a kernel that is not locked down against BPF.  0, or a
+ * negative errno with a message that says what to do.  dtrace_go() checks
+ * the same; a caller may check first to fail before compiling.
+ */
+int dtrace_preflight(dtrace_hdl_t *dtp);
 
 /* $target: the -c child or the first -p process (0 if none). */
 pid_t dtrace_target_pid(const dtrace_hdl_t *dtp);
@@ -134,6 +174,169 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid);
 int dtrace_proc_continue(dtrace_hdl_t *dtp);
 /* Non-zero once every -c/-p process has gone; *pidp tells which went. */
 int dtrace_proc_done(dtrace_hdl_t *dtp);
+
+/*
+ * ---- Consuming: callbacks -------------------------------------------
+ *
+ * dtrace_work() (and dtrace_go()/dtrace_stop(), which consume BEGIN's and
+ * END's records) calls a record callback for every record a clause
+ * writes, a drop callback for every drop count reported, and an error
+ * callback for run-time faults and consumer errors.  Each returns one of:
+ */
+#define DTRACE_CONSUME_ABORT (-1)	/* stop: dtrace_work() returns DTRACE_WORKSTATUS_ERROR */
+#define DTRACE_CONSUME_NEXT 0		/* go on; the library prints as it would have */
+#define DTRACE_CONSUME_SKIP 1		/* go on without the library's own output for it */
+/*
+ * With NEXT or SKIP, a record's actions take effect (exit(), clear(),
+ * setopt(), system() ...).  After ABORT (errno -ECANCELED) the handle
+ * delivers and prints no more records; dtrace_stop() still runs END.
+ * Pointers handed to a callback are valid during the call only.
+ */
+
+/* What a value is. */
+typedef enum dtrace_datakind {
+	DTRACE_DATA_INT,	/* an integer or pointer: `value` (signed if is_signed) */
+	DTRACE_DATA_STRING,	/* a string: `size` bytes at `data`, up to its NUL, any bytes */
+	DTRACE_DATA_BYTES,	/* anything else (struct, array ...): `size` raw bytes */
+	DTRACE_DATA_SYMBOL,	/* sym(), mod(), usym() ...: `value` the address, `text` its name */
+	DTRACE_DATA_STACK,	/* stack(), ustack(): `text` the frames, one per line */
+} dtrace_datakind_t;
+
+typedef struct dtrace_datum {
+	dtrace_datakind_t kind;
+	const char *type;	/* the D type: "int", "uint64_t", "string", "char [16]" */
+	int is_signed;
+	uint64_t value;		/* INT, SYMBOL: (int64_t)value when is_signed */
+	const void *data;	/* STRING, BYTES: the bytes in the record */
+	size_t size;
+	const char *text;	/* SYMBOL, STACK: as DTrace prints it (NUL-terminated) */
+} dtrace_datum_t;
+
+typedef enum dtrace_actkind {
+	DTRACE_ACT_TRACE,
+	DTRACE_ACT_PRINTF,
+	DTRACE_ACT_SYSTEM,
+	DTRACE_ACT_PRINTA,
+	DTRACE_ACT_EXIT,
+	DTRACE_ACT_CLEAR,
+	DTRACE_ACT_TRUNC,
+	DTRACE_ACT_NORMALIZE,
+	DTRACE_ACT_DENORMALIZE,
+	DTRACE_ACT_SETOPT,
+	DTRACE_ACT_OTHER,
+} dtrace_actkind_t;
+
+typedef struct dtrace_action {
+	dtrace_actkind_t kind;
+	const char *name;		/* the D action: "trace", "printf", "exit" ... */
+	const char *format;		/* printf(), system(), printa(): the format; else NULL */
+	const char *output;		/* printf(): the text it prints; system(): the command */
+	size_t outputlen;		/* bytes of output (it may hold NULs) */
+	const dtrace_datum_t *args;	/* trace(): its value; printf(), system(): the arguments;
+					   exit(): the status; trunc(), normalize(): the number */
+	size_t nargs;
+	const char *const *aggs;	/* printa(), clear(), trunc() ...: aggregation names */
+	size_t naggs;
+	const char *option;		/* setopt(): name and value (NULL: none) */
+	const char *optval;
+} dtrace_action_t;
+
+typedef struct dtrace_probedata {
+	dtrace_probeinfo_t probe;	/* the probe that fired */
+	uint32_t cpu;
+	uint64_t timestamp;		/* ns since boot: D's `timestamp` of the firing */
+	uint64_t walltimestamp;		/* ns since the epoch */
+	const dtrace_action_t *actions;	/* what the clause recorded, in order */
+	size_t nactions;
+} dtrace_probedata_t;
+
+typedef int dtrace_record_f(dtrace_hdl_t *dtp, const dtrace_probedata_t *pd, void *arg);
+
+typedef enum dtrace_dropkind {
+	DTRACE_DROP_PRINCIPAL,		/* records lost: the buffer was full (bufsize) */
+	DTRACE_DROP_AGGREGATION,	/* aggregation updates lost (aggsize) */
+	DTRACE_DROP_DYNAMIC,		/* dynamic variable drops (dynvarsize) */
+	DTRACE_DROP_SPEC,		/* speculative records lost (specsize) */
+	DTRACE_DROP_SPECBUSY,		/* speculation() failed: buffers still draining */
+	DTRACE_DROP_SPECUNAVAIL,	/* speculation() failed: every buffer in use (nspec) */
+} dtrace_dropkind_t;
+
+typedef struct dtrace_dropdata {
+	dtrace_dropkind_t kind;
+	int cpu;			/* -1: summed over the CPUs */
+	uint64_t drops;			/* since the last report */
+	const char *tag;		/* "DTRACEDROP_PRINCIPAL" ... */
+	const char *msg;		/* DTrace's message: "3 drops on CPU 0" */
+} dtrace_dropdata_t;
+
+typedef int dtrace_drop_f(dtrace_hdl_t *dtp, const dtrace_dropdata_t *dd, void *arg);
+
+typedef struct dtrace_errdata {
+	const dtrace_probeinfo_t *probe;	/* the probe whose clause faulted; NULL: not a fault */
+	uint32_t cpu;
+	uint64_t timestamp;
+	int fault;			/* DTrace's fault code (1 DTRACEFLT_BADADDR ...); 0: not a fault */
+	const char *fault_name;		/* "invalid address", "divide-by-zero" ... */
+	uint64_t addr;			/* the faulting address, where there is one */
+	uint32_t clause;		/* the clause (dt_clause_N) */
+	uint32_t pc;			/* BPF instruction offset of the fault */
+	const char *msg;		/* the message as printed after "dtrace: " */
+} dtrace_errdata_t;
+
+typedef int dtrace_error_f(dtrace_hdl_t *dtp, const dtrace_errdata_t *ed, void *arg);
+
+/* Install (or, with NULL, remove) a callback.  0 or a negative errno. */
+int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg);
+int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg);
+int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg);
+
+/* ---- Aggregations --------------------------------------------------- */
+
+typedef enum dtrace_aggfunc {
+	DTRACE_AGG_COUNT,
+	DTRACE_AGG_SUM,
+	DTRACE_AGG_AVG,
+	DTRACE_AGG_MIN,
+	DTRACE_AGG_MAX,
+	DTRACE_AGG_STDDEV,
+	DTRACE_AGG_QUANTIZE,
+	DTRACE_AGG_LQUANTIZE,
+	DTRACE_AGG_LLQUANTIZE,
+} dtrace_aggfunc_t;
+
+typedef struct dtrace_aggbucket {
+	int64_t min, max;		/* the values the bucket holds, inclusive */
+	int64_t count;			/* divided by the normalization factor */
+} dtrace_aggbucket_t;
+
+typedef struct dtrace_aggdata {
+	const char *name;		/* without '@'; "_" for the anonymous @ */
+	uint32_t id;
+	dtrace_aggfunc_t func;
+	const char *funcname;		/* "count", "quantize" ... */
+	const dtrace_datum_t *keys;	/* the key tuple */
+	size_t nkeys;
+	int64_t value;			/* count, sum, min, max, avg, stddev: the value
+					   DTrace prints (normalized); 0 for histograms */
+	uint64_t count;			/* avg, stddev: values aggregated */
+	int64_t sum;			/* avg, stddev: their sum */
+	const dtrace_aggbucket_t *buckets;	/* quantize & co: the buckets with a
+						   non-zero count, in increasing order */
+	size_t nbuckets;
+	uint64_t normal;		/* normalize() factor (1: none) */
+} dtrace_aggdata_t;
+
+typedef int dtrace_aggwalk_f(dtrace_hdl_t *dtp, const dtrace_aggdata_t *agg, void *arg);
+
+/*
+ * Walk the entries of aggregation `name` (without '@'; NULL: every
+ * aggregation, by id) as they are now, in the order printa() prints them.
+ * func returns DTRACE_CONSUME_NEXT, or DTRACE_CONSUME_ABORT to stop.  The
+ * number of entries walked, or a negative errno (-ENOENT: no such
+ * aggregation; -ECANCELED: func stopped the walk).
+ */
+int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f *func,
+			  void *arg);
 
 /* Interrupt dtrace_sleep() (async-signal-safe). */
 void dtrace_wake(dtrace_hdl_t *dtp);

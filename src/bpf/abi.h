@@ -16,16 +16,20 @@
 /*
  * Every ring-buffer record starts with this header.  `desc` selects the
  * record description the compiler produced (what data follows, how to
- * print it); `prid` is the probe that fired.
+ * print it); `prid` is the probe that fired; `timestamp` is D's
+ * `timestamp` of the firing (bpf_ktime_get_ns, read once per firing, so
+ * a clause that traces `timestamp` records the same value).
  */
 struct dt_rec_hdr {
 	__u32 desc;
 	__u32 prid;
 	__u32 cpu;
 	__u32 spec;		/* speculation ID, 0 if none */
+	__u64 timestamp;	/* ns since boot (CLOCK_MONOTONIC) */
 };
 
-#define DT_REC_DATA_OFF 16	/* sizeof(struct dt_rec_hdr): data starts 8-aligned */
+#define DT_REC_TS_OFF 16	/* offsetof(struct dt_rec_hdr, timestamp) */
+#define DT_REC_DATA_OFF 24	/* sizeof(struct dt_rec_hdr): data starts 8-aligned */
 
 /*
  * Fault codes, as DTrace numbers them (DTRACEFLT_*), for ERROR and the
@@ -41,5 +45,14 @@ struct dt_rec_hdr {
 #define DT_FLT_TUPOFLOW  8
 #define DT_FLT_BADSTACK  9
 #define DT_FLT_BADSIZE   10
+
+/*
+ * The work area a string run-time function gets in scratch: three string
+ * buffers of DT_STR_BUF(nb) bytes and DT_STR_WORDS 64-bit words, where nb
+ * is the bytes of a string (strsize + 1).  The result is in the first.
+ */
+#define DT_STR_BUF(nb)		(((nb) + 7) & ~7U)
+#define DT_STR_WORDS		16
+#define DT_STR_WORK(nb)		(3 * DT_STR_BUF(nb) + DT_STR_WORDS * 8)
 
 #endif

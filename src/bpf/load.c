@@ -8,6 +8,7 @@
 #include "bpf/load.h"
 
 #include <bpf/btf.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -99,6 +100,11 @@ static int verifier_error(struct bpf_program *prog, const char *log, const char 
 	char pos[256], reason[512];
 
 	parse_log(log, source, pos, sizeof(pos), reason, sizeof(reason));
+	/* For developers: the end of the verifier's log. */
+	if (getenv("DTRACE_DEBUG") != NULL) {
+		size_t len = strlen(log);
+		fprintf(stderr, "%s\n", len > 8192 ? log + len - 8192 : log);
+	}
 	/* A log cut to fit the buffer makes the kernel answer ENOSPC. */
 	if (rc == -ENOSPC)
 		rc = -EACCES;
@@ -138,6 +144,22 @@ static int map_global_data(struct bpf_object *obj, char *err, size_t errlen)
 	return 0;
 }
 
+/* For developers: what the verifier went through for each program. */
+static void report_verified(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) == 0)
+			fprintf(stderr, "dtrace: debug: %s: %u instructions, %u verified\n",
+				bpf_program__name(prog), info.xlated_prog_len / 8,
+				info.verified_insns);
+	}
+}
+
 int bo_load(struct bpf_object *obj, const char *source_name,
 	    struct bpf_program **failedp, char *err, size_t errlen)
 {
@@ -169,6 +191,8 @@ int bo_load(struct bpf_object *obj, const char *source_name,
 
 	rc = bpf_object__load(obj);
 	if (rc == 0) {
+		if (getenv("DTRACE_DEBUG") != NULL)
+			report_verified(obj);
 		rc = map_global_data(obj, err, errlen);
 		goto out;
 	}

@@ -32,6 +32,7 @@ struct options {
 	struct cmd *cmds;
 	int ncmds;
 	bool list, compile_only, verbose, version, disasm, quiet_flag, zdefs, cpp;
+	bool header, link;		/* -h, -G */
 	const char *ofile;
 	char **cmdv;			/* -c command words */
 	int cmdc;
@@ -202,9 +203,15 @@ static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
 			return E_USAGE;
 		}
 		break;
-	case 'a': case 'A': case 'B': case 'G': case 'h': case 'H':
+	case 'a': case 'A': case 'B': case 'H':
 		errmsg("-%c is not supported by this DTrace", c);
 		return E_ERROR;
+	case 'h':
+		o->header = true;
+		break;
+	case 'G':
+		o->link = true;
+		break;
 	case 'b':
 		if (set_opt(dtp, "-b", "bufsize", optarg) < 0)
 			return E_ERROR;
@@ -355,9 +362,116 @@ static int parse_args(int argc, char **argv, dtrace_hdl_t *dtp, struct options *
 	return -1;
 }
 
+/* -l: say which providers this system cannot list, and why. */
+static int unavailable_provider(dtrace_hdl_t *dtp, const char *name, const char *why, void *arg)
+{
+	(void)dtp;
+	(void)arg;
+	if (why != NULL)
+		errmsg("warning: %s probes are not listed: %s", name, why);
+	return 0;
+}
+
+/*
+ * The -h/-G output file: -o, or the script's name with .h/.o for .d (in
+ * the current directory).  As DTrace, -h needs -o unless there is one
+ * script named *.d.
+ */
+static char *gen_name(const struct options *o, const char *ext)
+{
+	const char *script = NULL;
+	int nscripts = 0;
+
+	if (o->ofile != NULL)
+		return strdup(o->ofile);
+	for (int i = 0; i < o->ncmds; i++) {
+		if (o->cmds[i].kind == CMD_SCRIPT && nscripts++ == 0)
+			script = o->cmds[i].arg;
+	}
+	size_t n = script ? strlen(script) : 0;
+	if (o->header && nscripts > 1) {
+		errmsg("-h requires an output file if multiple scripts are specified");
+		return NULL;
+	}
+	if (n < 2 || strcmp(script + n - 2, ".d") != 0) {
+		errmsg("-%c requires an output file if no scripts are specified", o->header ? 'h' : 'G');
+		return NULL;
+	}
+	const char *b = strrchr(script, '/');
+	b = b ? b + 1 : script;
+	n = strlen(b) - 2;
+	char *name = malloc(n + strlen(ext) + 1);
+	if (name != NULL) {
+		memcpy(name, b, n);
+		strcpy(name + n, ext);
+	}
+	return name;
+}
+
+/* -h (header for the providers the scripts define) and -G (their object). */
+static int generate(dtrace_hdl_t *dtp, struct options *o)
+{
+	dtrace_prog_t *last = NULL;
+	unsigned flags = (o->cpp ? DTRACE_C_CPP : 0) | DTRACE_C_ZDEFS;
+	/* With -G the operands are the objects, not macro arguments. */
+	char *argv0[] = { o->macro_argv[0], NULL };
+	int argc = o->link ? 1 : o->macro_argc;
+	char **argv = o->link ? argv0 : o->macro_argv;
+
+	if (o->header && o->link) {
+		errmsg("-h and -G may not be used together");
+		return E_USAGE;
+	}
+	for (int i = 0; i < o->ncmds; i++) {
+		struct cmd *c = &o->cmds[i];
+		if (c->kind != CMD_SCRIPT)
+			continue;
+		c->prog = dtrace_compile(dtp, c->arg, c->arg, DTRACE_PSPEC_NAME, flags | DTRACE_C_FILE,
+					 argc, argv);
+		if (c->prog == NULL) {
+			errmsg("failed to compile script %s: %s", c->arg, dtrace_errmsg(dtp));
+			return E_ERROR;
+		}
+		last = c->prog;
+	}
+	if (last == NULL) {
+		errmsg("-%c requires one or more scripts (-s)", o->header ? 'h' : 'G');
+		return E_USAGE;
+	}
+	char *file = gen_name(o, o->header ? ".h" : ".o");
+	if (file == NULL)
+		return E_USAGE;
+	int rc = E_SUCCESS;
+	if (o->header) {
+		FILE *fp = fopen(file, "w");
+		if (fp == NULL) {
+			errmsg("failed to open header file '%s': %s", file, strerror(errno));
+			rc = E_ERROR;
+		} else {
+			int r = dtrace_program_header(dtp, fp, file);
+			if (fclose(fp) != 0 || r < 0) {
+				errmsg("failed to create header file %s: %s", file, dtrace_errmsg(dtp));
+				rc = E_ERROR;
+			}
+		}
+	} else if (dtrace_program_link(dtp, last, 0, file, o->macro_argc - 1,
+				       o->macro_argv + 1) < 0) {
+		errmsg("failed to link %s: %s", file, dtrace_errmsg(dtp));
+		rc = E_ERROR;
+	}
+	free(file);
+	return rc;
+}
+
 static int run(dtrace_hdl_t *dtp, struct options *o)
 {
 	FILE *out = stdout;
+
+	/* Fail early, and say what to do, when tracing is not possible here. */
+	if (!o->list && !o->compile_only && dtrace_preflight(dtp) < 0) {
+		errmsg("failed to initialize dtrace: %s", dtrace_errmsg(dtp));
+		return E_ERROR;
+	}
 
 	for (int i = 0; i < o->ncmds; i++) {
 		if (o->cmds[i].kind == CMD_SCRIPT) {
@@ -365,7 +479,10 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			break;
 		}
 	}
-	if (o->cmdv != NULL && !o->list) {
+	if (o->header || o->link)
+		return generate(dtp, o);
+	/* With -l too: pid$target and usdt probes are listed from the process. */
+	if (o->cmdv != NULL) {
 		if (dtrace_proc_create(dtp, o->cmdv, NULL) < 0) {
 			errmsg("%s", dtrace_errmsg(dtp));
 			return E_ERROR;
@@ -413,6 +530,7 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
 			return E_ERROR;
 		}
+		dtrace_provider_iter(dtp, unavailable_provider, NULL);
 		fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
 		if (o->ncmds == 0)
 			dtrace_probe_iter(dtp, NULL, DTRACE_PSPEC_NAME, list_probe, out);
@@ -511,7 +629,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		rc = E_ERROR;
 	}
 	FILE *fp = out;
-	fputc('\n', fp);
+	/* DTrace's blank line before the aggregations; none between JSON objects. */
+	if (!dtrace_oformat(dtp))
+		fputc('\n', fp);
 	if (dtrace_aggregate_print(dtp, fp) < 0) {
 		errmsg("failed to print aggregations: %s", dtrace_errmsg(dtp));
 		rc = E_ERROR;

@@ -202,6 +202,9 @@ struct dt_node {
 #define DN_WRITABLE 0x04
 #define DN_USERLAND 0x08	/* pointer into user space */
 #define DN_POSTFIX  0x10	/* N_OP1 ++/--: postfix form */
+#define DN_ALLOCA   0x20	/* a pointer into alloca()'d memory */
+#define DN_AMEM     0x40	/* an lvalue in alloca()'d memory */
+#define DN_AMIXED   0x80	/* ?: of alloca and other pointers */
 
 int dt_node_list_len(const struct dt_node *n);
 

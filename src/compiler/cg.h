@@ -35,7 +35,8 @@ struct dtrace_hdl;
 #define DCTX_ERRNO	120	/* s64 errno for this firing */
 #define DCTX_EPID	128	/* u64 fault address for the error path */
 #define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */
-#define DCTX_SIZE	144
+#define DCTX_KSTACK	144	/* u64 kernel stack frames to skip (cg_stack.h) */
+#define DCTX_SIZE	152
 
 /* Per-CPU scratch: strings and clause-locals, one area per nesting level. */
 #define DT_SCRATCH_NEST 4
@@ -89,6 +90,13 @@ struct dt_cg {
 	/* Scratch usage within the current statement (bytes) */
 	uint32_t scratch_off;
 	uint32_t scratch_max;
+
+	/* Speculations (cg_spec.c) */
+	bool spec_used;			/* the clause has speculate(), commit() or discard() */
+	int spec_fail;			/* label + 1 for a failed speculate(); 0: none */
+	uint32_t spec_size_insn;	/* + 1: the insn that gets the record's size */
+	uint32_t spec_slot;		/* first commit()/discard() result in the record */
+	int spec_nslots, spec_next;
 };
 
 /* ---- emission (cg_emit.c) ---- */
@@ -171,6 +179,19 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call);
 uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align);
 /* Whether a clause body writes a record. */
 bool cg_clause_records(struct dt_node *body);
+
+/* ---- speculations (cg_spec.c) ---- */
+/* At a recording clause's start: slots for commit()/discard() results. */
+void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body);
+/* speculate(), commit(), discard() */
+void cg_spec_action(struct dt_cg *cg, struct dt_node *call);
+/* speculation(): a register with the new ID or 0. */
+int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n);
+/* On the fault path: submit the record flagged DT_SPEC_CTLONLY if the clause
+ * speculates or commits (true), rather than discard it (false: nothing emitted). */
+bool cg_spec_fault_submit(struct dt_cg *cg);
+/* After the clause's code: the record size for speculate(), its failure path. */
+void cg_spec_clause_end(struct dt_cg *cg);
 
 /* ---- aggregations (cg_agg.c) ---- */
 void cg_agg_assign(struct dt_cg *cg, struct dt_node *n);

@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "compiler/cg.h"
+#include "compiler/cg_stack.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "consumer/aggdesc.h"
 #include "consumer/printf.h"
@@ -34,6 +36,12 @@ static struct dt_ritem *add_item(struct dt_cg *cg, enum dt_rkind kind)
 	return &cg->rdesc->items.v[cg->rdesc->items.n - 1];
 }
 
+size_t cg_rec_item(struct dt_cg *cg, int kind)
+{
+	add_item(cg, (enum dt_rkind)kind);
+	return cg->rdesc->items.n - 1;
+}
+
 static int rec_ptr(struct dt_cg *cg, uint32_t off)
 {
 	int r = cg_reg_alloc(cg);
@@ -52,7 +60,7 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 	cg->rdesc->items.v[idx].type = t;
 	if (n->kind == N_STRING) {
 		/* A constant travels in the description, cut to strsize like any string. */
-		uint32_t max = (uint32_t)cg->dtp->opts.strsize - 1;
+		uint32_t max = (uint32_t)cg->dtp->opts.strsize;
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->is_const = true;
 		it->is_string = true;
@@ -63,7 +71,7 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 	if (dt_type_is_string(t) || dt_type_is_charptr(t) ||
 	    (dt_type_is_array(t) && dt_type_is_charptr(t))) {
 		bool is_str = dt_type_is_string(t);
-		uint32_t size = is_str ? cg_string_size(cg, n) : (uint32_t)cg->dtp->opts.strsize;
+		uint32_t size = is_str ? cg_string_size(cg, n) : dt_str_bytes(cg->dtp);
 		if (!is_str && dt_type_is_array(t) && !dt_type_is_pointer(t)) {
 			/* A char array traces as its bytes (DTrace prints it as a string). */
 			uint32_t asz = dt_type_size(t);
@@ -277,6 +285,25 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	case ACT_TRUNC:
 	case ACT_NORMALIZE:
 		act_aggop(cg, call);
+		break;
+	case ACT_SPECULATE:
+	case ACT_COMMIT:
+	case ACT_DISCARD:
+		cg_spec_action(cg, call);
+		break;
+	case ACT_STACK:
+	case ACT_USTACK:
+	case ACT_JSTACK:
+		cg_act_stack(cg, call);
+		break;
+	case ACT_SYM:
+	case ACT_FUNC:
+	case ACT_MOD:
+	case ACT_USYM:
+	case ACT_UFUNC:
+	case ACT_UMOD:
+	case ACT_UADDR:
+		cg_act_symaddr(cg, call);
 		break;
 	case ACT_SETOPT: {
 		struct dt_node *a = call->call.args;

@@ -9,6 +9,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
@@ -76,9 +77,11 @@ static void build_key(struct dt_cg *cg, struct dt_aggdesc *ad, struct dt_node *k
 			cg_strcpy(cg, dst, s, ak->size);
 			continue;
 		}
-		if (ak->kind != DT_AGGKEY_INT)
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", k->line,
-				  "this kind of aggregation key is not supported yet");
+		if (ak->kind != DT_AGGKEY_INT) {
+			/* stack(), ustack(), sym() & co. */
+			cg_stack_key(cg, k, ak, buf_ptr(cg, kb, ak->off));
+			continue;
+		}
 		int v = cg_expr(cg, k);
 		cg_normalize(cg, v, ak->type);
 		int p = buf_ptr(cg, kb, ak->off);

@@ -3,6 +3,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
@@ -191,6 +192,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 	case BV_PROBENAME:
 		return probe_string(cg, 3);
 	default:
+		if ((r = cg_stack_bvar(cg, id->code)) >= 0)
+			return r;
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
 			  "built-in variable %s is not supported yet", id->name);
 	}

@@ -108,13 +108,21 @@ static uint32_t emit_reserve(struct dt_cg *cg, int done)
 	cg_ja(cg, done);
 	cg_label_place(cg, ok);
 	cg_emit(cg, I_MOV64_REG(REG_REC, BPF_R0));
-	/* Header: description, probe, CPU, speculation. */
+	/* Header: description, probe, CPU, speculation, timestamp. */
 	cg_emit(cg, I_ST(BPF_W, REG_REC, 0, (int32_t)cg->rdesc->id));
 	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
 	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, 4));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R0, 8));
 	cg_emit(cg, I_ST(BPF_W, REG_REC, 12, 0));
+	/* D's timestamp, read once per firing (DCTX_TS, shared with `timestamp`). */
+	int have_ts = cg_label_new(cg);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R0, REG_DCTX, DCTX_TS));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R0, 0, have_ts);
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ktime_get_ns));
+	cg_emit(cg, I_STX(BPF_DW, REG_DCTX, BPF_R0, DCTX_TS));
+	cg_label_place(cg, have_ts);
+	cg_emit(cg, I_STX(BPF_DW, REG_REC, BPF_R0, DT_REC_TS_OFF));
 	return size_insn;
 }
 
@@ -147,7 +155,7 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	struct dt_stmt *stmt = cg->stmt;
 
 	cg_label_place(cg, label);
-	if (discard) {
+	if (discard && !cg_spec_fault_submit(cg)) {
 		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
@@ -193,6 +201,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg_emit(&cg, I_MOV64_REG(REG_DCTX, BPF_R2));
 	uint32_t scratch_insn = cg_pos(&cg);
 	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
+	if (stmt->uses_alloca)
+		cg_alloca_reset(&cg);
 
 	int done = cg_label_new(&cg);
 	int pred_fault = -1;
@@ -208,8 +218,10 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.fault_label = -1;
 	}
 	uint32_t size_insn = 0;
-	if (cg.records)
+	if (cg.records) {
 		size_insn = emit_reserve(&cg, done);
+		cg_spec_clause_begin(&cg, c->clause.body);
+	}
 	if (c->clause.has_body) {
 		cg_stmt_list(&cg, c->clause.body);
 	} else {
@@ -229,6 +241,9 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		emit_fault_path(&cg, pred_fault, false);
 	if (cg.fault_label >= 0)
 		emit_fault_path(&cg, cg.fault_label, cg.records);
+	if (cg.records)
+		cg_spec_clause_end(&cg);
+	stmt->may_fault = pred_fault >= 0 || cg.fault_label >= 0;
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);
 	if (cg.scratch_max > dtp->scratch_max)

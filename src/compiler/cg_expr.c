@@ -9,6 +9,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
@@ -93,6 +94,19 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_label_place(cg, ok);
 	cg_reg_free(cg, addr);
 	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
+	cg_normalize(cg, reg, t);
+}
+
+/* Load a scalar of type t from alloca()'d memory at address reg, checked. */
+void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t)
+{
+	uint32_t size = dt_type_size(t);
+
+	if (size == 0 || size > 8)
+		size = 8;
+	int p = cg_alloca_ptr(cg, reg, size);
+	cg_emit(cg, I_LDX(size_code(size), reg, p, 0));
+	cg_reg_free(cg, p);
 	cg_normalize(cg, reg, t);
 }
 
@@ -223,6 +237,20 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 	struct dt_node *l = n->l, *r = n->r;
 	int res;
 
+	/* string == NULL: the string's address. */
+	if (is_string_operand(l) != is_string_operand(r) &&
+	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type))) {
+		int rl = cg_expr(cg, l), rr = cg_expr(cg, r);
+		res = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(res, 1));
+		int t = cg_label_new(cg);
+		cg_jmp_reg(cg, n->op == T_EQU ? BPF_JEQ : BPF_JNE, rl, rr, t);
+		cg_emit(cg, I_MOV64_IMM(res, 0));
+		cg_label_place(cg, t);
+		cg_reg_free(cg, rl);
+		cg_reg_free(cg, rr);
+		return res;
+	}
 	if (is_string_operand(l) || is_string_operand(r)) {
 		int rl = cg_expr_string(cg, l);
 		int rr = cg_expr_string(cg, r);
@@ -414,6 +442,10 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
 		r = cg_expr(cg, n->l);
 		if (cg_is_byref(n->type))
 			return r;	/* the address of the object */
+		if (n->flags & DN_AMEM) {
+			cg_load_alloca(cg, r, n->type);
+			return r;
+		}
 		bool user = (n->flags & DN_USERLAND) != 0;
 		cg_load_scalar(cg, r, n->type, user);
 		return r;
@@ -498,6 +530,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_OP3:
 		return cg_op3(cg, n);
 	case N_CALL:
+		if (n->id != NULL && n->id->kind == IDK_ACTION)
+			return cg_symaddr_value(cg, n);	/* sym() & co. */
 		return cg_subr(cg, n);
 	case N_MEMBER:
 		return cg_member(cg, n);

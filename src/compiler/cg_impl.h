@@ -27,11 +27,26 @@
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 
+/* String subroutines (cg_strfn.c); -1 if n is not one. */
+int cg_strfn(struct dt_cg *cg, struct dt_node *n);
+
 /* Reserve scratch bytes for the current statement; returns their offset. */
 uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size);
 
 /* Bytes of per-statement string temporaries in the scratch area. */
 uint32_t cg_scratch_temps(struct dtrace_hdl *dtp);
+/* The alloca area (its two words, then its memory) and the clause-locals. */
+uint32_t cg_alloca_words(struct dtrace_hdl *dtp);
+uint32_t cg_alloca_size(struct dtrace_hdl *dtp);
+uint32_t cg_locals_base(struct dtrace_hdl *dtp);
+
+/* alloca() and the memory it gives (cg_alloca.c). */
+void cg_alloca_reset(struct dt_cg *cg);
+int cg_alloca_subr(struct dt_cg *cg, struct dt_node *n);
+/* Load a scalar from alloca()'d memory at the address in reg (cg_expr.c). */
+void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t);
+/* A verifier-safe pointer to `size` bytes of alloca()'d memory at address addr (faults if not). */
+int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size);
 
 int cg_size_code(uint32_t size);
 void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt,
@@ -47,6 +62,9 @@ int cg_addr_of(struct dt_cg *cg, struct dt_node *n);
 int cg_subscript(struct dt_cg *cg, struct dt_node *n);
 int cg_member(struct dt_cg *cg, struct dt_node *n);
 int cg_subr(struct dt_cg *cg, struct dt_node *n);
+
+/* Add an item of kind `kind` (enum dt_rkind) to the record description; its index. */
+size_t cg_rec_item(struct dt_cg *cg, int kind);
 
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);

@@ -11,6 +11,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/vars.h"
@@ -231,15 +232,27 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_ERRNO, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_EPID, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_KSTACK, (int32_t)cg_stack_kskip(g->mech)));
 	g->mech->cg_prologue(&cg, g, dctx, g->args_used, skip);
-	if (g->uses_scratch)
+	if (g->uses_scratch) {
 		scratch_acquire(&cg, dctx, skip);
+		/* strtok()'s state lives for one firing. */
+		if (dtp->uses_strtok) {
+			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
+			cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R1,
+						 (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
+			cg_emit(&cg, I_ST(BPF_DW, BPF_R1, 0, 0));
+		}
+	}
 	int out = cg_label_new(&cg);
+	/* END runs draining: all its clauses run, exit() or not (as in DTrace). */
+	bool end = g->mech->by_consumer && strcmp(g->probes.v[0]->desc[3], "END") == 0;
 	for (size_t i = 0; i < g->stmts.n; i++) {
 		struct dt_stmt *st = g->stmts.v[i];
 		call_clause(&cg, st, dctx);
-		/* After exit(), the probe's remaining clauses do not run. */
-		if (st->rdesc != NULL && st->rdesc->has_exit && i + 1 < g->stmts.n) {
+		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
+		if (((st->rdesc != NULL && st->rdesc->has_exit) || st->may_fault) && !end &&
+		    i + 1 < g->stmts.n) {
 			cg_ld_bss(&cg, BPF_R1, BSS_STATE);
 			cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
 			cg_jmp_imm(&cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, out);
@@ -284,6 +297,13 @@ static void build_fault(struct dt_pcb *pcb)
 	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R0, 8));
 	cg_emit(&cg, I_ST(BPF_W, BPF_R7, 12, 0));
+	int have_ts = cg_label_new(&cg);
+	cg_emit(&cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, DCTX_TS));
+	cg_jmp_imm(&cg, BPF_JNE, BPF_R0, 0, have_ts);
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ktime_get_ns));
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R6, BPF_R0, DCTX_TS));
+	cg_label_place(&cg, have_ts);
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R7, BPF_R0, DT_REC_TS_OFF));
 	int d = DT_REC_DATA_OFF;
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R8, d + offsetof(struct dt_rec_error, stmt)));
 	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_FLAGS));
@@ -339,6 +359,8 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_ERRNO, 0));
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_EPID, 0));
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
+		cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R7, DCTX_KSTACK));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx + DCTX_KSTACK));
 		/* arg0 0; arg1 epid (probe << 16 | clause); arg2 action; arg3 offset;
 		 * arg4 fault; arg5 address. */
 		int a = dctx + DCTX_ARGS;
@@ -389,7 +411,7 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	uint32_t scratch = cg_scratch_temps(dtp) + DT_ALIGN(dtp->locals_size, 8);
+	uint32_t scratch = cg_locals_base(dtp) + DT_ALIGN(dtp->locals_size, 8);
 	int rc = 0;
 
 	if (ncpus <= 0)

@@ -6,17 +6,48 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 
-#define TEMPS_PER_STMT 16
+#define TEMPS_PER_STMT 32
+
+uint32_t dt_str_bytes(const struct dtrace_hdl *dtp)
+{
+	return (uint32_t)dtp->opts.strsize + 1;
+}
 
 uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
 {
-	return (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dtp->opts.strsize + 1, 8));
+	uint32_t n = (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dt_str_bytes(dtp), 8));
+
+	/* Room for aggregation keys of a few stacks, whatever strsize is. */
+	return n > DT_STACK_SCRATCH ? n : DT_STACK_SCRATCH;
+}
+
+/*
+ * The scratch area of a nesting level: the statement's temporaries, the
+ * alloca area, then clause-locals (and strtok()'s state).  The alloca area
+ * is two words (an address, the clause's allocation top) and scratchsize
+ * bytes twice over: the verifier checks a copy of up to scratchsize bytes
+ * starting anywhere in the first half.
+ */
+uint32_t cg_alloca_words(struct dtrace_hdl *dtp)
+{
+	return cg_scratch_temps(dtp);
+}
+
+uint32_t cg_alloca_size(struct dtrace_hdl *dtp)
+{
+	return (uint32_t)DT_ALIGN((uint64_t)dtp->opts.scratchsize, 8);
+}
+
+uint32_t cg_locals_base(struct dtrace_hdl *dtp)
+{
+	return cg_alloca_words(dtp) + 16 + 2 * cg_alloca_size(dtp);
 }
 
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
@@ -34,7 +65,7 @@ uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
 int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
 {
 	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
-	size_t len = n->str.len < strsize ? n->str.len : strsize - 1;
+	size_t len = n->str.len < strsize ? n->str.len : strsize;
 	char *buf = dt_palloc(cg->pcb, len + 1);
 	int r = cg_reg_alloc(cg);
 
@@ -49,13 +80,13 @@ uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
 	uint32_t strsize = (uint32_t)dtp->opts.strsize;
 
 	if (n->kind == N_STRING)
-		return (uint32_t)(n->str.len < strsize ? n->str.len + 1 : strsize);
+		return (uint32_t)(n->str.len < strsize ? n->str.len : strsize) + 1;
 	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
 	    n->id->code == BV_EXECNAME)
 		return 16;
 	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
 		return dt_expr_strsize(dtp, n->id->inline_expr);
-	return strsize;
+	return strsize + 1;
 }
 
 uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)
@@ -103,7 +134,7 @@ void cg_strcpy(struct dt_cg *cg, int dst, int src, uint32_t size)
 /* Copy a string from kernel or user memory into a scratch buffer. */
 static int read_str(struct dt_cg *cg, int addr, bool userland)
 {
-	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+	uint32_t strsize = dt_str_bytes(cg->dtp);
 	int buf = cg_scratch_alloc(cg, strsize);
 	int keep = cg_reg_alloc(cg);
 	int save = cg_reg_alloc(cg);

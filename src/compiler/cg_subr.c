@@ -5,6 +5,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 
@@ -109,11 +110,17 @@ int cg_member(struct dt_cg *cg, struct dt_node *n)
 		if (byte != ustart)
 			cg_emit(cg, I_ALU64_IMM(BPF_SUB, addr, (int32_t)(byte - ustart)));
 		struct dt_type *ut = dt_type_int(&cg->dtp->types, unit, false);
-		cg_load_scalar(cg, addr, ut, user);
+		if (n->flags & DN_AMEM)
+			cg_load_alloca(cg, addr, ut);
+		else
+			cg_load_scalar(cg, addr, ut, user);
 		bitfield(cg, addr, m, off_bits);
 		return addr;
 	}
-	cg_load_scalar(cg, addr, n->type, user);
+	if (n->flags & DN_AMEM)
+		cg_load_alloca(cg, addr, n->type);
+	else
+		cg_load_scalar(cg, addr, n->type, user);
 	return addr;
 }
 
@@ -124,7 +131,10 @@ int cg_subscript(struct dt_cg *cg, struct dt_node *n)
 
 	if (cg_is_byref(n->type))
 		return addr;
-	cg_load_scalar(cg, addr, n->type, user || (n->flags & DN_USERLAND));
+	if (n->flags & DN_AMEM)
+		cg_load_alloca(cg, addr, n->type);
+	else
+		cg_load_scalar(cg, addr, n->type, user || (n->flags & DN_USERLAND));
 	return addr;
 }
 
@@ -180,16 +190,20 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 	case SUB_HTONLL:
 	case SUB_NTOHLL:
 		return byteswap(cg, n, 64);
-	case SUB_STRLEN: {
-		struct dt_node *s = arg_node(n, 0);
-		int a[2];
-		a[0] = cg_expr_string(cg, s);
-		a[1] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)cg_string_size(cg, s)));
-		return cg_call_func(cg, "dt_rt_strlen", a, 2);
+	case SUB_GETMAJOR:
+	case SUB_GETMINOR: {
+		/* The kernel's dev_t: a 12-bit major above a 20-bit minor. */
+		int r = arg_value(cg, n, 0);
+		if (id->code == SUB_GETMAJOR) {
+			cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 20));
+			cg_emit(cg, I_ALU64_IMM(BPF_AND, r, 0xfff));
+		} else {
+			cg_emit(cg, I_ALU64_IMM(BPF_AND, r, 0xfffff));
+		}
+		return r;
 	}
 	case SUB_COPYINSTR: {
-		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+		uint32_t strsize = dt_str_bytes(cg->dtp);
 		int addr = arg_value(cg, n, 0);
 		int buf = cg_scratch_alloc(cg, strsize);
 		int keep = cg_reg_alloc(cg);
@@ -223,6 +237,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, save);
 		return keep;
 	}
+	case SUB_SPECULATION:
+		return cg_spec_speculation(cg, n);
 	case SUB_PROGENYOF: {
 		/* Walk real_parent up from the current task, bounded. */
 		struct dt_typetab *tt = &cg->dtp->types;
@@ -240,8 +256,14 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		cg_emit(cg, I_MOV64_IMM(a[2], (int32_t)(tgid_off / 8)));
 		return cg_call_func(cg, "dt_rt_progenyof", a, 3);
 	}
-	default:
+	default: {
+		int r = cg_strfn(cg, n);
+		if (r < 0)
+			r = cg_alloca_subr(cg, n);
+		if (r >= 0)
+			return r;
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",
 			  id->name);
+	}
 	}
 }

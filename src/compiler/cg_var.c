@@ -10,6 +10,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/vars.h"
 #include "lib/dt_impl.h"
@@ -18,7 +19,7 @@
 uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t)
 {
 	if (dt_type_is_string(t))
-		return (uint32_t)dtp->opts.strsize;
+		return dt_str_bytes(dtp);
 	if (cg_is_byref(t))
 		return DT_ALIGN(dt_type_size(t), 8);
 	return 8;
@@ -167,7 +168,7 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		local_storage(cg, id);
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_scratch_temps(cg->dtp) + id->offset)));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
 		return load_from(cg, r, id->type, 0);
 	case IDK_TLS:
 	case IDK_ARRAY: {
@@ -272,10 +273,93 @@ static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id
 	cg_label_place(cg, done);
 }
 
+/* Store val in alloca()'d memory (lhs is a member, element or *p there). */
+static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
+{
+	bool user = false;
+	uint32_t size = dt_type_size(lhs->type);
+
+	if (lhs->kind == N_MEMBER) {
+		struct dt_type *st = dt_type_base(lhs->l->type);
+		uint32_t off_bits;
+		if (lhs->op == T_PTR)
+			st = dt_type_base(st->base);
+		const struct dt_member *m = dt_type_member(&cg->dtp->types, st, lhs->member,
+							   &off_bits);
+		if (m != NULL && m->bitsize != 0)
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+				  "assigning to a bit-field is not supported");
+	}
+	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			  "only scalars can be assigned to alloca( )'d memory");
+	int addr = cg_lvalue_addr(cg, lhs, &user);
+	int p = cg_alloca_ptr(cg, addr, size);
+	cg_reg_free(cg, addr);
+	cg_emit(cg, I_STX(cg_size_code(size), p, val, 0));
+	cg_reg_free(cg, p);
+	cg_reg_free(cg, val);
+}
+
+/*
+ * The global or clause-local variable whose storage an element or member
+ * lvalue (a[i], s.m, a[i].m ...) is part of, or NULL.
+ */
+static struct dt_ident *storage_root(struct dt_node *n)
+{
+	for (;;) {
+		if (n->kind == N_MEMBER && n->op == T_DOT) {
+			n = n->l;
+		} else if (n->kind == N_INDEX && (n->id == NULL || n->id->kind != IDK_ARRAY) &&
+			   dt_type_is_array(n->l->type)) {
+			n = n->l;
+		} else if (n->kind == N_IDENT || n->kind == N_VAR) {
+			struct dt_ident *id = n->id;
+			return id != NULL && (id->kind == IDK_GLOBAL || id->kind == IDK_LOCAL) ? id
+											: NULL;
+		} else {
+			return NULL;
+		}
+	}
+}
+
+/* Store a scalar into an element or member of a global or clause-local. */
+static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
+{
+	bool user = false;
+	uint32_t size = dt_type_size(lhs->type);
+
+	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			  "only scalars can be assigned to a member or element");
+	if (lhs->kind == N_MEMBER) {
+		uint32_t off_bits;
+		const struct dt_member *m = dt_type_member(&cg->dtp->types,
+							   dt_type_base(lhs->l->type), lhs->member,
+							   &off_bits);
+		if (m != NULL && m->bitsize != 0)
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+				  "assigning to a bit-field is not supported");
+	}
+	int addr = cg_lvalue_addr(cg, lhs, &user);
+	cg_normalize(cg, val, lhs->type);
+	cg_emit(cg, I_STX(cg_size_code(size), addr, val, 0));
+	cg_reg_free(cg, addr);
+	cg_reg_free(cg, val);
+}
+
 void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 {
 	struct dt_ident *id = lhs->id;
 
+	if (lhs->flags & DN_AMEM) {
+		store_alloca(cg, lhs, val);
+		return;
+	}
+	if ((lhs->kind == N_MEMBER || lhs->kind == N_INDEX) && storage_root(lhs) != NULL) {
+		store_in_var(cg, lhs, val);
+		return;
+	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||
 	    (lhs->kind == N_INDEX && (id == NULL || id->kind != IDK_ARRAY)))
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
@@ -293,7 +377,7 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 		local_storage(cg, id);
 		int p = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(p, REG_SCRATCH));
-		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_scratch_temps(cg->dtp) + id->offset)));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
 		store_to(cg, p, 0, val, id->type, id->size);
 		cg_reg_free(cg, p);
 		return;

@@ -164,7 +164,16 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
 		mc.pdesc = i;
+		dtp->errtag[0] = '\0';
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
+		if (n < 0 && dtp->errtag[0] != '\0') {
+			/* A provider's own error (pid, usdt): its tag and message. */
+			char tag[sizeof(dtp->errtag)], msg[sizeof(dtp->errmsg)];
+			memcpy(tag, dtp->errtag, sizeof(tag));
+			memcpy(msg, dtp->errmsg, sizeof(msg));
+			dt_vec_free(&mc.seen);
+			dt_cerror(pcb, tag, pd->line, "%s", msg);
+		}
 		if (n < 0) {
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, "D_NOMEM", pd->line, "failed to match probes: %s", strerror(-n));
@@ -310,6 +319,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		free(refs);
 		free(pgp->stmts.v);
 		free(pgp);
+		dt_compile_hint(dtp);
 		return NULL;
 	}
 	dt_parse_program(&pcb);
@@ -322,6 +332,16 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
 		if (n->kind == N_CLAUSE)
 			compile_clause(&pcb, pgp, n);
+		if (n->kind == N_PROVIDER)
+			pgp->nproviders++;
+	}
+	/* Provider definitions, for dtrace -h. */
+	if (pgp->nproviders > 0) {
+		size_t k = 0;
+		pgp->providers = dt_palloc(&pcb, pgp->nproviders * sizeof(*pgp->providers));
+		for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
+			if (n->kind == N_PROVIDER)
+				pgp->providers[k++] = n;
 	}
 	layout_aggs(&pcb, pgp);
 	for (size_t i = 0; i < pgp->stmts.n; i++)

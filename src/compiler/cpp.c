@@ -13,14 +13,20 @@
 #include "lib/dt_impl.h"
 
 /* What DTrace predefines for D programs. */
+/*
+ * What DTrace predefines for D programs: not the C compiler's own macros
+ * (-undef: no __GNUC__), but what system headers need to pick the
+ * architecture.
+ */
 static const char *const predefs[] = {
-	"-D__linux", "-D__unix", "-D__SUNW_D=1", "-D__SUNW_D_64", "-D__SUNW_D_VERSION=0x02000000",
+	"-undef", "-D__linux", "-D__linux__", "-D__unix", "-D__SVR4", "-D__Linux",
+	"-D__SUNW_D=1", "-D__SUNW_D_64", "-D__SUNW_D_VERSION=0x02000000",
 #if defined(__x86_64__)
-	"-D__x86_64", "-D__amd64",
+	"-D__x86_64", "-D__x86_64__", "-D__amd64",
 #elif defined(__aarch64__)
 	"-D__aarch64__",
 #endif
-	"-D_LP64", "-D__LP64__",
+	"-D_LP64", "-D__LP64__", "-D__CHAR_BIT__=8",
 };
 
 int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *filename,

@@ -72,7 +72,7 @@ static const struct builtin builtins[] = {
 	{ "id", IDK_BVAR, BV_ID, "uint_t" },
 	{ "index", IDK_SUBR, SUB_INDEX, "int(const char *, const char *, [int])" },
 	{ "inet_ntoa", IDK_SUBR, SUB_INET_NTOA, "string(uint32_t *)" },
-	{ "inet_ntoa6", IDK_SUBR, SUB_INET_NTOA6, "string(void *)" },
+	{ "inet_ntoa6", IDK_SUBR, SUB_INET_NTOA6, "string(void *, [int])" },
 	{ "inet_ntop", IDK_SUBR, SUB_INET_NTOP, "string(int, void *)" },
 	{ "ipl", IDK_BVAR, BV_IPL, "uint_t" },
 	{ "jstack", IDK_ACTION, ACT_JSTACK, "_ustack([uint32_t], [uint32_t])" },

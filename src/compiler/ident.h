@@ -68,6 +68,7 @@ enum dt_aggfunc {
 #define IDF_WRITTEN  0x04
 #define IDF_READ     0x08
 #define IDF_BUILTIN  0x10
+#define IDF_ALLOCA   0x20	/* holds pointers into alloca()'d memory */
 
 /* A parsed function prototype. */
 struct dt_proto {

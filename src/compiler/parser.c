@@ -17,10 +17,17 @@
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 
+/* Names a typedef of this program declared (they are types from then on). */
+struct tdname {
+	const char *name;
+	struct tdname *next;
+};
+
 struct parser {
 	struct dt_pcb *pcb;
 	struct dt_lexer lx;
 	bool in_xlator_input;
+	struct tdname *typedefs;
 };
 
 struct dt_node *dt_node_new(struct dt_pcb *pcb, enum dt_nkind kind, int line)
@@ -90,7 +97,12 @@ static struct dt_token expect(struct parser *p, enum dt_tok tok)
 
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
 {
-	return t->tok == T_IDENT && dt_type_name_exists(p->pcb, t->sval);
+	if (t->tok != T_IDENT)
+		return false;
+	for (struct tdname *td = p->typedefs; td != NULL; td = td->next)
+		if (strcmp(td->name, t->sval) == 0)
+			return true;
+	return dt_type_name_exists(p->pcb, t->sval);
 }
 
 /* Does the next token begin declaration specifiers (a type name)? */
@@ -195,6 +207,11 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			next(p);
 			ds->dclass = dc;
 			any = true;
+			continue;
+		}
+		/* "static inline" functions of C headers included with -C. */
+		if (t->tok == K_INLINE && (ds->dclass == DC_STATIC || ds->dclass == DC_EXTERN)) {
+			next(p);
 			continue;
 		}
 		switch (t->tok) {
@@ -861,6 +878,14 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 	return n;
 }
 
+/* Does the declarator declare a function (its name directly takes parameters)? */
+static bool is_function(const struct dt_declarator *d)
+{
+	while (d != NULL && d->name == NULL)
+		d = d->outer;
+	return d != NULL && d->outer != NULL && d->outer->kind == DK_FUNC;
+}
+
 static struct dt_node *parse_decl(struct parser *p)
 {
 	int line = peek(p)->line;
@@ -877,6 +902,35 @@ static struct dt_node *parse_decl(struct parser *p)
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 		n->decl.spec = ds;
 		n->decl.decl = parse_declarator(p, false);
+		/*
+		 * A C function definition (from a header included with -C):
+		 * D has no functions, so its body is skipped.
+		 */
+		if (peek_tok(p) == T_LBRACE && is_function(n->decl.decl) &&
+		    (ds->dclass == DC_STATIC || ds->dclass == DC_EXTERN)) {
+			int depth = 0;
+			do {
+				struct dt_token b = next(p);
+				if (b.tok == T_LBRACE)
+					depth++;
+				else if (b.tok == T_RBRACE)
+					depth--;
+				else if (b.tok == T_EOF)
+					syntax_error(p, &b);
+			} while (depth > 0);
+			return head ? head : dt_node_new(p->pcb, N_EMPTY, line);
+		}
+		if (ds->dclass == DC_TYPEDEF) {
+			struct dt_declarator *d = n->decl.decl;
+			while (d != NULL && d->name == NULL)
+				d = d->outer;
+			if (d != NULL) {
+				struct tdname *td = dt_palloc(p->pcb, sizeof(*td));
+				td->name = d->name;
+				td->next = p->typedefs;
+				p->typedefs = td;
+			}
+		}
 		*tail = n;
 		tail = &n->next;
 	} while (accept(p, T_COMMA));

@@ -36,6 +36,7 @@ struct dt_pcb {
 	struct dt_sema_ctx *sema;	/* the clause being checked */
 	const char *region;		/* "predicate" / "action list" while checking a clause */
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
+	bool is_dlib;			/* compiling the D library */
 };
 
 /*

@@ -17,7 +17,10 @@ static bool cmdline_only(const char *name)
 static void pragma_option(struct dt_pcb *pcb, char **w, int n, int line)
 {
 	if (n < 3)
-		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "malformed #pragma option");
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "missing option name for #pragma option");
+	if (n > 3)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
+			  "superfluous arguments specified for #pragma option");
 	for (int i = 2; i < n; i++) {
 		char *name = w[i], *val = strchr(name, '=');
 		if (val)

@@ -24,8 +24,10 @@ struct dt_stmt {
 	struct dt_rdesc *rdesc;		/* the record it writes, NULL if none */
 	uint32_t args_used;		/* bitmask of argN the clause reads */
 	bool uses_scratch;		/* needs per-CPU scratch memory */
+	bool uses_alloca;		/* alloca(), copyin(): memory for this clause */
 	bool destructive;
 	bool enables_error;		/* one of its probes is dtrace:::ERROR */
+	bool may_fault;			/* it can fault (and so run ERROR clauses) */
 	int nlocals_size;		/* this-> variables' bytes */
 };
 

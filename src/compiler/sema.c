@@ -475,8 +475,12 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_sema_decl info;
 	struct dt_type *t = dt_sema_typename_info(pcb, n->decl.spec, n->decl.decl, &info);
 
-	if (dt_ident_lookup_any(dtp, info.name) != NULL || dt_ident_user(dtp, IDK_ARRAY, info.name))
+	if (dt_ident_lookup_any(dtp, info.name) != NULL || dt_ident_user(dtp, IDK_ARRAY, info.name)) {
+		/* The user's own definition wins over the library's. */
+		if (pcb->is_dlib)
+			return;
 		dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
+	}
 	dt_sema_expr(pcb, n->l);
 	if (!dt_sema_assignable(pcb, t, n->l))
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
@@ -185,7 +186,8 @@ static enum dt_aggkey_kind key_kind(struct dt_node *k)
 		case ACT_MOD: return DT_AGGKEY_MOD;
 		case ACT_UMOD: return DT_AGGKEY_UMOD;
 		case ACT_SYM: case ACT_FUNC: return DT_AGGKEY_SYM;
-		case ACT_USYM: case ACT_UFUNC: case ACT_UADDR: return DT_AGGKEY_USYM;
+		case ACT_USYM: case ACT_UFUNC: return DT_AGGKEY_USYM;
+		case ACT_UADDR: return DT_AGGKEY_UADDR;
 		default: break;
 		}
 	}
@@ -291,24 +293,25 @@ void dt_agg_layout(struct dt_pcb *pcb, struct dt_node *agg, uint32_t *string_siz
 {
 	struct dt_aggdesc *ad = agg->id->agg;
 
-	(void)pcb;
 	if (ad == NULL || ad->key_size != 0)
 		return;
 	uint32_t off = 0;
-	for (int i = 0; i < ad->nkeys; i++) {
+	struct dt_node *kn = agg->agg.keys;
+	for (int i = 0; i < ad->nkeys; i++, kn = kn != NULL ? kn->next : NULL) {
 		struct dt_aggkey *k = &ad->keys[i];
 		switch (k->kind) {
 		case DT_AGGKEY_STRING:
 			k->size = DT_ALIGN(string_sizes[i], 8);
 			break;
 		case DT_AGGKEY_STACK:
-			k->size = 8 * 128;
-			break;
 		case DT_AGGKEY_USTACK:
-			k->size = 8 * 129;
+			/* The frames the first use asks for (cg_stack.h). */
+			k->size = dt_stack_is_call(kn) ? dt_stack_size(pcb, kn)
+				  : 8 * DT_STACK_MAXFRAMES + 8;
 			break;
 		case DT_AGGKEY_USYM:
 		case DT_AGGKEY_UMOD:
+		case DT_AGGKEY_UADDR:
 			k->size = 16;
 			break;
 		default:

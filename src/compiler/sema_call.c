@@ -59,6 +59,9 @@ static bool arg_ok(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
 	if (dt_type_is_pointer(pt)) {
 		if (dt_type_is_pointer(a->type) || dt_type_is_array(a->type))
 			return true;
+		/* A string is its characters' address for a "void *" (bcopy). */
+		if (dt_type_is_string(a->type) && dt_type_is_void(dt_type_base(pt)->base))
+			return true;
 		if (dt_type_is_integer(a->type) && (a->flags & DN_CONST) && a->cval == 0)
 			return true;
 		return false;
@@ -199,6 +202,7 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 	default:
 		break;
 	}
+	dt_sema_spec_rules(pcb, n, id);
 	cx->nactions++;
 }
 
@@ -234,6 +238,13 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	check_argc(pcb, n, id->name, p);
 	check_args(pcb, n, id->name, p, 0);
 	n->type = p->ret;
+	/* inet_ntoa6()'s strictness is chosen at compile time. */
+	if (id->code == SUB_INET_NTOA6 && n->call.args->next != NULL &&
+	    (!(n->call.args->next->flags & DN_CONST) || !dt_type_is_integer(n->call.args->next->type)))
+		dt_cerror(pcb, "D_PROTO_ARG", n->line,
+			  "inet_ntoa6( ) argument #2 must be an integer constant");
+	if (stmt_level)
+		dt_sema_spec_rules(pcb, n, id);
 	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
 			  id->code == SUB_COPYIN))
 		pcb->sema->stmt->uses_scratch = true;
@@ -320,5 +331,6 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	agg->type = TT(pcb)->t_void;
 	n->type = TT(pcb)->t_void;
 	n->id = id;
+	dt_sema_spec_rules(pcb, n, fid);
 	pcb->sema->nactions++;
 }

@@ -1,6 +1,7 @@
 /* Semantic analysis of expressions and statements. */
 #include <string.h>
 
+#include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
@@ -123,17 +124,30 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 	return dt_type_equal(to, from);
 }
 
+static bool is_void_ptr(struct dt_type *t)
+{
+	struct dt_type *b = dt_type_base(t);
+
+	return b != NULL && b->kind == TK_PTR && dt_type_is_void(dt_type_base(b->base));
+}
+
 struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_ident *id;
 
-	if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
-	    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
-	    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
-	    (id = dt_ident_user(dtp, IDK_ENUM, name)) != NULL)
-		return id;
-	return dt_ident_builtin(dtp, name);
+	for (int pass = 0; pass < 2; pass++) {
+		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
+		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
+		    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
+		    (id = dt_ident_user(dtp, IDK_ENUM, name)) != NULL ||
+		    (id = dt_ident_builtin(dtp, name)) != NULL)
+			return id;
+		/* Perhaps the D library defines it. */
+		if (pcb->is_dlib || dtp->dlib_state != DLIB_UNLOADED || dt_dlib_load(dtp) < 0)
+			break;
+	}
+	return NULL;
 }
 
 static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
@@ -548,6 +562,16 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_GT:
 	case T_GE: {
 		bool ls = dt_type_is_string(l->type), rs = dt_type_is_string(r->type);
+		/* A string compared with NULL (a void pointer): is it there at all? */
+		if ((ls && is_void_ptr(r->type)) || (rs && is_void_ptr(l->type))) {
+			if (op != T_EQU && op != T_NEQ)
+				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+					  "operands have incompatible types: \"%s\" %s \"%s\"",
+					  dt_sema_typestr(pcb, l->type), opname(op),
+					  dt_sema_typestr(pcb, r->type));
+			n->type = tt->t_int;
+			return;
+		}
 		if (ls || rs) {
 			if (!is_string_like(l->type) || !is_string_like(r->type))
 				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
@@ -879,6 +903,7 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 	default:
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "internal error: unexpected node in expression");
 	}
+	dt_sema_alloca_taint(pcb, n);
 }
 
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)

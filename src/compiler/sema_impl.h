@@ -37,6 +37,8 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
+/* DTrace's speculation rules for action (or aggregating function) id at n. */
+void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_ident *id);
 
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
@@ -50,6 +52,8 @@ int64_t dt_sema_cast_value(struct dt_type *t, int64_t v);
 
 /* A user or built-in identifier by name (NULL if none). */
 struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name);
+/* Follow pointers into alloca()'d memory (sema_alloca.c). */
+void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Type of args[i] for the clause's probes. */
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
@@ -70,6 +74,8 @@ void dt_sema_agg_check(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *
 void dt_agg_layout(struct dt_pcb *pcb, struct dt_node *agg, uint32_t *string_sizes);
 
 /* The largest string an expression can produce (buffer bytes, NUL included). */
+/* Bytes a string occupies: strsize characters and the NUL. */
+uint32_t dt_str_bytes(const struct dtrace_hdl *dtp);
 uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n);
 
 /* Name of an aggregating function ("count"). */

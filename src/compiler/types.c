@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compiler/ast.h"
+#include "compiler/dlib.h"
 #include "compiler/pcb.h"
 #include "lib/dt_impl.h"
 
@@ -132,7 +133,7 @@ int dt_typetab_init(struct dt_typetab *tt)
 		const char *name;
 		int special;
 	} specials[] = {
-		{ "stack", DT_SPECIAL_STACK }, { "_ustack", DT_SPECIAL_USTACK },
+		{ "stack", DT_SPECIAL_STACK }, { "stack", DT_SPECIAL_USTACK },	/* DTrace names both "stack" */
 		{ "_symaddr", DT_SPECIAL_SYMADDR }, { "_usymaddr", DT_SPECIAL_USYMADDR },
 		{ "<DYN>", DT_SPECIAL_DYN },
 	};
@@ -569,6 +570,10 @@ bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 	struct dt_typetab *tt = &pcb->hdl->types;
 
 	if (dt_htab_get(&tt->names, name) != NULL)
+		return true;
+	/* The D library's typedefs (ipaddr_t ...). */
+	if (!pcb->is_dlib && pcb->hdl->dlib_state == DLIB_UNLOADED && dt_dlib_load(pcb->hdl) == 0 &&
+	    dt_htab_get(&tt->names, name) != NULL)
 		return true;
 	/* A variable of that name wins over a kernel typedef. */
 	if (dt_ident_lookup_any(pcb->hdl, name) != NULL)

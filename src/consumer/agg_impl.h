@@ -178,6 +178,16 @@ void dt_agg_print_lquantize(struct dt_strbuf *out, const struct dt_aggdesc *ad,
 void dt_agg_print_llquantize(struct dt_strbuf *out, const struct dt_aggdesc *ad,
 			     const int64_t *b, uint64_t normal);
 
+/* ---- bucket bounds (agg_bounds.c) -------------------------------------- */
+
+/* Buckets of a quantize/lquantize/llquantize value (0 for other functions). */
+uint32_t dt_agg_nbuckets(const struct dt_aggdesc *ad);
+/*
+ * The values bucket b holds, [*min, *max] inclusive; false when it holds
+ * none (llquantize's "ghost" buckets, b out of range, not a histogram).
+ */
+bool dt_agg_bucket_bounds(const struct dt_aggdesc *ad, uint32_t b, int64_t *min, int64_t *max);
+
 /* ---- printing (agg_print.c) -------------------------------------------- */
 
 struct dt_aggprint {
@@ -186,6 +196,9 @@ struct dt_aggprint {
 	bool rawbytes;
 };
 
+/* The text of a symbol-like key: "mod`func", "mod", or "0x..." when unknown. */
+void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
+		     const struct dt_aggkey *k, const uint8_t *p);
 /* One key component, one value, as the default layout prints them (dt_print_datum). */
 void dt_agg_print_key(struct dt_strbuf *out, const struct dt_aggprint *pc,
 		      const struct dt_aggdesc *ad, const uint8_t *key);

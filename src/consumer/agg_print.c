@@ -46,10 +46,11 @@ static void strip_offset(struct dt_strbuf *sb)
 }
 
 /* The text of a symbol-like key: "mod`func", "mod", or "0x..." when unknown. */
-static void sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
+void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 		     const struct dt_aggkey *k, const uint8_t *p)
 {
-	bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD;
+	bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD ||
+		    k->kind == DT_AGGKEY_UADDR;
 	uint64_t pid = user ? dt_agg_load_uint(p, 8) : 0;
 	uint64_t addr = dt_agg_load_uint(user ? p + 8 : p, 8);
 	int rc = -1;
@@ -63,6 +64,7 @@ static void sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 			rc = syms->kmod ? syms->kmod(syms->ctx, addr, sb) : -1;
 			break;
 		case DT_AGGKEY_USYM:
+		case DT_AGGKEY_UADDR:
 			rc = syms->uaddr ? syms->uaddr(syms->ctx, pid, addr, sb) : -1;
 			break;
 		default:
@@ -105,7 +107,7 @@ static void print_key_comp(struct dt_strbuf *out, const struct dt_aggprint *pc,
 		struct dt_strbuf t;
 
 		dt_sb_init(&t);
-		sym_text(&t, pc->syms, k, p);
+		dt_agg_sym_text(&t, pc->syms, k, p);
 		dt_sb_printf(out, "  %-50s", t.s != NULL ? t.s : "");
 		if (t.oom)
 			out->oom = true;

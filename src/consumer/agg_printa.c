@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "consumer/agg_walk.h"
+#include "consumer/report.h"
 #include "lib/dt_impl.h"
 
 static int print_error(dtrace_hdl_t *dtp, int rc)
@@ -177,6 +179,30 @@ static int write_error(dtrace_hdl_t *dtp, int rc)
 	return print_error(dtp, rc);
 }
 
+/* The same as JSON: one object per aggregation with entries. */
+static int print_json(dtrace_hdl_t *dtp, FILE *fp, const struct dt_aggsort_opts *o)
+{
+	struct dt_strbuf sb;
+	size_t n = dtp->aggs.n;
+	int rc = 0;
+
+	dt_sb_init(&sb);
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		uint32_t id = (uint32_t)(o->rev ? n - 1 - k : k);
+
+		if (dtp->aggs.v[id] == NULL || dt_agg_printed(dtp, id))
+			continue;
+		dt_sb_reset(&sb);
+		int entries = dt_json_aggregation(dtp, &sb, id, "exit", NULL);
+		if (entries < 0)
+			rc = entries;		/* the error is set */
+		else if (entries > 0 && (dt_sb_putc(&sb, '\n'), (rc = flush(&sb, fp)) < 0))
+			rc = write_error(dtp, rc);
+	}
+	dt_sb_free(&sb);
+	return rc;
+}
+
 /* Every aggregation printa() has not printed, by id (reversed by aggsortrev). */
 int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 {
@@ -186,7 +212,11 @@ int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 	size_t n = dtp->aggs.n;
 	int rc = 0;
 
+	if (fp == NULL)
+		return 0;
 	dt_aggsort_opts_get(dtp, &o);
+	if (dt_oformat_json(dtp))
+		return print_json(dtp, fp, &o);
 	dt_aggprint_get(dtp, &pc);
 	dt_sb_init(&sb);
 	for (size_t k = 0; k < n; k++) {

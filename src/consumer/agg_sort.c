@@ -38,6 +38,7 @@ static int comp_cmp(const struct dt_aggkey *k, const uint8_t *a, const uint8_t *
 		break;
 	case DT_AGGKEY_USYM:
 	case DT_AGGKEY_UMOD:
+	case DT_AGGKEY_UADDR:
 		if (k->size == 16) {
 			int r = CMP(dt_agg_load_uint(a, 8), dt_agg_load_uint(b, 8));
 			return r ? r : CMP(dt_agg_load_uint(a + 8, 8), dt_agg_load_uint(b + 8, 8));

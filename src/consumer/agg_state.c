@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compiler/ident.h"
+#include "consumer/agg_symkeys.h"
 #include "consumer/llquant.h"
 #include "lib/dt_impl.h"
 
@@ -168,7 +169,9 @@ static uint32_t value_words(const struct dt_aggdesc *ad)
 	}
 }
 
-int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
+/* merge: sym() & co. keys by function or module, for printing (not for clear and trunc). */
+static int snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s,
+		    bool merge)
 {
 	struct dt_aggstate *st = state(dtp);
 	uint32_t need = value_words(ad);
@@ -190,8 +193,19 @@ int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_ag
 		return dt_set_error(dtp, rc, "failed to read aggregation @%s: %s", ad->name,
 				    strerror(-rc));
 	}
+	/* Only with the real symbolizer installed (dtrace_go), not a test's. */
+	if (merge && st->have_syms && dtp->symbolizer != NULL &&
+	    st->syms.ctx == (void *)dtp->symbolizer && dt_aggsnap_symkeys(dtp, s) < 0) {
+		dt_aggsnap_free(s);
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	}
 	dt_aggsnap_finish(s);
 	return 0;
+}
+
+int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
+{
+	return snapshot(dtp, ad, s, true);
 }
 
 /* Every key of the snapshot, for the source's reset/remove. */
@@ -222,7 +236,7 @@ int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 
 	if (ad == NULL)
 		return dtp->err;
-	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+	if ((rc = snapshot(dtp, ad, &s, false)) < 0)
 		return rc;
 	const uint8_t **keys = keys_of(&s);
 	struct dt_aggstate *st = dtp->aggstate;
@@ -250,7 +264,7 @@ int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, int64_t n)
 
 	if (ad == NULL)
 		return dtp->err;
-	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+	if ((rc = snapshot(dtp, ad, &s, false)) < 0)
 		return rc;
 	rc = dt_aggsnap_sort_by_value(&s, n > 0, &sorted);
 	if (rc == 0 && keep < s.n) {

@@ -51,8 +51,9 @@ enum dt_aggkey_kind {
 	DT_AGGKEY_USTACK,	/* ustack(): u64 tgid then pcs */
 	DT_AGGKEY_SYM,		/* sym()/func(): kernel address */
 	DT_AGGKEY_MOD,		/* mod(): kernel address */
-	DT_AGGKEY_USYM,		/* usym()/ufunc()/uaddr(): u64 tgid, u64 address */
+	DT_AGGKEY_USYM,		/* usym()/ufunc(): u64 tgid, u64 address */
 	DT_AGGKEY_UMOD,		/* umod(): u64 tgid, u64 address */
+	DT_AGGKEY_UADDR,	/* uaddr(): u64 tgid, u64 address (printed with its offset) */
 };
 
 struct dt_aggkey {

@@ -11,9 +11,14 @@
 
 #include "bpf/abi.h"
 #include "compiler/cg_impl.h"
+#include "consumer/agg.h"
 #include "consumer/consume.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
+#include "consumer/rec_decode.h"
+#include "consumer/report.h"
+#include "consumer/spec.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
@@ -36,7 +41,14 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	return 0;
+	/* Stacks and symbols in aggregations resolve through the handle's symbolizer. */
+	const struct dt_pf_syms *syms = dt_syms(dtp);
+	if (syms == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	int rc = dt_agg_set_syms(dtp, syms);
+	if (rc < 0)
+		return rc;
+	return dt_spec_init(dtp);
 }
 
 void dt_consume_close(struct dtrace_hdl *dtp)
@@ -45,6 +57,7 @@ void dt_consume_close(struct dtrace_hdl *dtp)
 		ring_buffer__free(dtp->rt->ring);
 		dtp->rt->ring = NULL;
 	}
+	dt_spec_close(dtp);
 }
 
 void dt_consume_fini(struct dtrace_hdl *dtp)
@@ -55,20 +68,7 @@ void dt_consume_fini(struct dtrace_hdl *dtp)
 	for (size_t i = 0; i < dtp->rdescs.n; i++)
 		dt_vec_free(&dtp->rdescs.v[i]->items);
 	dt_sb_free(&dtp->outbuf);
-}
-
-static void drop_msg(struct dtrace_hdl *dtp, const char *tag, uint64_t n, const char *what,
-		     int cpu)
-{
-	fflush(dtp->out);
-	fprintf(stderr, "dtrace: ");
-	if (dtp->opts.droptags)
-		fprintf(stderr, "[%s] ", tag);
-	if (cpu >= 0)
-		fprintf(stderr, "%llu %sdrop%s on CPU %d\n", (unsigned long long)n, what,
-			n > 1 ? "s" : "", cpu);
-	else
-		fprintf(stderr, "%llu %s%s\n", (unsigned long long)n, what, n > 1 ? "s" : "");
+	dt_rec_decode_free(dtp);
 }
 
 void dt_report_drops(struct dtrace_hdl *dtp)
@@ -93,9 +93,9 @@ void dt_report_drops(struct dtrace_hdl *dtp)
 		memcpy(&agg, v + CPU_AGG_DROPS, 8);
 		uint64_t *seen = rt->drops_seen + (size_t)c * 4;
 		if (ring > seen[0])
-			drop_msg(dtp, "DTRACEDROP_PRINCIPAL", ring - seen[0], "", c);
+			dt_report_drop(dtp, DTRACE_DROP_PRINCIPAL, c, ring - seen[0]);
 		if (agg > seen[2])
-			drop_msg(dtp, "DTRACEDROP_AGGREGATION", agg - seen[2], "aggregation ", c);
+			dt_report_drop(dtp, DTRACE_DROP_AGGREGATION, c, agg - seen[2]);
 		if (d > seen[1])
 			dyn += d - seen[1];
 		seen[0] = ring;
@@ -103,7 +103,7 @@ void dt_report_drops(struct dtrace_hdl *dtp)
 		seen[2] = agg;
 	}
 	if (dyn > 0)
-		drop_msg(dtp, "DTRACEDROP_DYNAMIC", dyn, "dynamic variable drop", -1);
+		dt_report_drop(dtp, DTRACE_DROP_DYNAMIC, -1, dyn);
 	free(vals);
 }
 
@@ -115,8 +115,12 @@ int dt_consume_pending(struct dtrace_hdl *dtp)
 	if (rt == NULL || rt->ring == NULL)
 		return 0;
 	rc = ring_buffer__consume(rt->ring);
-	fflush(dtp->out);
+	if (dtp->out != NULL)
+		fflush(dtp->out);
 	dt_report_drops(dtp);
+	dt_spec_pass(dtp);
+	if (dtp->cb_aborted)
+		return dt_set_error(dtp, -ECANCELED, "stopped by a callback");
 	return rc < 0 ? rc : 0;
 }
 
@@ -128,10 +132,16 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	/* Nothing to wait for once exit() has been seen (e.g. in BEGIN). */
 	if (rt == NULL || rt->ring == NULL || dtp->exited)
 		return;
+	/* Drained speculations are freed for reuse when the ring is read. */
+	if (dt_spec_used(dtp) && dtp->opts.cleanrate / 1000000 < ms)
+		ms = dtp->opts.cleanrate / 1000000;
 	if (ms <= 0)
 		ms = 1;
 	if (ms > 1000)
 		ms = 1000;
+	/* Read the mappings of -c/-p processes often enough to know them after they exit. */
+	if (dtp->uses_usyms && ms > DT_SYMS_TRACK_MS)
+		ms = DT_SYMS_TRACK_MS;
 	/* A forced wake-up, a signal or the timeout ends the wait. */
 	ring_buffer__poll(rt->ring, (int)ms);
 }

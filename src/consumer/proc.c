@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "consumer/consume.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
@@ -64,11 +66,89 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 	return 0;
 }
 
+/* AT_ENTRY of a process, from /proc/PID/auxv (0 if unknown). */
+static uint64_t entry_point(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2], entry = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	FILE *fp = fopen(path, "re");
+	if (fp == NULL)
+		return 0;
+	while (fread(av, sizeof(av), 1, fp) == 1 && av[0] != 0) {
+		if (av[0] == 9 /* AT_ENTRY */)
+			entry = av[1];
+	}
+	fclose(fp);
+	return entry;
+}
+
+/*
+ * Run the -c child, stopped at its exec, to its entry point: the dynamic
+ * linker has then mapped its shared libraries (what the pid and usdt
+ * providers look at), and the program itself has not run yet.  A
+ * breakpoint at AT_ENTRY, put back as it was once hit.
+ */
+int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
+{
+#if defined(__x86_64__)
+	if (pid != dtp->child_pid || !dtp->child_stopped || dtp->child_at_entry)
+		return 0;
+	dtp->child_at_entry = true;
+	uint64_t entry = entry_point(pid);
+	if (entry == 0)
+		return 0;
+	errno = 0;
+	long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)entry, NULL);
+	if (errno != 0)
+		return 0;
+	long bp = (long)(((unsigned long)word & ~0xffUL) | 0xccUL);
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)bp) < 0)
+		return 0;
+	struct user_regs_struct regs;
+	int sig = 0, status;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig) < 0)
+			break;
+		pid_t r;
+		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		if (r != pid || WIFEXITED(status) || WIFSIGNALED(status)) {
+			dtp->child_stopped = false;
+			dtp->child_exited = true;
+			dtp->child_status = status;
+			return dt_set_error(dtp, -ESRCH, "process %d exited before its entry point",
+					    (int)pid);
+		}
+		if (!WIFSTOPPED(status))
+			continue;
+		sig = WSTOPSIG(status);
+		if (sig == SIGTRAP) {
+			sig = 0;
+			if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == entry + 1)
+				break;
+		}
+	}
+	ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)word);
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == entry + 1) {
+		regs.rip = entry;
+		ptrace(PTRACE_SETREGS, pid, NULL, &regs);
+	}
+#else
+	(void)dtp;
+	(void)pid;
+#endif
+	return 0;
+}
+
 int dtrace_proc_continue(dtrace_hdl_t *dtp)
 {
 	if (!dtp->child_stopped)
 		return 0;
 	dtp->child_stopped = false;
+	/* Its mappings, while it is stopped: its stacks resolve even if it exits at once. */
+	dt_syms_track_targets(dtp, 0);
 	if (ptrace(PTRACE_DETACH, dtp->child_pid, NULL, NULL) < 0)
 		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->child_pid,
 				    strerror(errno));
@@ -88,6 +168,7 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 
 void dt_proc_check(struct dtrace_hdl *dtp)
 {
+	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
 	if (dtp->child_pid != 0 && !dtp->child_exited) {
 		int status;
 		pid_t r = waitpid(dtp->child_pid, &status, WNOHANG);

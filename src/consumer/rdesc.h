@@ -30,6 +30,7 @@ enum dt_rkind {
 	RK_PRINT,
 	RK_FREOPEN, RK_FTRUNCATE,
 	RK_RAISE, RK_STOP,
+	RK_COMMIT, RK_DISCARD,	/* u32 speculation ID at off if it took effect, else 0 */
 	RK_ERROR,	/* a run-time fault: see struct dt_rec_error */
 };
 
@@ -59,6 +60,7 @@ struct dt_rdesc {
 	uint32_t size;		/* total record size including the header */
 	DT_VEC(struct dt_ritem) items;
 	bool has_exit;
+	bool spec_ctl;		/* has RK_COMMIT/RK_DISCARD items */
 };
 
 /* Layout of an error record's data (after the header). */

@@ -22,15 +22,21 @@ struct dt_stmt;
 struct dt_rdesc;
 struct dt_ident;
 struct dt_runtime;
+struct dt_uprocs;
+struct dt_node;
 struct dt_aggdesc;
 struct dt_aggstate;
 struct bo_object;
+struct dt_recdec;
+struct dt_symbolizer;
 struct dt_fbt;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
 	int nprobes;			/* distinct probes enabled */
 	bool execed;
+	struct dt_node **providers;	/* provider definitions (N_PROVIDER), in the arena */
+	size_t nproviders;
 };
 
 struct dtrace_hdl {
@@ -48,11 +54,17 @@ struct dtrace_hdl {
 	uint32_t bss_size;		/* .bss bytes used by globals and state */
 	uint32_t nvars;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
+	int dlib_state;			/* enum dt_dlib_state */
+	bool uses_strtok;		/* strtok()'s state is in scratch ... */
+	uint32_t strtok_off;		/* ... at this offset among the locals */
 	uint32_t scratch_max;		/* largest per-statement temporaries */
 	DT_VEC(struct dt_ident *) dynvars;	/* thread-locals and arrays with maps */
 	struct bo_object *obj;		/* the BPF object being built */
 	DT_VEC(void *) formats;		/* parsed printf formats (struct dt_pf_format) */
 	bool need_probe_map;		/* some clause reads probe names at run time */
+	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
+	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
+	bool uses_usyms;		/* some clause records user addresses (ustack() & co.) */
 
 	/* Probes and providers. */
 	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */
@@ -60,6 +72,7 @@ struct dtrace_hdl {
 	const struct dt_provider *const *providers;
 	size_t nproviders;
 	uint32_t populated;			/* providers fully listed (bitmask) */
+	struct dt_uprocs *uprocs;		/* processes the pid/usdt providers read */
 	struct dt_fbt *fbt;			/* fbt: kernel functions, kernel features */
 
 	/* Compiled and enabled programs, in order. */
@@ -78,6 +91,7 @@ struct dtrace_hdl {
 	pid_t target_pid;		/* $target */
 	pid_t child_pid;		/* -c child, 0 if none */
 	bool child_stopped;		/* the -c child waits (ptrace-stopped) for go */
+	bool child_at_entry;		/* ... at its entry point rather than its exec */
 	const char *child_name;
 	int grabbed_exited;
 	bool child_exited;
@@ -85,10 +99,22 @@ struct dtrace_hdl {
 	DT_VEC(pid_t) grabbed;		/* -p processes */
 
 	/* Output */
-	FILE *out;
+	FILE *out;			/* NULL: no output of the library's own */
 	bool testing;			/* _DTRACE_TESTING: no CPU/ID columns */
 	bool printed_header;		/* the CPU ID FUNCTION:NAME line */
 	struct dt_strbuf outbuf;	/* output being formatted */
+	bool skip_output;		/* a callback said DTRACE_CONSUME_SKIP for this record */
+
+	/* Consumer callbacks (dtrace_handle_record/drop/error). */
+	dtrace_record_f *rec_fn;
+	void *rec_arg;
+	dtrace_drop_f *drop_fn;
+	void *drop_arg;
+	dtrace_error_f *err_fn;
+	void *err_arg;
+	bool cb_aborted;		/* a callback returned DTRACE_CONSUME_ABORT */
+	struct dt_recdec *recdec;	/* decoding scratch for callbacks and JSON */
+	struct dt_symbolizer *symbolizer;	/* kernel and user symbols (symbolize.h) */
 
 	/* Run time (loaded object, links, ring buffer, state). */
 	struct dt_runtime *rt;
@@ -102,6 +128,12 @@ struct dtrace_hdl {
 /* Set a (non-compile) error: message printf-style, returns -err. */
 int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * After a compile error: add what the system lacks when that explains it
+ * (an unavailable provider, no kernel BTF), see syscheck.c.
+ */
+void dt_compile_hint(dtrace_hdl_t *dtp);
 
 /* Find a user identifier (variable/inline) by name, or a built-in. */
 struct dt_ident *dt_ident_lookup_any(dtrace_hdl_t *dtp, const char *name);

@@ -59,6 +59,11 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 
 	if (g == NULL)
 		return 0;
+	/* -x cpu: BEGIN and END run on that CPU, like every other probe. */
+	if (dtp->opts.cpu >= 0) {
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+		opts.cpu = (__u32)dtp->opts.cpu;
+	}
 	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
 		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
 				    g->probes.v[0]->desc[3], strerror(errno));
@@ -81,6 +86,14 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	free(linked);
 	if (rc < 0)
 		return dt_set_error(dtp, rc, "%s", err);
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
+		if (g->fn == NULL || g->mech->prepare == NULL)
+			continue;
+		struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, g->fn->name);
+		if (p != NULL && (rc = g->mech->prepare(dtp, g, p)) < 0)
+			return rc;
+	}
 	struct bpf_program *failed = NULL;
 	rc = bo_load(rt->obj, dtp->obj->source_name, &failed, err, sizeof(err));
 	if (rc < 0) {
@@ -94,6 +107,11 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 				what = desc;
 			}
 		}
+		if (rc == -EPERM)
+			return dt_set_error(dtp, rc, "failed to enable '%s': %s (the kernel refused "
+					    "BPF: run as root, or with CAP_BPF and CAP_PERFMON; in a "
+					    "container, seccomp or a security module may block bpf())",
+					    what, err);
 		return dt_set_error(dtp, rc, "failed to enable '%s': %s", what, err);
 	}
 	return 0;
@@ -108,6 +126,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
 	if (dtp->obj == NULL || dtp->stmts.n == 0)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
+	if ((rc = dtrace_preflight(dtp)) < 0)
+		return rc;
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");

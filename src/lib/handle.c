@@ -12,6 +12,8 @@
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/report.h"
+#include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
@@ -78,6 +80,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_probes_fini(dtp);
 	dt_idents_fini(dtp);
 	dt_agg_fini(dtp);
+	dt_syms_free(dtp);
 	dt_consume_fini(dtp);
 	for (size_t i = 0; i < dtp->progs.n; i++) {
 		dtrace_prog_t *pgp = dtp->progs.v[i];
@@ -192,6 +195,32 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dtp->out = fp;
+}
+
+int dtrace_oformat(const dtrace_hdl_t *dtp)
+{
+	return dt_oformat_json(dtp);
+}
+
+int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
+{
+	dtp->rec_fn = func;
+	dtp->rec_arg = arg;
+	return 0;
+}
+
+int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg)
+{
+	dtp->drop_fn = func;
+	dtp->drop_arg = arg;
+	return 0;
+}
+
+int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg)
+{
+	dtp->err_fn = func;
+	dtp->err_arg = arg;
+	return 0;
 }
 
 const char *dtrace_version(void)

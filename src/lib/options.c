@@ -112,6 +112,7 @@ void dt_options_init(struct dt_options *o)
 	o->specsize = 32 << 10;
 	o->strsize = 256;
 	o->nspec = 1;
+	o->scratchsize = 256;
 	o->switchrate = 1000000000;	/* 1hz */
 	o->statusrate = 1000000000;
 	o->aggrate = 1000000000;
@@ -269,6 +270,8 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 		errno = 0;
 		v = strtoll(value, &end, 0);
 		if (*end != '\0' || errno != 0 || end == value)
+			return badval(dtp);
+		if (d->off == O(nspec) && v < 0)
 			return badval(dtp);
 		*(int64_t *)(base + d->off) = v;
 		return 0;

@@ -15,6 +15,7 @@ struct bpf_object;
 struct ring_buffer;
 struct dt_group;
 struct dtrace_hdl;
+struct dt_specstate;
 
 struct dt_runtime {
 	DT_VEC(struct dt_group *) groups;
@@ -27,6 +28,7 @@ struct dt_runtime {
 	int ncpus;
 	uint64_t *drops_seen;		/* per CPU and kind, already reported */
 	bool error_clauses;		/* some clause enables ERROR */
+	struct dt_specstate *specs;	/* speculations (consumer/spec.c), NULL if unused */
 };
 
 /* Build the program groups and every function of the object (cg_prog.c). */

@@ -2,20 +2,24 @@
 #include "providers/probe.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "compiler/ast.h"
 #include "lib/dt_impl.h"
 #include "providers/provider.h"
+#include "providers/uproc.h"
 
 /*
- * Providers in listing order; their probe ids follow this order.  fbt,
- * the expensive one to list, is last so that no other provider's ids
- * depend on it.
+ * Providers in listing order; their probe ids follow this order.  pid and
+ * usdt list nothing until a description names a process, so they come
+ * after the providers that list everything; fbt, the expensive one to
+ * list, is last so that no other provider's ids depend on it.
  */
 static const struct dt_provider *const providers[] = {
-	&dt_prov_dtrace, &dt_prov_syscall, &dt_prov_profile, &dt_prov_sdt, &dt_prov_fbt,
+	&dt_prov_dtrace, &dt_prov_syscall, &dt_prov_profile, &dt_prov_sdt,
+	&dt_prov_pid, &dt_prov_usdt, &dt_prov_fbt,
 };
 
 int dt_probes_init(dtrace_hdl_t *dtp)
@@ -27,6 +31,7 @@ int dt_probes_init(dtrace_hdl_t *dtp)
 
 void dt_probes_fini(dtrace_hdl_t *dtp)
 {
+	dt_uprocs_free(dtp);
 	for (size_t i = 0; i < dtp->nproviders; i++)
 		if (dtp->providers[i]->fini != NULL)
 			dtp->providers[i]->fini(dtp);
@@ -44,10 +49,40 @@ struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
 			      const char *mod, const char *func, const char *name,
 			      uint64_t data, const void *priv)
 {
+	return dt_probe_add_named(dtp, prov, prov->name, mod, func, name, data, priv);
+}
+
+struct dt_probe *dt_probe_lookup(dtrace_hdl_t *dtp, const char *prov, const char *mod,
+				 const char *func, const char *name)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", prov, mod, func, name);
+	return dt_htab_get(&dtp->probe_names, buf);
+}
+
+int dt_probe_error(dtrace_hdl_t *dtp, int err, const char *tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err > 0)
+		err = -err;
+	dtp->err = err;
+	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag);
+	va_start(ap, fmt);
+	vsnprintf(dtp->errmsg, sizeof(dtp->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+struct dt_probe *dt_probe_add_named(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+				    const char *provname, const char *mod, const char *func,
+				    const char *name, uint64_t data, const void *priv)
+{
 	char buf[512];
 
 	/* Known already (providers that make probes on demand ask again). */
-	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", prov->name, mod, func, name);
+	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", provname, mod, func, name);
 	struct dt_probe *old = dt_htab_get(&dtp->probe_names, buf);
 	if (old != NULL)
 		return old;
@@ -55,7 +90,7 @@ struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
 	if (prp == NULL)
 		return NULL;
 	prp->prov = prov;
-	prp->desc[0] = prov->name;
+	prp->desc[0] = provname == prov->name ? prov->name : dt_arena_strdup(&dtp->arena, provname);
 	prp->desc[1] = dt_arena_strdup(&dtp->arena, mod);
 	prp->desc[2] = dt_arena_strdup(&dtp->arena, func);
 	prp->desc[3] = dt_arena_strdup(&dtp->arena, name);
@@ -133,7 +168,7 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 	}
 	for (size_t i = 0; i < dtp->nproviders; i++) {
 		const struct dt_provider *pv = dtp->providers[i];
-		if (!field_match(pv->name, pd->prov))
+		if (pv->prov_match ? !pv->prov_match(pd->prov) : !field_match(pv->name, pd->prov))
 			continue;
 		/* A lazy provider's earlier neighbours are listed, not itself. */
 		int rc = !pv->lazy ? populate(dtp, i) : i > 0 ? populate(dtp, i - 1) : 0;
@@ -144,9 +179,13 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 	}
 	for (size_t i = 0; i < dtp->probes.n; i++) {
 		struct dt_probe *prp = dtp->probes.v[i];
-		if (!field_match(prp->desc[0], pd->prov) || !field_match(prp->desc[1], pd->mod) ||
-		    !field_match(prp->desc[2], pd->func) || !field_match(prp->desc[3], pd->name))
+		if (prp->prov->match != NULL) {
+			if (!prp->prov->match(dtp, prp, pd))
+				continue;
+		} else if (!field_match(prp->desc[0], pd->prov) || !field_match(prp->desc[1], pd->mod) ||
+			   !field_match(prp->desc[2], pd->func) || !field_match(prp->desc[3], pd->name)) {
 			continue;
+		}
 		n++;
 		if (f != NULL) {
 			int rc = f(dtp, prp, arg);

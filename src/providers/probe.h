@@ -26,6 +26,22 @@ struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
 			      const char *mod, const char *func, const char *name,
 			      uint64_t data, const void *priv);
 
+/* The same, with a provider name of its own ("pid1234"). */
+struct dt_probe *dt_probe_add_named(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+				    const char *provname, const char *mod, const char *func,
+				    const char *name, uint64_t data, const void *priv);
+
+/* The probe named prov:mod:func:name, or NULL. */
+struct dt_probe *dt_probe_lookup(dtrace_hdl_t *dtp, const char *prov, const char *mod,
+				 const char *func, const char *name);
+
+/*
+ * A provider's error in matching a description, with DTrace's error tag
+ * (D_PROC_FUNC ...) for the compiler to report; returns -err.
+ */
+int dt_probe_error(dtrace_hdl_t *dtp, int err, const char *tag, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 struct dt_probe *dt_probe_by_id(dtrace_hdl_t *dtp, uint32_t id);
 
 typedef int dt_probe_match_f(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg);

@@ -168,8 +168,13 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		struct dt_probe *prp = g->probes.v[i];
 		bool tick = strncmp(prp->desc[3], "tick-", 5) == 0;
 		uint64_t period = prp->data < MIN_PERIOD ? MIN_PERIOD : prp->data;
-		/* tick-N runs on CPU 0; profile-N on every online CPU. */
-		for (int cpu = 0; cpu < (tick ? 1 : ncpus); cpu++) {
+		/*
+		 * tick-N runs on one CPU (0, or the cpu option's); profile-N on
+		 * every online CPU (only the cpu option's, if set).
+		 */
+		int first = dtp->opts.cpu >= 0 ? (int)dtp->opts.cpu : 0;
+		int last = tick || dtp->opts.cpu >= 0 ? first + 1 : ncpus;
+		for (int cpu = first; cpu < last; cpu++) {
 			int fd = open_event(period, cpu);
 			if (fd < 0) {
 				if (!tick && errno == ENODEV)

@@ -364,9 +364,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 static const char *unavailable(dtrace_hdl_t *dtp)
 {
 	(void)dtp;
-	if (dt_tracefs() == NULL)
-		return "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
-	return NULL;
+	return dt_tracefs_problem();
 }
 
 const struct dt_provider dt_prov_syscall = {

@@ -46,6 +46,8 @@ struct dt_mech {
 	int (*add_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Fill such maps after load. */
 	int (*fill_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* Adjust the program after the object is opened, before it is loaded. */
+	int (*prepare)(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
 };
 
 struct dt_provider {
@@ -75,6 +77,18 @@ struct dt_provider {
 	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
 	const char *(*unavailable)(dtrace_hdl_t *dtp);
+	/*
+	 * Providers whose probes carry a process id in the provider name
+	 * (pid1234, myprov1234): whether a description's provider field may
+	 * name one of them.  Without it the provider's name must match.
+	 */
+	bool (*prov_match)(const char *pattern);
+	/*
+	 * Whether a probe matches a description, where the provider knows
+	 * better than the four fields (module aliases such as a.out, function
+	 * aliases).  Without it the four fields are matched as globs.
+	 */
+	bool (*match)(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd);
 	/* Free what the provider keeps in the handle. */
 	void (*fini)(dtrace_hdl_t *dtp);
 };
@@ -100,6 +114,8 @@ extern const struct dt_provider dt_prov_dtrace;
 extern const struct dt_provider dt_prov_syscall;
 extern const struct dt_provider dt_prov_profile;
 extern const struct dt_provider dt_prov_sdt;
+extern const struct dt_provider dt_prov_pid;
+extern const struct dt_provider dt_prov_usdt;
 extern const struct dt_provider dt_prov_fbt;
 
 #endif

@@ -2,22 +2,49 @@
 #include "providers/tracefs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#ifndef TRACEFS_MAGIC
+#define TRACEFS_MAGIC 0x74726163
+#endif
+
+static const char *const paths[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 const char *dt_tracefs(void)
 {
-	static const char *const paths[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		char p[128];
 		snprintf(p, sizeof(p), "%s/available_events", paths[i]);
-		if (access(p, R_OK) == 0)
+		/* AT_EACCESS: capabilities (CAP_DAC_READ_SEARCH) count, as for open() */
+		if (faccessat(AT_FDCWD, p, R_OK, AT_EACCESS) == 0)
 			return paths[i];
 	}
 	return NULL;
+}
+
+const char *dt_tracefs_problem(void)
+{
+	struct statfs sf;
+	bool denied = false;
+
+	if (dt_tracefs() != NULL)
+		return NULL;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		char p[128];
+		snprintf(p, sizeof(p), "%s/available_events", paths[i]);
+		if (faccessat(AT_FDCWD, p, F_OK, AT_EACCESS) == 0 || errno == EACCES)
+			denied |= statfs(paths[i], &sf) == 0 && sf.f_type == TRACEFS_MAGIC;
+	}
+	if (denied)
+		return "cannot read tracefs at /sys/kernel/tracing (permission denied): run as "
+		       "root, or grant CAP_DAC_READ_SEARCH";
+	return "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
 }
 
 int dt_tracefs_events(int (*f)(const char *group, const char *event, void *arg), void *arg)

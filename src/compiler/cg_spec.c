@@ -1,0 +1,225 @@
+/*
+ * Speculations in generated code: speculation(), speculate(), commit()
+ * and discard() call the run-time functions of bpf/spec.bpf.c on the
+ * dt_specs area in .bss; src/bpf/spec_abi.h explains the design.
+ *
+ * A speculative clause's record is the clause's one record with the
+ * speculation ID in its header.  speculate() that fails (no such active
+ * speculation, or a record larger than specsize) ends the clause: its
+ * record is discarded.  A record that does not fit in what is left of
+ * specsize gets DT_SPEC_CTLONLY with its ID: the clause runs on, the
+ * consumer counts the record and drops it (what DTrace does).  commit() and discard() store the ID they changed (or 0)
+ * in slots at the front of the record, zeroed when it is reserved, so that
+ * a record submitted after a fault or a failed speculate() (flagged
+ * DT_SPEC_CTLONLY) still tells the consumer what its clause committed or
+ * discarded, and never anything it did not.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "bpf/spec_abi.h"
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/sema_impl.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+
+#define HDR_SPEC_OFF ((int16_t)offsetof(struct dt_rec_hdr, spec))
+
+/* The .bss offset of the speculation area, laid out on first use. */
+static uint32_t spec_area(struct dt_cg *cg)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+
+	if (dtp->spec_off != 0)
+		return dtp->spec_off;
+	int64_t nspec = dtp->opts.nspec;
+	if (nspec < 0)
+		nspec = 0;
+	if (nspec > DT_SPEC_MAX)
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+			  "nspec %lld is more speculations than this dtrace supports (%d)",
+			  (long long)nspec, DT_SPEC_MAX);
+	if (dtp->bss_size < BSS_FIXED)
+		dtp->bss_size = BSS_FIXED;
+	uint32_t off = DT_ALIGN(dtp->bss_size, 8);
+	uint32_t size = (uint32_t)DT_SPEC_AREA_SIZE(nspec);
+	struct bo_var v = { .name = "dt_specs", .offset = off, .size = size };
+	if (dt_vec_push(&cg->obj->bss_vars, v) < 0)
+		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	dtp->bss_size = off + size;
+	dtp->spec_off = off;
+	dtp->spec_nspec = (uint32_t)nspec;
+	return off;
+}
+
+static int imm_reg(struct dt_cg *cg, int64_t v)
+{
+	int r = cg_reg_alloc(cg);
+
+	cg_mov_imm64(cg, r, (uint64_t)v);
+	return r;
+}
+
+static int area_reg(struct dt_cg *cg)
+{
+	int r = cg_reg_alloc(cg);
+
+	cg_ld_bss(cg, r, spec_area(cg));
+	return r;
+}
+
+static void scan(struct dt_node *list, int *nctl, bool *speculates)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (s->kind == N_IF || s->kind == N_BLOCK) {
+			scan(s->body, nctl, speculates);
+			scan(s->elsebody, nctl, speculates);
+			continue;
+		}
+		if (s->kind != N_EXPRSTMT || s->l->kind != N_CALL || s->l->id == NULL ||
+		    s->l->id->kind != IDK_ACTION)
+			continue;
+		if (s->l->id->code == ACT_COMMIT || s->l->id->code == ACT_DISCARD)
+			(*nctl)++;
+		else if (s->l->id->code == ACT_SPECULATE)
+			*speculates = true;
+	}
+}
+
+void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
+{
+	int nctl = 0;
+	bool speculates = false;
+
+	scan(body, &nctl, &speculates);
+	cg->spec_used = speculates || nctl > 0;
+	if (nctl == 0)
+		return;
+	cg->spec_slot = cg_rec_alloc(cg, 4 * (uint32_t)nctl, 4);
+	cg->spec_nslots = nctl;
+	for (int i = 0; i < nctl; i++)
+		cg_emit(cg, I_ST(BPF_W, REG_REC, (int16_t)(cg->spec_slot + 4 * (uint32_t)i), 0));
+	cg->rdesc->spec_ctl = true;
+}
+
+int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n)
+{
+	int a[2];
+
+	(void)n;
+	a[0] = area_reg(cg);
+	a[1] = imm_reg(cg, cg->dtp->spec_nspec);
+	return cg_call_func(cg, "dt_rt_speculation", a, 2);
+}
+
+/* speculate(id): the record goes to speculation id, or the clause ends. */
+static void act_speculate(struct dt_cg *cg, struct dt_node *call)
+{
+	int a[5];
+
+	a[1] = cg_expr(cg, call->call.args);
+	a[0] = area_reg(cg);
+	a[2] = imm_reg(cg, cg->dtp->spec_nspec);
+	a[3] = cg_reg_alloc(cg);
+	cg->spec_size_insn = cg_pos(cg) + 1;
+	cg_emit(cg, I_MOV64_IMM(a[3], 0));	/* the record's size, patched at the end */
+	a[4] = imm_reg(cg, cg->dtp->opts.specsize);
+	int ok = cg_call_func(cg, "dt_rt_speculate", a, 5);
+	if (cg->spec_fail == 0)
+		cg->spec_fail = cg_label_new(cg) + 1;
+	cg_jmp_imm(cg, BPF_JEQ, ok, 0, cg->spec_fail - 1);
+	cg_emit(cg, I_STX(BPF_W, REG_REC, ok, HDR_SPEC_OFF));
+	cg_reg_free(cg, ok);
+}
+
+/* commit(id), discard(id): the ID that now drains (or 0) into the next slot. */
+static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
+{
+	struct dt_ritem it;
+	int a[4];
+
+	if (cg->spec_next >= cg->spec_nslots)
+		dt_cerror(cg->pcb, "D_UNKNOWN", call->line,
+			  "internal error: no record slot for %s( )", call->id->name);
+	uint32_t off = cg->spec_slot + 4 * (uint32_t)cg->spec_next++;
+	a[1] = cg_expr(cg, call->call.args);
+	a[0] = area_reg(cg);
+	a[2] = imm_reg(cg, cg->dtp->spec_nspec);
+	a[3] = imm_reg(cg, commit ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING);
+	int r = cg_call_func(cg, "dt_rt_spec_drain", a, 4);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JNE, r, -1, ok);
+	cg_fault(cg, DT_FLT_ILLOP, -1);
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_STX(BPF_W, REG_REC, r, (int16_t)off));
+	cg_reg_free(cg, r);
+
+	memset(&it, 0, sizeof(it));
+	it.kind = commit ? RK_COMMIT : RK_DISCARD;
+	it.off = off;
+	it.size = 4;
+	it.type = cg->dtp->types.t_int;
+	if (dt_vec_push(&cg->rdesc->items, it) < 0)
+		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+}
+
+void cg_spec_action(struct dt_cg *cg, struct dt_node *call)
+{
+	if (call->id->code == ACT_SPECULATE)
+		act_speculate(cg, call);
+	else
+		act_drain(cg, call, call->id->code == ACT_COMMIT);
+}
+
+static void submit_ctlonly(struct dt_cg *cg)
+{
+	cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_NO_WAKEUP));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_submit));
+}
+
+bool cg_spec_fault_submit(struct dt_cg *cg)
+{
+	if (!cg->spec_used)
+		return false;
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_REC, HDR_SPEC_OFF));
+	cg_emit(cg, I_ALU64_IMM(BPF_OR, BPF_R1, (int32_t)DT_SPEC_CTLONLY));
+	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, HDR_SPEC_OFF));
+	submit_ctlonly(cg);
+	return true;
+}
+
+void cg_spec_clause_end(struct dt_cg *cg)
+{
+	if (cg->spec_size_insn != 0) {
+		/*
+		 * What specsize counts: DTrace's record header and the data,
+		 * with the string constants that DTrace records (strsize and
+		 * a NUL each) and ours keep in the record's description.
+		 */
+		uint64_t size = DT_SPEC_REC_HDR + cg->rdesc->size - DT_REC_DATA_OFF;
+		for (size_t i = 0; i < cg->rdesc->items.n; i++) {
+			const struct dt_ritem *it = &cg->rdesc->items.v[i];
+			if (it->is_const && it->is_string)
+				size += dt_str_bytes(cg->dtp);
+		}
+		if (size > INT32_MAX)
+			size = INT32_MAX;
+		cg->fn->insns.v[cg->spec_size_insn - 1].imm = (int32_t)size;
+	}
+	if (cg->spec_fail == 0)
+		return;
+	cg_label_place(cg, cg->spec_fail - 1);
+	if (cg->spec_nslots > 0) {
+		cg_emit(cg, I_ST(BPF_W, REG_REC, HDR_SPEC_OFF, (int32_t)DT_SPEC_CTLONLY));
+		submit_ctlonly(cg);
+	} else {
+		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+	}
+	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(cg, I_EXIT());
+}

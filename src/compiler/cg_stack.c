@@ -1,0 +1,380 @@
+/*
+ * Stacks and symbols: bpf_get_stack() into the record, an aggregation key
+ * or a scratch buffer; addresses (with the process for user ones) for the
+ * consumer to symbolize.
+ *
+ * Aggregation keys hold the frames themselves, not a stack id from
+ * bpf_get_stackid() and a BPF_MAP_TYPE_STACK_TRACE map.  Per event both
+ * walk the stack once and hash it once (the stack map hashes the frames
+ * to find its bucket, the aggregation hash hashes the key), so the stack
+ * map saves nothing; it would add a second map, lose stacks to bucket
+ * collisions (-EEXIST) or overwrite older ones (BPF_F_REUSE_STACKID) while
+ * their aggregation entries still name them, and keep stacks alive after
+ * clear() and trunc() removed their entries.  With the frames in the key,
+ * per-CPU merging, sorting and clearing work on keys like any other, and
+ * the key is no longer than the frames asked for (stack(5): 40 bytes).
+ */
+#include "compiler/cg_stack.h"
+
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/ident.h"
+#include "compiler/program.h"
+#include "consumer/aggdesc.h"
+#include "consumer/rdesc.h"
+#include "lib/dt_impl.h"
+#include "providers/provider.h"
+
+bool dt_stack_is_call(const struct dt_node *n)
+{
+	return n != NULL && n->kind == N_CALL && n->id != NULL && n->id->kind == IDK_ACTION &&
+	       (n->id->code == ACT_STACK || n->id->code == ACT_USTACK ||
+		n->id->code == ACT_JSTACK);
+}
+
+static bool is_posconst(const struct dt_node *n)
+{
+	return (n->flags & DN_CONST) && n->cval > 0;
+}
+
+uint32_t dt_stack_nframes(struct dt_pcb *pcb, const struct dt_node *call)
+{
+	const struct dt_options *o = &pcb->hdl->opts;
+	const char *name = call->id->name;
+	const struct dt_node *a0 = call->call.args;
+	const struct dt_node *a1 = a0 != NULL ? a0->next : NULL;
+	int64_t n;
+
+	switch (call->id->code) {
+	case ACT_STACK:
+		n = o->stackframes;
+		break;
+	case ACT_JSTACK:
+		n = o->jstackframes;
+		break;
+	default:
+		n = o->ustackframes;
+		break;
+	}
+	if (a0 != NULL) {
+		if (!is_posconst(a0))
+			dt_cerror(pcb, call->id->code == ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES",
+				  a0->line,
+				  "%s( ) argument #1 must be a non-zero positive integer constant", name);
+		n = a0->cval;
+	}
+	if (a1 != NULL && (!(a1->flags & DN_CONST) || a1->cval < 0))
+		dt_cerror(pcb, "D_USTACK_STRSIZE", a1->line,
+			  "%s( ) argument #2 must be a positive integer constant", name);
+	/* More frames than allowed are silently cut, as DTrace does. */
+	if (n > o->maxframes)
+		n = o->maxframes;
+	if (n > DT_STACK_MAXFRAMES)
+		n = DT_STACK_MAXFRAMES;
+	return n < 1 ? 1 : (uint32_t)n;
+}
+
+uint32_t dt_stack_size(struct dt_pcb *pcb, const struct dt_node *call)
+{
+	uint32_t n = dt_stack_nframes(pcb, call);
+
+	/* A kernel stack has a spare frame; a user stack the tgid first. */
+	return 8 * (n + 1);
+}
+
+int64_t cg_stack_kskip(const struct dt_mech *mech)
+{
+	/*
+	 * Frames of the tracing machinery on top of a kernel stack, by
+	 * mechanism name, then by section (program type).  Measured on 6.x
+	 * kernels: the first frame left is the function holding the probe
+	 * site (or, for kprobes and fentry, the probed function's caller, as
+	 * DTrace's fbt shows it).
+	 */
+	static const struct {
+		const char *name;	/* mechanism name, or NULL */
+		const char *section;	/* else the section's program type */
+		int64_t skip;
+	} skips[] = {
+		/* syscalls:sys_enter_* tracepoints: perf_syscall_enter/exit(). */
+		{ "syscall-tracepoint", NULL, 1 },
+		/*
+		 * Raw tracepoints: bpf_get_stack() starts in the BPF code: the
+		 * clause, the program, bpf_trace_run<n>(), __bpf_trace_<tp>().
+		 */
+		{ NULL, "raw_tp", 4 },
+		/* perf_trace_<tp>() hands over the registers of its caller. */
+		{ NULL, "tracepoint", 0 },
+		/* The interrupted context's registers; a uprobe's are user registers. */
+		{ NULL, "perf_event", 0 },
+		{ NULL, "uprobe", 0 },
+		{ NULL, "uretprobe", 0 },
+		/* A kprobe's registers are at the probed function itself. */
+		{ NULL, "kprobe", 1 },
+		{ NULL, "kretprobe", 0 },
+		/* fentry/fexit: the clause, the program and the trampoline. */
+		{ NULL, "fentry", 3 },
+		{ NULL, "fexit", 3 },
+	};
+
+	/*
+	 * A tracepoint with several probes attached calls them through
+	 * __traceiter_<tp>(), with one it calls the probe directly: whether
+	 * that frame is there depends on who else traces.  Kernel stacks
+	 * take one frame more than asked and the consumer drops a leading
+	 * __traceiter_<tp>() frame, or else the last (DT_KSTACK_SPARE).
+	 */
+	if (mech->by_consumer)
+		return DT_KSTACK_NONE;	/* BEGIN and END: no probe context in the kernel */
+	for (size_t i = 0; i < ARRAY_SIZE(skips); i++) {
+		if (skips[i].name != NULL && mech->name != NULL &&
+		    strcmp(skips[i].name, mech->name) == 0)
+			return skips[i].skip;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(skips); i++) {
+		size_t n = skips[i].section != NULL ? strlen(skips[i].section) : 0;
+		if (n > 0 && mech->section != NULL && strncmp(mech->section, skips[i].section, n) == 0 &&
+		    (mech->section[n] == '\0' || mech->section[n] == '/' || mech->section[n] == '.'))
+			return skips[i].skip;
+	}
+	return 0;
+}
+
+static int imm(struct dt_cg *cg, int32_t v)
+{
+	int r = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_MOV64_IMM(r, v));
+	return r;
+}
+
+static int ctx_reg(struct dt_cg *cg)
+{
+	int r = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_CTX));
+	return r;
+}
+
+/*
+ * bpf_get_stack(ctx, dst, size, flags): a user stack, or the kernel stack
+ * less the tracing machinery's frames; dst (freed) is zero-filled past
+ * the last frame.  Returns a register with the bytes stored (negative on
+ * failure, 0 for no kernel stack).
+ */
+static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
+{
+	int a[4];
+
+	if (user) {
+		a[0] = ctx_reg(cg);
+		a[1] = dst;
+		a[2] = imm(cg, (int32_t)size);
+		a[3] = imm(cg, BPF_F_USER_STACK);
+		return cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
+	}
+	int res = cg_reg_alloc(cg);
+	int keep = cg_reg_alloc(cg);
+	int flags = cg_reg_alloc(cg);
+	int none = cg_label_new(cg), done = cg_label_new(cg);
+
+	cg_emit(cg, I_MOV64_IMM(res, 0));	/* saved across the calls: defined */
+	cg_emit(cg, I_MOV64_REG(keep, dst));
+	cg_emit(cg, I_LDX(BPF_DW, flags, REG_DCTX, DCTX_KSTACK));
+	cg_jmp_imm(cg, BPF_JSET, flags, DT_KSTACK_NONE, none);
+	a[0] = ctx_reg(cg);
+	a[1] = dst;
+	a[2] = imm(cg, (int32_t)size);
+	a[3] = flags;
+	int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
+	cg_emit(cg, I_MOV64_REG(res, rc));
+	cg_reg_free(cg, rc);
+	cg_ja(cg, done);
+
+	/* No kernel stack: a failed read zero-fills the buffer. */
+	cg_label_place(cg, none);
+	a[0] = keep;
+	a[1] = imm(cg, (int32_t)size);
+	a[2] = imm(cg, 0);
+	cg_call_helper_void(cg, BPF_FUNC_probe_read_kernel, a, 3);
+	cg_emit(cg, I_MOV64_IMM(res, 0));
+	cg_label_place(cg, done);
+	return res;
+}
+
+static int current_tgid(struct dt_cg *cg)
+{
+	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
+
+	cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 32));
+	return r;
+}
+
+/*
+ * A stack at dst (freed): for a user stack the tgid, then the frames; a
+ * kernel stack has DT_KSTACK_SPARE frames more.
+ */
+static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
+{
+	if (!user)
+		nframes += DT_KSTACK_SPARE;
+	if (user) {
+		int t = current_tgid(cg);
+		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
+		cg_reg_free(cg, t);
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
+		cg->dtp->uses_usyms = true;
+	}
+	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
+}
+
+void cg_act_stack(struct dt_cg *cg, struct dt_node *call)
+{
+	bool user = call->id->code != ACT_STACK;
+	uint32_t nframes = dt_stack_nframes(cg->pcb, call);
+	uint32_t size = 8 * (nframes + 1);	/* the tgid, or a spare kernel frame */
+	size_t idx = cg_rec_item(cg, user ? RK_USTACK : RK_STACK);
+	uint32_t off = cg_rec_alloc(cg, size, 8);
+	int dst = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_MOV64_REG(dst, REG_REC));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, (int32_t)off));
+	store_stack(cg, dst, nframes, user);
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = size;
+	it->type = call->type;
+	if (user && call->call.args != NULL && call->call.args->next != NULL)
+		it->cval = call->call.args->next->cval;	/* strsize: no ustack helpers use it */
+}
+
+static bool is_user_symaddr(int code)
+{
+	return code == ACT_USYM || code == ACT_UFUNC || code == ACT_UMOD || code == ACT_UADDR;
+}
+
+static bool is_symaddr_call(const struct dt_node *n)
+{
+	if (n == NULL || n->kind != N_CALL || n->id == NULL || n->id->kind != IDK_ACTION)
+		return false;
+	switch (n->id->code) {
+	case ACT_SYM: case ACT_FUNC: case ACT_MOD:
+	case ACT_USYM: case ACT_UFUNC: case ACT_UMOD: case ACT_UADDR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cg_symaddr_value(struct dt_cg *cg, struct dt_node *call)
+{
+	if (!is_symaddr_call(call))
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line,
+			  "%s( ) may only be used as an action or an aggregation key", call->id->name);
+	return cg_expr(cg, call->call.args);
+}
+
+/* The address, and for user kinds the tgid before it, at dst (freed). */
+static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int dst)
+{
+	int v = is_symaddr_call(val) ? cg_expr(cg, val->call.args) : cg_expr(cg, val);
+
+	cg_emit(cg, I_STX(BPF_DW, dst, v, user ? 8 : 0));
+	cg_reg_free(cg, v);
+	if (user) {
+		int t = current_tgid(cg);
+		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
+		cg_reg_free(cg, t);
+		cg->dtp->uses_usyms = true;
+	}
+	cg_reg_free(cg, dst);
+}
+
+void cg_act_symaddr(struct dt_cg *cg, struct dt_node *call)
+{
+	enum dt_rkind kind;
+
+	switch (call->id->code) {
+	case ACT_MOD: kind = RK_MOD; break;
+	case ACT_USYM: case ACT_UFUNC: kind = RK_USYM; break;
+	case ACT_UMOD: kind = RK_UMOD; break;
+	case ACT_UADDR: kind = RK_UADDR; break;
+	default: kind = RK_SYM; break;
+	}
+	bool user = is_user_symaddr(call->id->code);
+	uint32_t size = user ? 16 : 8;
+	size_t idx = cg_rec_item(cg, kind);
+	uint32_t off = cg_rec_alloc(cg, size, 8);
+	int dst = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_MOV64_REG(dst, REG_REC));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, (int32_t)off));
+	store_symaddr(cg, call, user, dst);
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = size;
+	it->type = call->type;
+}
+
+void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *ak, int dst)
+{
+	switch (ak->kind) {
+	case DT_AGGKEY_STACK:
+	case DT_AGGKEY_USTACK: {
+		bool user = ak->kind == DT_AGGKEY_USTACK;
+		if (!dt_stack_is_call(k))
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", k->line,
+				  "a stack key must be a call of stack( ), ustack( ) or jstack( )");
+		/* The key is as long as the first use asked; later uses fit in it. */
+		uint32_t room = ak->size / 8 - 1;
+		uint32_t nframes = dt_stack_nframes(cg->pcb, k);
+		store_stack(cg, dst, nframes < room ? nframes : room, user);
+		return;
+	}
+	case DT_AGGKEY_SYM:
+	case DT_AGGKEY_MOD:
+		store_symaddr(cg, k, false, dst);
+		return;
+	default:
+		store_symaddr(cg, k, true, dst);
+		return;
+	}
+}
+
+int cg_stack_bvar(struct dt_cg *cg, int code)
+{
+	switch (code) {
+	case BV_CALLER:
+	case BV_UCALLER: {
+		/* The second frame: the caller of the function the probe is in. */
+		int slot = cg_stack_alloc(cg, 16);
+		int dst = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(dst, BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, slot));
+		cg_reg_free(cg, get_stack(cg, dst, 16, code == BV_UCALLER));
+		int r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)(slot + 8)));
+		return r;
+	}
+	case BV_STACKDEPTH:
+	case BV_USTACKDEPTH: {
+		int64_t max = cg->dtp->opts.maxframes;
+		if (max > DT_STACK_MAXFRAMES)
+			max = DT_STACK_MAXFRAMES;
+		if (max < 1)
+			max = 1;
+		int dst = cg_scratch_alloc(cg, 8 * (uint32_t)max);
+		int r = get_stack(cg, dst, 8 * (uint32_t)max, code == BV_USTACKDEPTH);
+		int ok = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JSGE, r, 0, ok);
+		cg_emit(cg, I_MOV64_IMM(r, 0));
+		cg_label_place(cg, ok);
+		cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 3));
+		return r;
+	}
+	default:
+		return -1;
+	}
+}

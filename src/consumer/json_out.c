@@ -1,0 +1,105 @@
+/*
+ * A record in JSON mode: the record's object, then one object per
+ * aggregation its printa() actions printed, each on its own line.  The
+ * record's actions take effect in order as in text mode; what a system()
+ * command writes is captured into the record's object instead of going to
+ * the output between JSON lines.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "bpf/abi.h"
+#include "consumer/agg_impl.h"
+#include "consumer/agg_walk.h"
+#include "consumer/consume.h"
+#include "consumer/json_rec.h"
+#include "consumer/rdesc.h"
+#include "consumer/rec_actions.h"
+#include "consumer/rec_decode.h"
+#include "consumer/report.h"
+#include "lib/dt_impl.h"
+
+/* printa(): each aggregation's object, a line each, into `lines`. */
+static void printa(struct dtrace_hdl *dtp, const struct dt_ritem *it, const struct dt_rec_hdr *h,
+		   struct dt_strbuf *lines)
+{
+	uint64_t ts = h->timestamp;
+
+	for (int k = 0; k < it->naggs; k++) {
+		size_t mark = lines->len;
+		int n = dt_json_aggregation(dtp, lines, it->aggids[k], "printa", &ts);
+		if (n < 0) {
+			lines->len = mark;
+			if (lines->s != NULL)
+				lines->s[mark] = '\0';
+			dt_report_error(dtp, "%s", dtp->errmsg);
+			continue;
+		}
+		dt_sb_putc(lines, '\n');
+		if (n > 0)
+			dt_agg_set_printed(dtp, it->aggids[k]);
+	}
+}
+
+int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
+{
+	const struct dt_rec_hdr *h = data;
+	const struct dt_rdesc *rd = dtp->rdescs.v[h->desc];
+	dtrace_probedata_t pd;
+	struct dt_strbuf line, aggs;
+	int rc = 0;
+
+	if (dt_rec_decode(dtp, rd, data, &pd) < 0) {
+		dt_report_error(dtp, "%s", dtp->errmsg);
+		return 0;
+	}
+	struct dt_strbuf *out = calloc(pd.nactions + 1, sizeof(*out));
+	const struct dt_strbuf **sysout = calloc(pd.nactions + 1, sizeof(*sysout));
+	if (out == NULL || sysout == NULL) {
+		free(out);
+		free(sysout);
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	dt_sb_init(&line);
+	dt_sb_init(&aggs);
+	size_t a = 0;
+	for (size_t i = 0; i < rd->items.n && a < pd.nactions; i++, a++) {
+		const struct dt_ritem *it = &rd->items.v[i];
+		switch (it->kind) {
+		case RK_PRINTF:
+		case RK_SYSTEM:
+			i += (size_t)it->nargs;
+			if (dt_rec_decode_failed(dtp, a)) {
+				dt_report_error(dtp, "failed to print %s( ) output",
+						it->kind == RK_SYSTEM ? "system" : "printf");
+			} else if (it->kind == RK_SYSTEM) {
+				if (dt_run_system_capture(dtp, pd.actions[a].output, &out[a]) < 0)
+					dt_report_error(dtp, "%s", dtp->errmsg);
+				sysout[a] = &out[a];
+			}
+			break;
+		case RK_PRINTA:
+			printa(dtp, it, h, &aggs);
+			break;
+		default:
+			dt_rec_act(dtp, it, data);
+			break;
+		}
+	}
+	if (!dtp->skip_output && dtp->out != NULL) {
+		dt_json_record(&line, &pd, sysout);
+		dt_json_line(dtp, &line);
+		if (aggs.len > 0 && !aggs.oom)
+			fwrite(aggs.s, 1, aggs.len, dtp->out);
+	}
+	if (line.oom || aggs.oom)
+		rc = dt_set_error(dtp, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < pd.nactions; k++)
+		dt_sb_free(&out[k]);
+	free(out);
+	free(sysout);
+	dt_sb_free(&line);
+	dt_sb_free(&aggs);
+	dtp->skip_output = false;
+	return rc;
+}

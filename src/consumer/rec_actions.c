@@ -1,0 +1,54 @@
+/* exit(), clear(), trunc(), normalize(), denormalize(), setopt() (rec_actions.h). */
+#include "consumer/rec_actions.h"
+
+#include <string.h>
+
+#include "consumer/agg.h"
+#include "consumer/rdesc.h"
+#include "consumer/report.h"
+#include "lib/dt_impl.h"
+
+static void aggop(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
+{
+	int64_t v = it->cval;
+	int rc = 0;
+
+	if (!it->is_const)
+		memcpy(&v, data + it->off, sizeof(v));
+	for (int k = 0; k < it->naggs && rc == 0; k++) {
+		uint32_t id = it->aggids[k];
+		rc = it->kind == RK_CLEAR ? dt_agg_clear(dtp, id)
+		     : it->kind == RK_TRUNC ? dt_agg_trunc(dtp, id, v)
+		     : it->kind == RK_NORMALIZE ? dt_agg_normalize(dtp, id, (uint64_t)v)
+		     : dt_agg_denormalize(dtp, id);
+	}
+	if (rc < 0)
+		dt_report_error(dtp, "%s", dtp->errmsg);
+}
+
+void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
+{
+	switch (it->kind) {
+	case RK_CLEAR:
+	case RK_TRUNC:
+	case RK_NORMALIZE:
+	case RK_DENORMALIZE:
+		aggop(dtp, it, data);
+		break;
+	case RK_SETOPT:
+		if (dt_option_set(dtp, it->optname, it->optval) < 0)
+			dt_report_error(dtp, "couldn't set option \"%s\" to \"%s\": %s", it->optname,
+					it->optval ? it->optval : "", dtp->errmsg);
+		break;
+	case RK_EXIT:
+		if (!dtp->exited) {
+			int32_t st;
+			memcpy(&st, data + it->off, sizeof(st));
+			dtp->exited = true;
+			dtp->exit_status = st;
+		}
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,18 @@
+/*
+ * Record actions that act rather than print: exit(), clear(), trunc(),
+ * normalize(), denormalize(), setopt().  Shared by the text and the JSON
+ * output; each reports its own failure (report.h) the way DTrace does.
+ */
+#ifndef DT_REC_ACTIONS_H
+#define DT_REC_ACTIONS_H
+
+struct dtrace_hdl;
+struct dt_ritem;
+
+/* Apply the action of item `it` of the record at `data` (a no-op for other kinds). */
+void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data);
+
+/* Handle a record in JSON mode (json_out.c): 0 or a negative errno to stop. */
+int dt_json_record_out(struct dtrace_hdl *dtp, const void *data);
+
+#endif

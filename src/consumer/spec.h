@@ -1,0 +1,38 @@
+/*
+ * Speculations in the consumer (spec.c): speculative records are kept per
+ * speculation until the record of a commit() prints them or that of a
+ * discard() drops them; drained speculations are given back to BPF; failed
+ * speculations and speculative drops are reported.  The design is in
+ * src/bpf/spec_abi.h.
+ */
+#ifndef DT_CONSUMER_SPEC_H
+#define DT_CONSUMER_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dtrace_hdl;
+struct dt_rdesc;
+
+/* After loading: find the speculations (nothing to do if none are used). */
+int dt_spec_init(struct dtrace_hdl *dtp);
+void dt_spec_close(struct dtrace_hdl *dtp);
+
+/*
+ * A record that is speculative, carries commit()/discard() results, or
+ * both: 1 if handled here (kept, dropped, or nothing else to print), 0 to
+ * print it as usual, -ECANCELED if a callback stopped the consumer.
+ */
+int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data,
+		   size_t size);
+
+/*
+ * After reading the ring: free the speculations that are fully drained,
+ * report failed speculations and speculative drops since the last pass.
+ */
+void dt_spec_pass(struct dtrace_hdl *dtp);
+
+/* Whether the program uses speculations (the consumer then reads at cleanrate). */
+bool dt_spec_used(const struct dtrace_hdl *dtp);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * The stack and symbol actions of a record, as DTrace prints them
+ * (dt_print_stack, dt_print_ustack, dt_print_sym, dt_print_mod,
+ * dt_print_usym, dt_print_umod) and as public datums for the record
+ * callback and JSON.
+ */
+#ifndef DT_STACK_PRINT_H
+#define DT_STACK_PRINT_H
+
+#include <stdbool.h>
+
+struct dtrace_hdl;
+struct dt_strbuf;
+struct dt_ritem;
+struct dt_datums;
+
+/* Whether a record item is one of stack(), ustack(), sym() ... uaddr(). */
+bool dt_is_stack_item(const struct dt_ritem *it);
+
+/* Append the item's output: a stack a line per frame, a symbol "  %-50s". */
+void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+			 const char *rec);
+
+/* The item as a datum (DTRACE_DATA_STACK or DTRACE_DATA_SYMBOL).  0 or -ENOMEM. */
+int dt_datum_stack_item(struct dtrace_hdl *dtp, struct dt_datums *d, const struct dt_ritem *it,
+			const char *rec);
+
+#endif

@@ -1,0 +1,200 @@
+/* The handle's symbolizer (symbolize.h). */
+#include "consumer/symbolize.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consumer/ksyms.h"
+#include "consumer/printf.h"
+#include "consumer/usyms.h"
+#include "lib/dt_impl.h"
+
+struct dt_symbolizer {
+	struct dt_pf_syms cb;
+	struct dtrace_hdl *dtp;
+	struct dt_ksyms *ks;
+	bool ks_tried;
+	struct dt_usyms *us;
+};
+
+static const struct dt_ksyms *ksyms(struct dt_symbolizer *sz)
+{
+	if (!sz->ks_tried) {
+		sz->ks_tried = true;
+		if (dt_ksyms_load("/proc/kallsyms", "/proc/modules", &sz->ks) < 0)
+			sz->ks = NULL;
+	}
+	return sz->ks;
+}
+
+static void put_sym(struct dt_strbuf *out, const char *mod, const char *func, uint64_t start,
+		    uint64_t addr)
+{
+	if (addr > start)
+		dt_sb_printf(out, "%s`%s+0x%llx", mod, func, (unsigned long long)(addr - start));
+	else
+		dt_sb_printf(out, "%s`%s", mod, func);
+}
+
+static int kaddr(void *ctx, uint64_t addr, struct dt_strbuf *out)
+{
+	const struct dt_ksyms *ks = ksyms(ctx);
+	const struct dt_ksym *s = ks != NULL ? dt_ksyms_lookup(ks, addr) : NULL;
+
+	if (s != NULL) {
+		put_sym(out, s->mod, s->name, s->addr, addr);
+		return 0;
+	}
+	const struct dt_kmod *m = ks != NULL ? dt_ksyms_module(ks, addr) : NULL;
+	if (m == NULL)
+		return -1;
+	dt_sb_printf(out, "%s`0x%llx", m->name, (unsigned long long)addr);
+	return 0;
+}
+
+static int kmod(void *ctx, uint64_t addr, struct dt_strbuf *out)
+{
+	const struct dt_ksyms *ks = ksyms(ctx);
+	const struct dt_kmod *m = ks != NULL ? dt_ksyms_module(ks, addr) : NULL;
+
+	if (m == NULL)
+		return -1;
+	dt_sb_puts(out, m->name);
+	return 0;
+}
+
+/* pid 0: nothing was recorded; DTrace then takes $target. */
+static bool ulookup(struct dt_symbolizer *sz, uint64_t pid, uint64_t addr, struct dt_usym *u)
+{
+	if (pid == 0)
+		pid = (uint64_t)sz->dtp->target_pid;
+	if (pid == 0 || pid > INT32_MAX || sz->us == NULL)
+		return false;
+	return dt_usyms_lookup(sz->us, (pid_t)pid, addr, u) == 0 && u->obj != NULL;
+}
+
+static int uaddr(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
+{
+	struct dt_usym u;
+
+	if (!ulookup(ctx, pid, addr, &u))
+		return -1;
+	if (u.func != NULL)
+		put_sym(out, u.obj, u.func, u.start, addr);
+	else
+		dt_sb_printf(out, "%s`0x%llx", u.obj, (unsigned long long)addr);
+	return 0;
+}
+
+static int umod(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
+{
+	struct dt_usym u;
+
+	if (!ulookup(ctx, pid, addr, &u))
+		return -1;
+	dt_sb_puts(out, u.obj);
+	return 0;
+}
+
+static struct dt_symbolizer *get(struct dtrace_hdl *dtp)
+{
+	struct dt_symbolizer *sz = dtp->symbolizer;
+
+	if (sz != NULL)
+		return sz;
+	sz = calloc(1, sizeof(*sz));
+	if (sz == NULL)
+		return NULL;
+	sz->us = dt_usyms_new();
+	if (sz->us == NULL) {
+		free(sz);
+		return NULL;
+	}
+	sz->dtp = dtp;
+	sz->cb = (struct dt_pf_syms){ .ctx = sz, .kaddr = kaddr, .kmod = kmod, .uaddr = uaddr,
+				      .umod = umod };
+	dtp->symbolizer = sz;
+	return sz;
+}
+
+const struct dt_pf_syms *dt_syms(struct dtrace_hdl *dtp)
+{
+	struct dt_symbolizer *sz = get(dtp);
+
+	return sz != NULL ? &sz->cb : NULL;
+}
+
+void dt_syms_free(struct dtrace_hdl *dtp)
+{
+	struct dt_symbolizer *sz = dtp->symbolizer;
+
+	if (sz == NULL)
+		return;
+	dt_ksyms_free(sz->ks);
+	dt_usyms_free(sz->us);
+	free(sz);
+	dtp->symbolizer = NULL;
+}
+
+void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms)
+{
+	struct dt_symbolizer *sz;
+
+	/* Only what needs symbols: a program that records user addresses. */
+	if (!dtp->uses_usyms || (sz = get(dtp)) == NULL)
+		return;
+	if (dtp->child_pid != 0 && !dtp->child_stopped && !dtp->child_exited)
+		dt_usyms_refresh(sz->us, dtp->child_pid, min_ms);
+	for (size_t i = 0; i < dtp->grabbed.n; i++)
+		if (dtp->grabbed.v[i] > 0)
+			dt_usyms_refresh(sz->us, dtp->grabbed.v[i], min_ms);
+}
+
+void dt_syms_kstack_trim(struct dtrace_hdl *dtp, uint64_t *pcs, size_t n)
+{
+	struct dt_symbolizer *sz = get(dtp);
+	const struct dt_ksyms *ks = sz != NULL ? ksyms(sz) : NULL;
+	const struct dt_ksym *s = ks != NULL && n > 0 ? dt_ksyms_lookup(ks, pcs[0]) : NULL;
+
+	if (n == 0)
+		return;
+	if (s != NULL && strncmp(s->name, "__traceiter_", 12) == 0)
+		memmove(pcs, pcs + 1, (n - 1) * sizeof(*pcs));
+	pcs[n - 1] = 0;
+}
+
+bool dt_syms_kstart(struct dtrace_hdl *dtp, uint64_t addr, bool mod, uint64_t *start)
+{
+	struct dt_symbolizer *sz = get(dtp);
+	const struct dt_ksyms *ks = sz != NULL ? ksyms(sz) : NULL;
+
+	if (ks == NULL)
+		return false;
+	if (mod) {
+		const struct dt_kmod *m = dt_ksyms_module(ks, addr);
+		if (m != NULL)
+			*start = m->lo;
+		return m != NULL;
+	}
+	const struct dt_ksym *s = dt_ksyms_lookup(ks, addr);
+	if (s != NULL)
+		*start = s->addr;
+	return s != NULL;
+}
+
+bool dt_syms_ustart(struct dtrace_hdl *dtp, pid_t pid, uint64_t addr, bool mod, uint64_t *start)
+{
+	struct dt_symbolizer *sz = get(dtp);
+	struct dt_usym u;
+
+	if (sz == NULL || !ulookup(sz, (uint64_t)pid, addr, &u))
+		return false;
+	if (mod) {
+		*start = u.obj_base;
+		return true;
+	}
+	if (u.func != NULL)
+		*start = u.start;
+	return u.func != NULL;
+}

@@ -1,0 +1,143 @@
+/*
+ * What the system lets dtrace do, said so that a sysadmin can act on it:
+ * privileges (root, or CAP_BPF and CAP_PERFMON), kernel lockdown, kernel
+ * BTF, tracefs.  dtrace_preflight() checks before anything is loaded;
+ * dt_compile_hint() adds the cause to a compile error that a missing
+ * facility explains (a probe description that matches nothing because its
+ * provider cannot be listed, kernel types that are unknown without BTF).
+ */
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/dt_impl.h"
+#include "providers/provider.h"
+#include "providers/tracefs.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+#define LOCKDOWN_FILE "/sys/kernel/security/lockdown"
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/* Whether the effective capability set holds cap; -1 if it cannot be read. */
+static int has_cap(unsigned cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -1;
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+static int check_privileges(dtrace_hdl_t *dtp)
+{
+	int bpf = has_cap(CAP_BPF), perfmon = has_cap(CAP_PERFMON), admin = has_cap(CAP_SYS_ADMIN);
+	char exe[256] = "dtrace";
+	ssize_t n;
+
+	if (bpf < 0 || (bpf && perfmon) || admin > 0)
+		return 0;	/* allowed, or cannot tell: the kernel decides */
+	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0)
+		exe[n] = '\0';
+	return dt_set_error(dtp, -EPERM,
+			    "DTrace requires additional privileges: run as root, or grant "
+			    "CAP_BPF and CAP_PERFMON (and CAP_DAC_READ_SEARCH for the syscall "
+			    "and sdt providers), e.g. setcap "
+			    "cap_bpf,cap_perfmon,cap_dac_read_search+ep %s", exe);
+}
+
+/* "none [integrity] confidentiality": the bracketed mode is the one in force. */
+static int check_lockdown(dtrace_hdl_t *dtp)
+{
+	char buf[128] = "";
+	FILE *fp = fopen(LOCKDOWN_FILE, "re");
+
+	if (fp == NULL)
+		return 0;	/* no securityfs or no lockdown LSM: not locked down */
+	if (fgets(buf, sizeof(buf), fp) == NULL)
+		buf[0] = '\0';
+	fclose(fp);
+	if (strstr(buf, "[confidentiality]") == NULL)
+		return 0;
+	return dt_set_error(dtp, -EPERM,
+			    "the kernel is locked down in confidentiality mode (%s), which "
+			    "forbids BPF programs to read kernel memory: boot with "
+			    "lockdown=integrity or lockdown=none (with Secure Boot, the kernel "
+			    "may force confidentiality mode)", LOCKDOWN_FILE);
+}
+
+int dtrace_preflight(dtrace_hdl_t *dtp)
+{
+	int rc = check_privileges(dtp);
+
+	return rc < 0 ? rc : check_lockdown(dtp);
+}
+
+int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
+{
+	for (size_t i = 0; i < dtp->nproviders; i++) {
+		const struct dt_provider *p = dtp->providers[i];
+		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
+		int rc = func(dtp, p->name, why, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void append(dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(dtrace_hdl_t *dtp, const char *fmt, ...)
+{
+	size_t len = strlen(dtp->errmsg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dtp->errmsg + len, sizeof(dtp->errmsg) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* "probe description P:M:F:N does not match any probes": which providers could have. */
+static void pdesc_hint(dtrace_hdl_t *dtp)
+{
+	static const char lead[] = "probe description ";
+	const char *s = strstr(dtp->errmsg, lead);
+	char prov[64];
+
+	if (s == NULL || strstr(s, "does not match any probes") == NULL)
+		return;
+	s += sizeof(lead) - 1;
+	size_t n = strcspn(s, ":");
+	if (s[n] != ':' || n >= sizeof(prov))
+		return;
+	memcpy(prov, s, n);
+	prov[n] = '\0';
+	for (size_t i = 0; i < dtp->nproviders; i++) {
+		const struct dt_provider *p = dtp->providers[i];
+		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
+		if (why != NULL && (prov[0] == '\0' || dt_gmatch(p->name, prov))) {
+			append(dtp, " (the %s provider is unavailable: %s)", p->name, why);
+			return;
+		}
+	}
+}
+
+void dt_compile_hint(dtrace_hdl_t *dtp)
+{
+	pdesc_hint(dtp);
+	/* Kernel types were needed and there is no BTF to find them in. */
+	if (dtp->types.vmlinux_tried && dtp->types.vmlinux == NULL)
+		append(dtp, " (kernel BTF %s %s: dtrace needs a kernel built with "
+		       "CONFIG_DEBUG_INFO_BTF=y)", VMLINUX_BTF,
+		       access(VMLINUX_BTF, F_OK) < 0 ? "is missing" : "cannot be read");
+}

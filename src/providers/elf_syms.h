@@ -1,0 +1,66 @@
+/*
+ * What the pid and usdt providers need from an ELF object on disk, read
+ * once with libelf: its defined symbols (.symtab and .dynsym), its
+ * loadable segments (link-time address to file offset) and its stapsdt
+ * notes.
+ */
+#ifndef DT_ELF_SYMS_H
+#define DT_ELF_SYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "providers/stapsdt.h"
+
+struct dt_elf_sym {
+	const char *name;
+	uint64_t addr;		/* link-time address */
+	uint64_t size;
+	uint8_t bind;		/* STB_* */
+	bool func;		/* STT_FUNC or STT_GNU_IFUNC */
+};
+
+struct dt_elf_seg {
+	uint64_t vaddr, memsz, offset, filesz;
+	uint32_t flags;		/* PF_* */
+};
+
+struct dt_elf {
+	char *path;
+	uint16_t type;			/* ET_EXEC, ET_DYN */
+	/*
+	 * Functions of non-zero size, by address; symbols at one address are
+	 * adjacent, the canonical name (see dt_elf_sym_better) first.
+	 */
+	struct dt_elf_sym *funcs;
+	size_t nfuncs;
+	/* Every defined symbol (functions and data), by name. */
+	struct dt_elf_sym *byname;
+	size_t nbyname;
+	struct dt_elf_seg *segs;
+	size_t nsegs;
+	struct dt_sdt_note *notes;
+	size_t nnotes;
+	bool has_sdt_base;
+	uint64_t sdt_base;		/* address of .stapsdt.base */
+	char *names;			/* storage of the symbol names */
+};
+
+/* Read an ELF file; on failure returns a negative errno and a message. */
+int dt_elf_load(const char *path, struct dt_elf **ep, char *err, size_t errlen);
+void dt_elf_free(struct dt_elf *e);
+
+/* The function containing addr (its canonical name), or NULL. */
+const struct dt_elf_sym *dt_elf_func_at(const struct dt_elf *e, uint64_t addr);
+
+/* The first defined symbol named `name` (functions before data), or NULL. */
+const struct dt_elf_sym *dt_elf_lookup(const struct dt_elf *e, const char *name);
+
+/* The file offset of a link-time address; false if no segment has it. */
+bool dt_elf_file_offset(const struct dt_elf *e, uint64_t addr, uint64_t *off);
+
+/* The segment loaded from file offset `off`, or NULL. */
+const struct dt_elf_seg *dt_elf_seg_at_offset(const struct dt_elf *e, uint64_t off);
+
+#endif

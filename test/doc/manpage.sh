@@ -1,0 +1,61 @@
+#!/bin/bash
+# man/dtrace.8: renders without groff warnings; documents every command-line
+# flag dtrace accepts and every -x option name src/lib/options.c knows, and
+# every JSON event; its JSON example is the output of its command (the
+# objects, with the timestamps and the CPU aside).
+# Usage: manpage.sh SOURCE_DIR [DTRACE]   (DTRACE given and root: run the example)
+set -u
+src=$1 dtrace=${2:-}
+man=$src/man/dtrace.8
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+
+w=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
+[ -z "$w" ] || err "groff warnings: $w"
+text=$(groff -man -rHY=0 -Tutf8 -P-c -P-b -P-u "$man" 2>/dev/null)
+
+# Flags: the getopt string of src/cmd/dtrace.c.
+optstr=$(sed -n 's/^#define OPTSTR "+\(.*\)"$/\1/p' "$src/src/cmd/dtrace.c" | tr -d ':')
+[ -n "$optstr" ] || err "no OPTSTR in src/cmd/dtrace.c"
+for ((i = 0; i < ${#optstr}; i++)); do
+	c=${optstr:i:1}
+	case $c in 3) c=32 ;; 6) c=64 ;; esac
+	grep -q -- "^ *-$c\b\|, -$c\b" <<< "$text" || err "flag -$c is not documented"
+done
+# -x options: every name in the option table, each with its default where it has one.
+for o in $(grep -o '{ "[a-z]*", OK_' "$src/src/lib/options.c" | sed 's/{ "\([a-z]*\)".*/\1/'); do
+	grep -qw -- "$o" <<< "$text" || err "option $o is not documented"
+done
+for e in probe aggregation fault error drop; do
+	grep -q "^       $e\b" <<< "$text" || err "JSON event $e is not documented"
+done
+for s in "EXIT STATUS" "JSON OUTPUT" "D OPTIONS" EXAMPLES DIAGNOSTICS; do
+	grep -q "^$s" <<< "$text" || err "no section $s"
+done
+
+# The JSON example: valid, and what the command it shows prints.
+example=$(sed -n '/prints (each object on one line)/,/^PROVIDERS/p' <<< "$text" |
+	sed '1d;$d' | sed 's/^ *//' | tr -d '\n' | sed 's/}{"event"/}\n{"event"/g')
+python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin.read().split("\n") if l]
+print("man page JSON example: %d objects" % len(objs))
+' <<< "$example" || err "the JSON example is not valid JSON"
+if [ -n "$dtrace" ] && [ "$(id -u)" = 0 ]; then
+	got=$("$dtrace" -q -x oformat=json -n 'BEGIN { printf("%s %d\n", "x", 42);
+	    @c["a"] = count(); exit(0); }')
+	norm='import json, sys
+for l in sys.stdin.read().split("\n"):
+    if l:
+        o = json.loads(l)
+        for k in ("timestamp", "walltimestamp", "cpu"):
+            o.pop(k, None)
+        print(json.dumps(o, sort_keys=True))'
+	if [ "$(python3 -c "$norm" <<< "$example")" = "$(python3 -c "$norm" <<< "$got")" ]; then
+		echo "man page JSON example: what dtrace prints"
+	else
+		err "the JSON example differs from dtrace's output: $got"
+	fi
+fi
+[ $fail = 0 ] && echo "PASS man page"
+exit $fail
