@@ -77,8 +77,8 @@ bool dt_fbt_feature(dtrace_hdl_t *dtp, struct dt_fbt *fbt, enum fbt_kind kind,
 
 /* The mechanisms. */
 extern const struct dt_mech dt_fbt_mech_fentry;
-extern const struct dt_mech dt_fbt_mech_kprobe;
-extern const struct dt_mech dt_fbt_mech_kprobe_multi;
+extern const struct dt_mech dt_fbt_mech_kprobe, dt_fbt_mech_kretprobe;
+extern const struct dt_mech dt_fbt_mech_kprobe_multi, dt_fbt_mech_kretprobe_multi;
 
 /* A probe's function (dt_probe.priv) and kind (dt_probe.data). */
 #define FBT_FUNC(prp) ((const struct fbt_func *)(prp)->priv)

@@ -247,9 +247,18 @@ static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	return 0;
 }
 
+/* Return probes have sections of their own: stacks start elsewhere (cg_stack.c). */
 const struct dt_mech dt_fbt_mech_kprobe = {
 	.name = "fbt-kprobe",
 	.section = "kprobe",
+	.gated = true,
+	.cg_prologue = kprobe_prologue,
+	.attach = kprobe_attach,
+};
+
+const struct dt_mech dt_fbt_mech_kretprobe = {
+	.name = "fbt-kretprobe",
+	.section = "kretprobe",
 	.gated = true,
 	.cg_prologue = kprobe_prologue,
 	.attach = kprobe_attach,
@@ -336,6 +345,14 @@ out:
 const struct dt_mech dt_fbt_mech_kprobe_multi = {
 	.name = "fbt-kprobe-multi",
 	.section = "kprobe.multi",
+	.gated = true,
+	.cg_prologue = kprobe_prologue,
+	.attach = kprobe_multi_attach,
+};
+
+const struct dt_mech dt_fbt_mech_kretprobe_multi = {
+	.name = "fbt-kretprobe-multi",
+	.section = "kretprobe.multi",
 	.gated = true,
 	.cg_prologue = kprobe_prologue,
 	.attach = kprobe_multi_attach,

@@ -187,9 +187,17 @@ static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 
 static const char *const kind_names[FBT_NKINDS] = { "fentry/fexit", "kprobe_multi", "kprobe" };
 
-static const struct dt_mech *const kind_mechs[FBT_NKINDS] = {
-	&dt_fbt_mech_fentry, &dt_fbt_mech_kprobe_multi, &dt_fbt_mech_kprobe,
-};
+/* The mechanism of a kind for a group (kprobes have a return variant). */
+static const struct dt_mech *mech(enum fbt_kind k, const struct dt_group *g)
+{
+	bool ret = strcmp(g->mclass, "return") == 0;
+
+	if (k == FBT_KPROBE_MULTI)
+		return ret ? &dt_fbt_mech_kretprobe_multi : &dt_fbt_mech_kprobe_multi;
+	if (k == FBT_KPROBE)
+		return ret ? &dt_fbt_mech_kretprobe : &dt_fbt_mech_kprobe;
+	return &dt_fbt_mech_fentry;
+}
 
 /* The first function of the group that fentry cannot take, or NULL. */
 static const struct fbt_func *no_fentry(const struct dt_group *g)
@@ -229,7 +237,7 @@ static const struct dt_mech *forced(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struc
 				     no_fentry_why(fbt, bad));
 			return NULL;
 		}
-		return kind_mechs[k];
+		return mech((enum fbt_kind)k, g);
 	}
 	dt_set_error(dtp, -EINVAL,
 		     "invalid fbtmech '%s': expected auto, fentry, kprobe_multi or kprobe", want);
@@ -253,7 +261,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	    dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample))
 		return &dt_fbt_mech_fentry;
 	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE_MULTI, sample))
-		return &dt_fbt_mech_kprobe_multi;
+		return mech(FBT_KPROBE_MULTI, g);
 	bool kprobe = dt_fbt_feature(dtp, fbt, FBT_KPROBE, sample);
 	/* Wide, but trampolines are all there is: one program per function. */
 	bool fentry = !kprobe && fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample);
@@ -267,7 +275,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		return NULL;
 	}
 	if (kprobe)
-		return &dt_fbt_mech_kprobe;
+		return mech(FBT_KPROBE, g);
 	if (fentry)
 		return &dt_fbt_mech_fentry;
 

@@ -28,6 +28,14 @@ for m in auto kprobe; do
 		grep -v '^Linux version'
 done
 
+for m in auto kprobe; do
+	echo "== stacks and caller, fbtmech=$m (kretprobes fire in the caller, after the return)"
+	"$d" -x fbtmech=$m -q -c 'cat /proc/version' -n '
+	fbt::vfs_open:entry /pid == $target/ { stack(2); printf("entry caller %a\n", caller); }
+	fbt::vfs_open:return /pid == $target/ { stack(2); printf("return caller %a\n", caller); }' |
+		grep -v '^Linux version' | sed -E 's/\+0x[0-9a-f]+$//'
+done
+
 echo "== a function fentry cannot take (8 arguments): kprobe, with stack arguments"
 "$d" -q -c "$here/cat_version.sh" -n '
 fbt::do_mmap:entry /execname == "cat" && !done/ { done = 1; printf("%s populate %d\n", probefunc, args[6] != 0); }'
