@@ -223,12 +223,12 @@ static void check_keys(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *i
 	int nk = dt_node_list_len(n->call.args);
 
 	if (nk != id->nkeys)
-		dt_cerror(pcb, "D_ARR_PROTO", n->line, "%s[ ] prototype mismatch: %d key%s passed, %d expected",
+		dt_cerror(pcb, "D_PROTO_LEN", n->line, "%s[ ] prototype mismatch: %d key%s passed, %d expected",
 			  id->name, nk, nk == 1 ? "" : "s", id->nkeys);
 	int i = 0;
 	for (struct dt_node *k = n->call.args; k != NULL; k = k->next, i++) {
 		if (!dt_sema_assignable(pcb, id->keys[i], k))
-			dt_cerror(pcb, "D_ARR_KEY", k->line,
+			dt_cerror(pcb, "D_PROTO_ARG", k->line,
 				  "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
 				  id->name, i + 1, dt_sema_typestr(pcb, id->keys[i]),
 				  dt_sema_typestr(pcb, k->type));
@@ -263,6 +263,18 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			if (id == NULL)
 				dt_cerror(pcb, "D_IDENT_UNDEF", n->line,
 					  "failed to resolve %s: Unknown variable name", base->ident.name);
+			check_keys(pcb, n, id);
+			n->id = id;
+			n->type = id->type;
+			n->flags |= DN_LVALUE | DN_WRITABLE;
+			id->flags |= IDF_READ;
+			return;
+		}
+	}
+	/* self->a[k]: a thread-local associative array. */
+	if (base->kind == N_VAR && base->op == T_SELF) {
+		struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_TLS, base->member);
+		if (id != NULL && (id->flags & IDF_DEFINED) && id->nkeys > 0) {
 			check_keys(pcb, n, id);
 			n->id = id;
 			n->type = id->type;
@@ -454,13 +466,23 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		id->flags |= IDF_DEFINED;
 		return;
 	}
-	if (lhs->kind == N_INDEX && lhs->l->kind == N_IDENT && lhs->l->op != T_SELF &&
-	    lhs->l->op != T_THIS) {
-		if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL)
+	bool tls_array = lhs->kind == N_INDEX && lhs->l->kind == N_VAR && lhs->l->op == T_SELF;
+	if (tls_array || (lhs->kind == N_INDEX && lhs->l->kind == N_IDENT && lhs->l->op != T_SELF &&
+			  lhs->l->op != T_THIS)) {
+		struct dt_ident *id;
+		if (tls_array) {
+			id = dt_ident_user(dtp, IDK_TLS, lhs->l->member);
+			if (id != NULL && (id->flags & IDF_DEFINED))
+				return;
+		} else if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL) {
 			return;
+		}
 		for (struct dt_node *k = lhs->call.args; k != NULL; k = k->next)
 			dt_sema_expr(pcb, k);
-		struct dt_ident *id = dt_ident_user_add(dtp, IDK_ARRAY, lhs->l->ident.name, lhs->line);
+		if (tls_array)
+			id = dt_ident_user_add(dtp, IDK_TLS, lhs->l->member, lhs->line);
+		else
+			id = dt_ident_user_add(dtp, IDK_ARRAY, lhs->l->ident.name, lhs->line);
 		if (id == NULL)
 			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
 		int nk = dt_node_list_len(lhs->call.args);
@@ -501,6 +523,23 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (!(l->flags & DN_WRITABLE))
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
+	/*
+	 * Structs and unions are assigned whole (the same type), and a
+	 * thread-local or array element of one is deleted by assigning 0.
+	 */
+	if (dt_type_is_sou(l->type) && n->op == T_ASGN) {
+		bool del = (r->flags & DN_CONST) && r->cval == 0 && l->id != NULL &&
+			   (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY);
+		if (!del && !dt_type_equal(l->type, r->type))
+			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+				  "operands have incompatible types: \"%s\" %s \"%s\"",
+				  dt_sema_typestr(pcb, l->type), opname(n->op),
+				  dt_sema_typestr(pcb, r->type));
+		if (l->id != NULL)
+			l->id->flags |= IDF_WRITTEN;
+		n->type = l->type;
+		return;
+	}
 	if (dt_type_is_array(l->type) || dt_type_is_sou(l->type))
 		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
 			  opname(n->op), dt_sema_typestr(pcb, l->type));

@@ -27,7 +27,7 @@
 static void flush(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
 {
 	if (sb->len > 0 && dtp->out != NULL && !dtp->skip_output)
-		fwrite(sb->s, 1, sb->len, dtp->out);
+		fwrite_unlocked(sb->s, 1, sb->len, dtp->out);
 	dt_sb_reset(sb);
 }
 

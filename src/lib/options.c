@@ -102,9 +102,9 @@ void dt_options_init(struct dt_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	/*
-	 * One ring shared by all CPUs; the consumer is woken when it is half
-	 * full.  Its pages are mapped (and so resident) from the start, which
-	 * is why it is 2m and not DTrace's 4m per CPU.
+	 * One ring shared by all CPUs; the consumer is woken when an eighth
+	 * of it is waiting.  Its pages are mapped (and so resident) from the
+	 * start, which is why it is 2m and not DTrace's 4m per CPU.
 	 */
 	o->bufsize = 2 << 20;
 	o->aggsize = 4 << 20;
