@@ -253,6 +253,7 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			if (k->cval < 0 || k->cval > 9)
 				dt_cerror(pcb, "D_ARGS_IDX", n->line,
 					  "index %lld is out of range for args[ ]", (long long)k->cval);
+			dt_sema_args_check(pcb, (int)k->cval, n->line);
 			n->id = id;
 			n->type = dt_sema_args_type(pcb, (int)k->cval);
 			pcb->sema->stmt->args_used |= 1u << k->cval;

@@ -57,6 +57,8 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Type of args[i] for the clause's probes. */
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
+/* Fail the compile if the clause's probe has no args[i]. */
+void dt_sema_args_check(struct dt_pcb *pcb, int i, int line);
 
 /* xlate<T>(e) */
 void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);
