@@ -591,7 +591,10 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_LAND:
 	case T_LOR:
 	case T_LXOR:
-		need_scalar(pcb, n, op, l, r);
+		/* Strings are not truth values. */
+		if (!dt_type_is_scalar(l->type) || !dt_type_is_scalar(r->type))
+			dt_cerror(pcb, "D_OP_SCALAR", n->line,
+				  "operator %s requires operands of scalar type", opname(op));
 		n->type = tt->t_int;
 		break;
 	case T_EQU:
@@ -794,7 +797,9 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->cond);
 	dt_sema_expr(pcb, n->l);
 	dt_sema_expr(pcb, n->r);
-	if (!dt_type_is_scalar(n->cond->type) && !is_string_like(n->cond->type))
+	if ((n->l->flags | n->r->flags) & DN_ACTION)
+		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
+	if (!dt_type_is_scalar(n->cond->type))
 		dt_cerror(pcb, "D_OP_SCALAR", n->line, "operator ?: expression must be of scalar type");
 	struct dt_type *a = n->l->type, *b = n->r->type;
 	if (dt_type_is_integer(a) && dt_type_is_integer(b)) {
@@ -931,7 +936,8 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 		dt_sema_expr(pcb, n->l);
 		if (!dt_type_is_scalar(n->l->type) && !is_string_like(n->l->type))
 			dt_cerror(pcb, "D_STRINGOF_TYPE", n->line,
-				  "stringof( ) operand must be a pointer or string");
+				  "cannot apply stringof to a value of type %s",
+				  dt_sema_typestr(pcb, n->l->type));
 		n->type = TT(pcb)->t_string;
 		if (pcb->sema)
 			pcb->sema->stmt->uses_scratch = true;
