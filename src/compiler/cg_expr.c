@@ -239,7 +239,8 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 
 	/* string == NULL: the string's address. */
 	if (is_string_operand(l) != is_string_operand(r) &&
-	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type))) {
+	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type) ||
+	     ((l->flags | r->flags) & DN_CONST))) {
 		int rl = cg_expr(cg, l), rr = cg_expr(cg, r);
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));

@@ -124,10 +124,13 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 	return dt_type_equal(to, from);
 }
 
-static bool is_void_ptr(struct dt_type *t)
+/* NULL: a void pointer, or the constant 0 (D's NULL is an int). */
+static bool is_null(struct dt_node *n)
 {
-	struct dt_type *b = dt_type_base(t);
+	struct dt_type *b = dt_type_base(n->type);
 
+	if ((n->flags & DN_CONST) && n->cval == 0 && dt_type_is_integer(n->type))
+		return true;
 	return b != NULL && b->kind == TK_PTR && dt_type_is_void(dt_type_base(b->base));
 }
 
@@ -605,7 +608,7 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_GE: {
 		bool ls = dt_type_is_string(l->type), rs = dt_type_is_string(r->type);
 		/* A string compared with NULL (a void pointer): is it there at all? */
-		if ((ls && is_void_ptr(r->type)) || (rs && is_void_ptr(l->type))) {
+		if ((ls && is_null(r)) || (rs && is_null(l))) {
 			if (op != T_EQU && op != T_NEQ)
 				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
@@ -866,7 +869,12 @@ static void cook_sizeof(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_SIZEOF_TYPE", n->line, "cannot apply sizeof to a function");
 	if (b->kind == TK_FWD || b->kind == TK_VOID)
 		dt_cerror(pcb, "D_SIZEOF_TYPE", n->line,
-			  "cannot apply sizeof to an incomplete type");
+			  "cannot apply sizeof to an operand of unknown size");
+	/* A string constant's size is its characters and the NUL. */
+	if (n->l != NULL && n->l->kind == N_STRING) {
+		mark_const(n, TT(pcb)->t_size, (int64_t)dt_expr_strsize(pcb->hdl, n->l));
+		return;
+	}
 	mark_const(n, TT(pcb)->t_size, (int64_t)dt_type_size(t));
 }
 
