@@ -97,6 +97,30 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_normalize(cg, reg, t);
 }
 
+/* Load n (1..8) bytes at the address in reg, zero-extended (little-endian). */
+void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
+{
+	int slot = cg_stack_alloc(cg, 8);
+	int a[3];
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	a[0] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)n));
+	a[2] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[2], reg));
+	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_reg_free(cg, rc);
+	cg_fault(cg, DT_FLT_BADADDR, reg);
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_FP, slot));
+}
+
 /* Load a scalar of type t from alloca()'d memory at address reg, checked. */
 void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t)
 {
