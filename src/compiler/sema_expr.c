@@ -40,10 +40,17 @@ struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
 	return t;
 }
 
+/*
+ * The type of a binary arithmetic result, as DTrace computes it: not C's
+ * promotion to int, but the operand type of greater rank (size, then
+ * unsigned over signed); enums count as int.
+ */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b)
 {
-	a = dt_sema_promote(pcb, a);
-	b = dt_sema_promote(pcb, b);
+	if (dt_type_base(a)->kind == TK_ENUM)
+		a = TT(pcb)->t_int;
+	if (dt_type_base(b)->kind == TK_ENUM)
+		b = TT(pcb)->t_int;
 	uint32_t as = dt_type_size(a), bs = dt_type_size(b);
 	bool au = !dt_type_is_signed(a), bu = !dt_type_is_signed(b);
 
