@@ -28,6 +28,15 @@ void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t)
 	if (t == NULL || (t->kind != TK_INT && t->kind != TK_ENUM) || t->size >= 8)
 		return;
 	int shift = 64 - (int)t->size * 8;
+	int64_t v;
+	/* A constant just loaded is normalized here rather than at run time. */
+	if (cg_known_imm(cg, reg, &v)) {
+		uint64_t u = (uint64_t)v << shift;
+		int64_t n = t->is_signed ? (int64_t)u >> shift : (int64_t)(u >> shift);
+		cg->fn->insns.n--;
+		cg_mov_imm64(cg, reg, (uint64_t)n);
+		return;
+	}
 	cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, shift));
 	cg_emit(cg, I_ALU64_IMM(t->is_signed ? BPF_ARSH : BPF_RSH, reg, shift));
 }
