@@ -468,6 +468,8 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	default:
 		break;
 	}
+	if (n->op == T_ADD && dt_type_is_string(n->type))
+		return cg_string_offset(cg, n);
 	int l = cg_expr(cg, n->l);
 	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
 	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
@@ -604,6 +606,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 			return cg_bvar(cg, n);
 		if (n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS))
 			return cg_var_load(cg, n);
+		if (dt_type_is_string(n->l->type))
+			return cg_string_char(cg, n);
 		return cg_subscript(cg, n);
 	case N_OP1:
 		return cg_op1(cg, n);

@@ -27,6 +27,10 @@
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 
+/* s[i] and s + i (cg_string.c). */
+int cg_string_char(struct dt_cg *cg, struct dt_node *n);
+int cg_string_offset(struct dt_cg *cg, struct dt_node *n);
+
 /* String subroutines (cg_strfn.c); -1 if n is not one. */
 int cg_strfn(struct dt_cg *cg, struct dt_node *n);
 

@@ -312,6 +312,13 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_IDX_TUPLE", n->line, "tuple index is only valid for associative arrays");
 	struct dt_type *bt = dt_type_base(base->type);
 	struct dt_node *k = n->call.args;
+	/* A string's characters: s[i] is a char. */
+	if (dt_type_is_string(base->type) && dt_type_is_integer(k->type)) {
+		n->type = TT(pcb)->t_char;
+		if (pcb->sema)
+			pcb->sema->stmt->uses_scratch = true;
+		return;
+	}
 	if (bt->kind != TK_ARRAY && bt->kind != TK_PTR)
 		dt_cerror(pcb, "D_OP_ARRPTR", n->line,
 			  "operator [ ] may not be applied to operand of type \"%s\"",
@@ -660,7 +667,16 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	}
 	case T_ADD:
-	case T_SUB: {
+	case T_SUB:
+		/* A string plus an integer: the string from that character on. */
+		if (op == T_ADD && ((dt_type_is_string(l->type) && dt_type_is_integer(r->type)) ||
+				    (dt_type_is_string(r->type) && dt_type_is_integer(l->type)))) {
+			n->type = tt->t_string;
+			if (pcb->sema)
+				pcb->sema->stmt->uses_scratch = true;
+			return;
+		}
+		{
 		bool lp = dt_type_is_pointer(l->type) || dt_type_is_array(l->type);
 		bool rp = dt_type_is_pointer(r->type) || dt_type_is_array(r->type);
 		if (lp && rp && op == T_SUB) {
