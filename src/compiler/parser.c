@@ -28,6 +28,8 @@ struct parser {
 	struct dt_lexer lx;
 	bool in_xlator_input;
 	struct tdname *typedefs;
+	/* In a top-level declaration, where DTrace says "end-of-input". */
+	bool in_decl;
 };
 
 struct dt_node *dt_node_new(struct dt_pcb *pcb, enum dt_nkind kind, int line)
@@ -54,7 +56,8 @@ static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
 	const char *text = dt_tok_text(&p->lx, t);
 
 	if (text == NULL)
-		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end of input");
+		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end%sinput",
+			  p->in_decl ? "-of-" : " of ");
 	dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near \"%s\"", text);
 }
 
@@ -1051,6 +1054,9 @@ void dt_parse_program(struct dt_pcb *pcb)
 
 		switch (pt->tok) {
 		case T_EOF:
+			/* Nothing at all (comments aside) is an error, as in DTrace. */
+			if (head == NULL && !pcb->is_dlib && !pcb->hdl->opts.empty)
+				dt_cerror(pcb, "D_EMPTY", pt->line, "empty D program translation unit");
 			pcb->root = head;
 			return;
 		case K_INLINE:
@@ -1081,7 +1087,9 @@ void dt_parse_program(struct dt_pcb *pcb)
 				dt_lex_next(&p.lx, LM_OUTER, &t);
 				syntax_error(&p, &t);
 			}
+			p.in_decl = true;
 			n = parse_decl(&p);
+			p.in_decl = false;
 			break;
 		}
 		*tail = n;
