@@ -19,6 +19,7 @@
 struct dt_stmt;
 struct dt_rdesc;
 struct dt_type;
+struct dt_ident;
 struct dtrace_hdl;
 
 /*
@@ -90,6 +91,11 @@ struct dt_cg {
 	/* Scratch usage within the current statement (bytes) */
 	uint32_t scratch_off;
 	uint32_t scratch_max;
+
+	/* Translator inputs bound while a translated member is generated (cg_xlate.c). */
+	const struct dt_ident *xl_arg[8];
+	int xl_slot[8];			/* fp offset of the input value */
+	int xl_n;
 
 	/* Speculations (cg_spec.c) */
 	bool spec_used;			/* the clause has speculate(), commit() or discard() */

@@ -337,6 +337,8 @@ const char *dt_idkind_name(enum dt_idkind k)
 		return "aggregation";
 	case IDK_ENUM:
 		return "enumerator";
+	case IDK_XLARG:
+		return "translator input";
 	}
 	return "identifier";
 }

@@ -682,6 +682,8 @@ static struct dt_node *parse_cast(struct parser *p)
 		parse_type_name(p, n);
 		expect(p, T_RPAR);
 		n->l = parse_cast(p);
+		/* DTrace's line: where the cast is complete (the next token). */
+		n->line = peek(p)->line;
 		return n;
 	}
 	return parse_unary(p);
@@ -999,7 +1001,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 		tail = &mn->next;
 	}
 	expect(p, T_RBRACE);
-	expect(p, T_SEMI);
+	n->xlator.end_line = expect(p, T_SEMI).line;
 	n->xlator.members = head;
 	return n;
 }

@@ -7,6 +7,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 #define TT(pcb) (&(pcb)->hdl->types)
@@ -136,6 +137,9 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_ident *id;
 
+	/* Inside a translator's member definitions, its input comes first. */
+	if (pcb->xlarg != NULL && strcmp(name, pcb->xlarg->name) == 0)
+		return pcb->xlarg;
 	for (int pass = 0; pass < 2; pass++) {
 		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
@@ -189,6 +193,9 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case IDK_ENUM:
 		mark_const(n, id->type, id->value);
+		break;
+	case IDK_XLARG:
+		n->type = id->type;
 		break;
 	case IDK_ACTION:
 	case IDK_SUBR:
@@ -297,6 +304,8 @@ static void cook_member(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_typetab *tt = TT(pcb);
 
 	dt_sema_expr(pcb, n->l);
+	if (dt_sema_xlate_member(pcb, n))
+		return;
 	struct dt_type *t = dt_type_base(n->l->type);
 	if (n->op == T_PTR) {
 		if (t->kind != TK_PTR)
@@ -500,7 +509,8 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (!(l->flags & DN_WRITABLE))
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
-	if (dt_type_is_array(l->type) || dt_type_is_sou(l->type))
+	if (dt_type_is_array(l->type) ||
+	    (dt_type_is_sou(l->type) && !(n->op == T_ASGN && dt_sema_xlate_assign(pcb, l->type, r))))
 		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
 			  opname(n->op), dt_sema_typestr(pcb, l->type));
 	if (n->op == T_ASGN) {
@@ -786,7 +796,11 @@ static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->l);
 	struct dt_type *from = n->l->type;
 	n->type = t;
+	dt_sema_xlate_cast(pcb, n, t);
 	if (dt_type_is_void(t))
+		return;
+	/* A struct or union cast to its own type. */
+	if (dt_type_is_sou(t) && dt_type_equal(t, from))
 		return;
 	if (dt_type_is_string(t)) {
 		if (!is_string_like(from) && !dt_type_is_string(from))

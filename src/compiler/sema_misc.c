@@ -1,4 +1,4 @@
-/* Semantic checks of translators, xlate and probe argument types. */
+/* Semantic checks of probe argument types; aggregating function names. */
 #include <string.h>
 
 #include "compiler/ident.h"
@@ -23,16 +23,6 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 		}
 	}
 	return pcb->hdl->types.t_int64;
-}
-
-void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
-{
-	dt_cerror(pcb, "D_UNSUPPORTED", n->line, "translator definitions are not supported yet");
-}
-
-void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n)
-{
-	dt_cerror(pcb, "D_UNSUPPORTED", n->line, "xlate is not supported yet");
 }
 
 const char *dt_agg_func_name(int code)

@@ -29,6 +29,7 @@ struct dt_aggstate;
 struct bo_object;
 struct dt_recdec;
 struct dt_symbolizer;
+struct dt_translator;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -54,6 +55,8 @@ struct dtrace_hdl {
 	uint32_t nvars;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
 	int dlib_state;			/* enum dt_dlib_state */
+	int kdlib_state;		/* ... of the library's kernel part (dlib.h) */
+	struct dt_translator *xlators;	/* translators, in definition order (xlator.h) */
 	bool uses_strtok;		/* strtok()'s state is in scratch ... */
 	uint32_t strtok_off;		/* ... at this offset among the locals */
 	uint32_t scratch_max;		/* largest per-statement temporaries */
