@@ -6,6 +6,7 @@
 #include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
@@ -169,6 +170,24 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 	}
 	case BV_CURTHREAD:
 		return helper0(cg, BPF_FUNC_get_current_task);
+	case BV_CURCPU: {
+		/* This CPU's cpuinfo_t, in a per-CPU map the consumer fills. */
+		cg->dtp->need_curcpu_map = true;
+		int slot = cg_stack_alloc(cg, 8);
+		int a[2];
+		cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], MAP_CURCPU);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[1], BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], slot));
+		r = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+		int ok = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JNE, r, 0, ok);
+		cg_fault(cg, DT_FLT_ILLOP, -1);
+		cg_label_place(cg, ok);
+		return r;
+	}
 	case BV_EXECNAME: {
 		int slot = cg_stack_alloc(cg, 16);
 		int a[2];
@@ -181,6 +200,23 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
+		return r;
+	}
+	case BV_EXECARGS: {
+		uint32_t mm = kmember(cg, "struct task_struct", "mm", "execargs");
+		uint32_t as = kmember(cg, "struct mm_struct", "arg_start", "execargs");
+		uint32_t ae = kmember(cg, "struct mm_struct", "arg_end", "execargs");
+		uint32_t nb = dt_str_bytes(cg->dtp);
+		int a[5];
+		a[0] = cg_scratch_alloc(cg, nb);
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(r, a[0]));
+		int imm[4] = { (int32_t)nb, (int32_t)mm, (int32_t)as, (int32_t)ae };
+		for (int i = 0; i < 4; i++) {
+			a[i + 1] = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_IMM(a[i + 1], imm[i]));
+		}
+		cg_call_func_void(cg, "dt_rt_execargs", a, 5);
 		return r;
 	}
 	case BV_PROBEPROV:

@@ -23,6 +23,8 @@
 #define MAP_SCRATCH	"dt_scratch"
 #define MAP_PROBES	"dt_probes"
 #define MAP_AGG		"dt_agg"
+#define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
+#define CURCPU_SIZE	16
 
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);

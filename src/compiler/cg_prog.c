@@ -394,6 +394,8 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
 	rc |= add_map(dtp, MAP_SCRATCH, BPF_MAP_TYPE_ARRAY, 4, scratch,
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
+	if (dtp->need_curcpu_map)
+		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
 	if (dtp->need_probe_map)
 		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
 			      (uint32_t)dtp->probes.n + 1, 0);

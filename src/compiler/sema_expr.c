@@ -140,7 +140,7 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	/* Inside a translator's member definitions, its input comes first. */
 	if (pcb->xlarg != NULL && strcmp(name, pcb->xlarg->name) == 0)
 		return pcb->xlarg;
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 3; pass++) {
 		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
@@ -148,7 +148,7 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 		    (id = dt_ident_builtin(dtp, name)) != NULL)
 			return id;
 		/* Perhaps the D library defines it. */
-		if (pcb->is_dlib || dtp->dlib_state != DLIB_UNLOADED || dt_dlib_load(dtp) < 0)
+		if (pcb->is_dlib || dt_dlib_provide(dtp, name) <= 0)
 			break;
 	}
 	return NULL;

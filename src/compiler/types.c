@@ -583,9 +583,9 @@ bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 	if (strchr(name, '`') != NULL)
 		return dt_type_lookup(tt, name) != NULL;
 	/* The D library's typedefs (ipaddr_t ...). */
-	if (!pcb->is_dlib && pcb->hdl->dlib_state == DLIB_UNLOADED && dt_dlib_load(pcb->hdl) == 0 &&
-	    dt_htab_get(&tt->names, name) != NULL)
-		return true;
+	while (!pcb->is_dlib && dt_dlib_provide(pcb->hdl, name) > 0)
+		if (dt_htab_get(&tt->names, name) != NULL)
+			return true;
 	/* A variable of that name wins over a kernel typedef. */
 	if (dt_ident_lookup_any(pcb->hdl, name) != NULL)
 		return false;

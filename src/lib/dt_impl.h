@@ -64,6 +64,7 @@ struct dtrace_hdl {
 	struct bo_object *obj;		/* the BPF object being built */
 	DT_VEC(void *) formats;		/* parsed printf formats (struct dt_pf_format) */
 	bool need_probe_map;		/* some clause reads probe names at run time */
+	bool need_curcpu_map;		/* some clause reads curcpu (lib/curcpu.c) */
 	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
 	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
 	bool uses_usyms;		/* some clause records user addresses (ustack() & co.) */
