@@ -186,6 +186,11 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		cg_jmp_imm(cg, BPF_JNE, r, 0, ok);
 		cg_fault(cg, DT_FLT_ILLOP, -1);
 		cg_label_place(cg, ok);
+		/* A plain number (it is read with probe_read like any address):
+		 * laundered through scratch memory, which the verifier does not track. */
+		uint32_t w = cg_scratch_reserve(cg, 8);
+		cg_emit(cg, I_STX(BPF_DW, REG_SCRATCH, r, (int16_t)w));
+		cg_emit(cg, I_LDX(BPF_DW, r, REG_SCRATCH, (int16_t)w));
 		return r;
 	}
 	case BV_EXECNAME: {
