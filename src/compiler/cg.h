@@ -37,7 +37,8 @@ struct dtrace_hdl;
 #define DCTX_EPID	128	/* u64 fault address for the error path */
 #define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */
 #define DCTX_KSTACK	144	/* u64 kernel stack frames to skip (cg_stack.h) */
-#define DCTX_SIZE	152
+#define DCTX_TASK	152	/* task_struct * built-ins describe, 0: the current one */
+#define DCTX_SIZE	160
 
 /* Per-CPU scratch: strings and clause-locals, one area per nesting level. */
 #define DT_SCRATCH_NEST 4

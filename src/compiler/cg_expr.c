@@ -465,21 +465,26 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
 
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
-	int res = cg_reg_alloc(cg);
 	int other = cg_label_new(cg), done = cg_label_new(cg);
+	/* The result waits in a stack slot: chains of ?: hold no register each. */
+	int mark = cg_stack_mark(cg);
+	int slot = cg_stack_alloc(cg, 8);
 
-	/* res is live across calls in the condition: it must hold a value. */
-	cg_emit(cg, I_MOV64_IMM(res, 0));
 	cg_branch_false(cg, n->cond, other);
 	int a = dt_type_is_string(n->type) ? cg_expr_string(cg, n->l) : cg_expr(cg, n->l);
-	cg_emit(cg, I_MOV64_REG(res, a));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, a, slot));
 	cg_reg_free(cg, a);
 	cg_ja(cg, done);
 	cg_label_place(cg, other);
 	int b = dt_type_is_string(n->type) ? cg_expr_string(cg, n->r) : cg_expr(cg, n->r);
-	cg_emit(cg, I_MOV64_REG(res, b));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, b, slot));
 	cg_reg_free(cg, b);
 	cg_label_place(cg, done);
+	int res = cg_reg_alloc(cg);
+	cg_emit(cg, I_LDX(BPF_DW, res, BPF_FP, slot));
+	/* A scalar result needs none of the stack its branches used. */
+	if (!cg_is_byref(n->type))
+		cg_stack_release(cg, mark);
 	return res;
 }
 

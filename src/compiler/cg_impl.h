@@ -58,6 +58,8 @@ void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt
 int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
+/* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
+bool cg_bvar_other_thread(struct dt_cg *cg);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
 int cg_incdec(struct dt_cg *cg, struct dt_node *n);
 int cg_addr_of(struct dt_cg *cg, struct dt_node *n);

@@ -72,9 +72,14 @@ static int member_value(struct dt_cg *cg, struct dt_trmember *m, int slot)
 int cg_xlate_member(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_xluse *u = n->aux;
+	int mark = cg_stack_mark(cg);
 	int slot = input_slot(cg, u->xlate);
+	int r = member_value(cg, u->m, slot);
 
-	return member_value(cg, u->m, slot);
+	/* A scalar member needs none of the stack its translation used. */
+	if (!cg_is_byref(n->type) && !dt_type_is_string(n->type))
+		cg_stack_release(cg, mark);
+	return r;
 }
 
 /* The first definition of `name` in the translator, if it can be used. */

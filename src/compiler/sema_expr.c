@@ -261,8 +261,8 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 				dt_cerror(pcb, "D_ARGS_IDX", n->line,
 					  "index %lld is out of range for args[ ]", (long long)k->cval);
 			n->id = id;
-			n->type = dt_sema_args_type(pcb, (int)k->cval);
 			pcb->sema->stmt->args_used |= 1u << k->cval;
+			dt_sema_args(pcb, n, (int)k->cval);
 			return;
 		}
 		if (id == NULL || id->kind == IDK_ARRAY) {

@@ -234,6 +234,11 @@ void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
 
 void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n)
 {
+	/* args[i] a provider translates (dt_sema_args), checked again. */
+	if (n->tn_spec == NULL && n->aux != NULL) {
+		dt_sema_expr(pcb, n->l);
+		return;
+	}
 	struct dt_type *to = dt_sema_typename(pcb, n->tn_spec, n->tn_decl, NULL);
 
 	dt_sema_expr(pcb, n->l);
