@@ -9,7 +9,7 @@
 # checks this list against src/lib/options.c.
 _dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos aggsortrev
 bpflogsize bufpolicy bufsize cleanrate cpp cpppath cpu defaultargs define destructive
-droptags dynvarsize errtags flowindent grabanon incdir jstackframes jstackstrsize knodefs
+droptags dynvarsize errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
 maxframes noresolve nspec oformat printsize quiet quietresize rawbytes scratchsize specsize
 stackframes stackindent statusrate strsize switchrate undef unodefs ustackframes verbose zdefs"
 
@@ -64,6 +64,7 @@ _dtrace() {
 			case $name in
 			oformat) vals="text json" ;;
 			bufpolicy) vals="switch fill ring" ;;
+			fbtmech) vals="auto fentry kprobe_multi kprobe" ;;
 			*) return ;;
 			esac
 			local v out=()

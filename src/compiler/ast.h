@@ -206,6 +206,7 @@ struct dt_node {
 #define DN_ALLOCA   0x20	/* a pointer into alloca()'d memory */
 #define DN_AMEM     0x40	/* an lvalue in alloca()'d memory */
 #define DN_AMIXED   0x80	/* ?: of alloca and other pointers */
+#define DN_ACTION   0x100	/* an action called inside an expression */
 
 int dt_node_list_len(const struct dt_node *n);
 

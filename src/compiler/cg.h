@@ -154,6 +154,8 @@ void cg_stack_release(struct dt_cg *cg, int mark);
 int cg_expr(struct dt_cg *cg, struct dt_node *n);
 /* Evaluate a condition and jump to `label` if it is false (zero). */
 void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
+/* Remove instructions no path reaches (cg_dce.c); cg_resolve does it. */
+void cg_drop_unreachable(struct dt_cg *cg);
 /* Sign- or zero-extend a register to 64 bits from type t's width. */
 void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t);
 /* Read `size` bytes at a kernel/user address into a register value. */

@@ -263,6 +263,9 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	struct dt_ident *id = call->id;
 
 	switch (id->code) {
+	case ACT_PRINT:
+		cg_act_print(cg, call);
+		break;
 	case ACT_TRACE: {
 		struct dt_ritem *it = add_item(cg, RK_TRACE);
 		record_value(cg, call->call.args, it);

@@ -127,8 +127,9 @@ static uint32_t emit_reserve(struct dt_cg *cg, int done)
 }
 
 /*
- * Submit: wake the consumer only for exit() or when the buffer is past
- * half full; otherwise it reads at its switchrate (batched wake-ups).
+ * Submit: wake the consumer only for exit() or when an eighth of the
+ * buffer is waiting; otherwise it reads at its switchrate (batched
+ * wake-ups).  An eighth leaves the consumer room to be late by seven.
  */
 static void emit_submit(struct dt_cg *cg)
 {
@@ -140,7 +141,7 @@ static void emit_submit(struct dt_cg *cg)
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_query));
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_NO_WAKEUP));
 		int quiet = cg_label_new(cg);
-		uint64_t mark = (uint64_t)cg->dtp->opts.bufsize / 2;
+		uint64_t mark = (uint64_t)cg->dtp->opts.bufsize / 8;
 		cg_jmp_imm(cg, BPF_JLT, BPF_R0, (int32_t)(mark > INT32_MAX ? INT32_MAX : mark), quiet);
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
 		cg_label_place(cg, quiet);

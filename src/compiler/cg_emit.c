@@ -91,6 +91,7 @@ void cg_ja(struct dt_cg *cg, int label)
 
 void cg_resolve(struct dt_cg *cg)
 {
+	cg_drop_unreachable(cg);
 	for (size_t i = 0; i < cg->fixups.n; i++) {
 		struct cg_fixup *f = &cg->fixups.v[i];
 		int target = cg->labels.v[f->label].pos;

@@ -240,7 +240,8 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 
 	/* string == NULL: the string's address. */
 	if (is_string_operand(l) != is_string_operand(r) &&
-	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type))) {
+	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type) ||
+	     ((l->flags | r->flags) & DN_CONST))) {
 		int rl = cg_expr(cg, l), rr = cg_expr(cg, r);
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));
@@ -294,6 +295,9 @@ static int cg_truth(struct dt_cg *cg, struct dt_node *n)
 	return cg_expr(cg, n);
 }
 
+static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label);
+
+/* Jump to label when n is false; && || ! by jumps, holding no values. */
 void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 {
 	if (n->flags & DN_CONST) {
@@ -304,6 +308,17 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 	if (n->kind == N_OP2 && n->op == T_LAND) {
 		cg_branch_false(cg, n->l, label);
 		cg_branch_false(cg, n->r, label);
+		return;
+	}
+	if (n->kind == N_OP2 && n->op == T_LOR) {
+		int skip = cg_label_new(cg);
+		cg_branch_true(cg, n->l, skip);
+		cg_branch_false(cg, n->r, label);
+		cg_label_place(cg, skip);
+		return;
+	}
+	if (n->kind == N_OP1 && n->op == T_LNEG) {
+		cg_branch_true(cg, n->l, label);
 		return;
 	}
 	if (n->kind == N_OP2 && cmp_jmp(n->op, false) >= 0 && !is_string_operand(n->l) &&
@@ -336,6 +351,36 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 	cg_reg_free(cg, r);
 }
 
+/* Jump to label when n is true. */
+static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label)
+{
+	if (n->flags & DN_CONST) {
+		if (n->cval != 0)
+			cg_ja(cg, label);
+		return;
+	}
+	if (n->kind == N_OP2 && n->op == T_LOR) {
+		cg_branch_true(cg, n->l, label);
+		cg_branch_true(cg, n->r, label);
+		return;
+	}
+	if (n->kind == N_OP2 && n->op == T_LAND) {
+		int skip = cg_label_new(cg);
+		cg_branch_false(cg, n->l, skip);
+		cg_branch_true(cg, n->r, label);
+		cg_label_place(cg, skip);
+		return;
+	}
+	if (n->kind == N_OP1 && n->op == T_LNEG) {
+		cg_branch_false(cg, n->l, label);
+		return;
+	}
+	int skip = cg_label_new(cg);
+	cg_branch_false(cg, n, skip);
+	cg_ja(cg, label);
+	cg_label_place(cg, skip);
+}
+
 static int cg_logical(struct dt_cg *cg, struct dt_node *n)
 {
 	int res = cg_reg_alloc(cg);
@@ -359,18 +404,10 @@ static int cg_logical(struct dt_cg *cg, struct dt_node *n)
 		cg_label_place(cg, done);
 		return res;
 	}
-	/* && and || short-circuit. */
-	int a = cg_truth(cg, n->l);
-	cg_emit(cg, I_MOV64_IMM(res, n->op == T_LOR ? 1 : 0));
-	cg_jmp_imm(cg, n->op == T_LOR ? BPF_JNE : BPF_JEQ, a, 0, done);
-	cg_reg_free(cg, a);
-	int b = cg_truth(cg, n->r);
-	cg_emit(cg, I_MOV64_IMM(res, 1));
-	int t = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JNE, b, 0, t);
+	/* && and || short-circuit, as jumps. */
 	cg_emit(cg, I_MOV64_IMM(res, 0));
-	cg_label_place(cg, t);
-	cg_reg_free(cg, b);
+	cg_branch_false(cg, n, done);
+	cg_emit(cg, I_MOV64_IMM(res, 1));
 	cg_label_place(cg, done);
 	return res;
 }
@@ -528,7 +565,7 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_INDEX:
 		if (n->id != NULL && n->id->kind == IDK_BVAR)
 			return cg_bvar(cg, n);
-		if (n->id != NULL && n->id->kind == IDK_ARRAY)
+		if (n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS))
 			return cg_var_load(cg, n);
 		return cg_subscript(cg, n);
 	case N_OP1:

@@ -69,6 +69,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n);
 
 /* Add an item of kind `kind` (enum dt_rkind) to the record description; its index. */
 size_t cg_rec_item(struct dt_cg *cg, int kind);
+/* print() (cg_print.c). */
+void cg_act_print(struct dt_cg *cg, struct dt_node *call);
 
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);

@@ -162,6 +162,32 @@ static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 	cg_emit(cg, I_CALL_PSEUDO());
 }
 
+/*
+ * A mechanism that binds one probe per program (fentry/fexit) gets a
+ * group per probe: the first probe stays in g, each other one moves to a
+ * new group with the same clauses, appended to rt->groups.
+ */
+static int split_group(dtrace_hdl_t *dtp, struct dt_runtime *rt, struct dt_group *g)
+{
+	while (g->probes.n > 1) {
+		struct dt_group *ng = dt_arena_zalloc(&dtp->arena, sizeof(*ng));
+		if (ng == NULL || dt_vec_push(&rt->groups, ng) < 0)
+			return -ENOMEM;
+		ng->prov = g->prov;
+		ng->mech = g->mech;
+		ng->mclass = g->mclass;
+		ng->args_used = g->args_used;
+		ng->uses_scratch = g->uses_scratch;
+		snprintf(ng->name, sizeof(ng->name), "dt_prog_%zu", rt->groups.n - 1);
+		for (size_t k = 0; k < g->stmts.n; k++)
+			if (dt_vec_push(&ng->stmts, g->stmts.v[k]) < 0)
+				return -ENOMEM;
+		if (dt_vec_push(&ng->probes, g->probes.v[--g->probes.n]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static struct bo_func *new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
 				unsigned nargs)
 {
@@ -181,7 +207,9 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 {
 	dtrace_hdl_t *dtp = pcb->hdl;
 	struct dt_cg cg;
-	struct bo_func *fn = new_func(dtp, g->name, g->mech->section, 1);
+	const char *section = g->mech->group_section ? g->mech->group_section(dtp, g)
+						     : g->mech->section;
+	struct bo_func *fn = section ? new_func(dtp, g->name, section, 1) : NULL;
 
 	if (fn == NULL)
 		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
@@ -457,7 +485,18 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			return dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes: %s",
 					    g->prov->name, why);
 		}
-		g->mech = g->prov->choose(dtp, g);
+		/* Groups split off below come with their mechanism chosen. */
+		if (g->mech == NULL)
+			g->mech = g->prov->choose(dtp, g);
+		if (g->mech == NULL) {
+			dt_arena_free(&arena);
+			return dtp->err ? dtp->err : dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes",
+								  g->prov->name);
+		}
+		if (g->mech->per_probe && g->probes.n > 1 && split_group(dtp, rt, g) < 0) {
+			dt_arena_free(&arena);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
 		if (g->mech->section == NULL) {
 			error_group = g;
 			rt->error_clauses = true;

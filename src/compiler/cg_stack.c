@@ -90,8 +90,8 @@ int64_t cg_stack_kskip(const struct dt_mech *mech)
 	 * Frames of the tracing machinery on top of a kernel stack, by
 	 * mechanism name, then by section (program type).  Measured on 6.x
 	 * kernels: the first frame left is the function holding the probe
-	 * site (or, for kprobes and fentry, the probed function's caller, as
-	 * DTrace's fbt shows it).
+	 * site, for fbt the probed function (as DTrace for Linux shows it),
+	 * except on kretprobes, which fire in the caller after the return.
 	 */
 	static const struct {
 		const char *name;	/* mechanism name, or NULL */
@@ -112,9 +112,13 @@ int64_t cg_stack_kskip(const struct dt_mech *mech)
 		{ NULL, "uprobe", 0 },
 		{ NULL, "uretprobe", 0 },
 		/* A kprobe's registers are at the probed function itself. */
-		{ NULL, "kprobe", 1 },
+		{ NULL, "kprobe", 0 },
 		{ NULL, "kretprobe", 0 },
-		/* fentry/fexit: the clause, the program and the trampoline. */
+		/*
+		 * fentry/fexit: the clause, the program and the trampoline; then
+		 * the probed function (the return address of its call of the
+		 * trampoline).
+		 */
 		{ NULL, "fentry", 3 },
 		{ NULL, "fexit", 3 },
 	};

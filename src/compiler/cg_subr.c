@@ -63,6 +63,7 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 	}
 	case N_CAST:
 	case N_IDENT:
+	case N_VAR:
 	case N_CALL:
 		if (cg_is_byref(n->type) || dt_type_is_pointer(n->type))
 			return cg_expr(cg, n);

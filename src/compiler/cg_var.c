@@ -60,12 +60,11 @@ const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id)
 /* Key layout of an associative array: each component 8-aligned. */
 uint32_t dt_var_key_size(struct dtrace_hdl *dtp, struct dt_ident *id)
 {
-	if (id->kind == IDK_TLS)
-		return 8;
-	uint32_t off = 0;
+	/* Thread-locals: the thread, then (self->a[k]) the tuple. */
+	uint32_t off = id->kind == IDK_TLS ? 8 : 0;
 	for (int i = 0; i < id->nkeys; i++)
 		off = DT_ALIGN(off, 8) + dt_var_size(dtp, id->keys[i]);
-	return off ? off : 8;
+	return off ? DT_ALIGN(off, 8) : 8;
 }
 
 /* Register the dynamic variable's map with the object. */
@@ -95,7 +94,10 @@ static int tls_key(struct dt_cg *cg)
 	return r;
 }
 
-/* Build an associative array key; returns a register pointing at it. */
+/*
+ * Build an associative array key (for a thread-local array, the thread
+ * first); returns a register pointing at it.
+ */
 static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys)
 {
 	struct dtrace_hdl *dtp = cg->dtp;
@@ -107,6 +109,13 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	/* Zero the key: padding and string tails are part of it. */
 	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
 		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
+	if (id->kind == IDK_TLS) {
+		int t = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
+		cg_emit(cg, I_MOV32_REG(t, t));
+		cg_emit(cg, I_STX(BPF_DW, base, t, 0));
+		cg_reg_free(cg, t);
+		off = 8;
+	}
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
 		struct dt_type *kt = id->keys[i];
 		uint32_t ks = dt_var_size(dtp, kt);
@@ -132,7 +141,8 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 static int dyn_lookup(struct dt_cg *cg, struct dt_node *n, struct dt_ident *id)
 {
 	const char *map = dyn_map(cg, id);
-	int key = id->kind == IDK_TLS ? tls_key(cg) : array_key(cg, id, n->call.args);
+	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
+						       : array_key(cg, id, n->call.args);
 	int a[2];
 
 	a[0] = cg_reg_alloc(cg);
@@ -225,10 +235,25 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 	cg_reg_free(cg, val);
 }
 
+/* lhs = 0 for a struct or union thread-local or array element: delete it. */
+static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id)
+{
+	const char *map = dyn_map(cg, id);
+	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
+						       : array_key(cg, id, lhs->call.args);
+	int a[2];
+
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], map);
+	a[1] = key;
+	cg_call_helper_void(cg, BPF_FUNC_map_delete_elem, a, 2);
+}
+
 static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id, int val)
 {
 	const char *map = dyn_map(cg, id);
-	int key = id->kind == IDK_TLS ? tls_key(cg) : array_key(cg, id, lhs->call.args);
+	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
+						       : array_key(cg, id, lhs->call.args);
 	bool byref = cg_is_byref(id->type);
 	int done = cg_label_new(cg);
 
@@ -329,6 +354,12 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 	bool user = false;
 	uint32_t size = dt_type_size(lhs->type);
 
+	if (dt_type_is_sou(lhs->type)) {
+		int dst = cg_lvalue_addr(cg, lhs, &user);
+		store_to(cg, dst, 0, val, lhs->type, size);
+		cg_reg_free(cg, dst);
+		return;
+	}
 	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
 			  "only scalars can be assigned to a member or element");
@@ -361,7 +392,7 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 		return;
 	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||
-	    (lhs->kind == N_INDEX && (id == NULL || id->kind != IDK_ARRAY)))
+	    (lhs->kind == N_INDEX && (id == NULL || (id->kind != IDK_ARRAY && id->kind != IDK_TLS))))
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
 			  "assigning to kernel memory is not supported (use copyout( ) for user memory)");
 	switch (id->kind) {
@@ -400,6 +431,14 @@ int cg_assign(struct dt_cg *cg, struct dt_node *n)
 	if (l->kind == N_AGG) {
 		cg_agg_assign(cg, n);
 		return cg_reg_alloc(cg);
+	}
+	/* A struct variable assigned 0 is deleted (thread-locals and arrays). */
+	if (n->op == T_ASGN && dt_type_is_sou(l->type) && (r->flags & DN_CONST) &&
+	    l->id != NULL && (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY)) {
+		dyn_delete(cg, l, l->id);
+		int z = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(z, 0));
+		return z;
 	}
 	if (n->op == T_ASGN) {
 		v = dt_type_is_string(l->type) ? cg_expr_string(cg, r) : cg_expr(cg, r);

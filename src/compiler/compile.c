@@ -117,17 +117,25 @@ static struct bo_object *object(struct dt_pcb *pcb)
 struct match_ctx {
 	struct dt_stmt *st;
 	int pdesc;
+	DT_VEC(uint64_t) seen;	/* bit per probe id already in st->probes */
 };
 
 static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
 {
 	struct match_ctx *mc = arg;
 	struct dt_stmt *st = mc->st;
+	size_t w = prp->id / 64;
+	uint64_t bit = 1ULL << (prp->id % 64);
 
 	(void)dtp;
-	for (size_t i = 0; i < st->probes.n; i++)
-		if (st->probes.v[i] == prp)
-			return 0;
+	/* A bitmap, not a scan: a glob such as fbt:::entry matches tens of thousands. */
+	if (dt_vec_reserve(&mc->seen, w + 1) < 0)
+		return -ENOMEM;
+	while (mc->seen.n <= w)
+		mc->seen.v[mc->seen.n++] = 0;
+	if (mc->seen.v[w] & bit)
+		return 0;
+	mc->seen.v[w] |= bit;
 	if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "ERROR") == 0)
 		st->enables_error = true;
 	if (dt_vec_push(&st->probe_pdesc, mc->pdesc) < 0)
@@ -152,9 +160,10 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	st->id = dtp->nextstmt;
 	st->npdescs = c->clause.npdescs;
 	dtp->nextstmt += (uint32_t)c->clause.npdescs;
+	struct match_ctx mc = { st, 0, { 0 } };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
-		struct match_ctx mc = { st, i };
+		mc.pdesc = i;
 		dtp->errtag[0] = '\0';
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
 		if (n < 0 && dtp->errtag[0] != '\0') {
@@ -162,17 +171,22 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 			char tag[sizeof(dtp->errtag)], msg[sizeof(dtp->errmsg)];
 			memcpy(tag, dtp->errtag, sizeof(tag));
 			memcpy(msg, dtp->errmsg, sizeof(msg));
+			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, tag, pd->line, "%s", msg);
 		}
-		if (n < 0)
+		if (n < 0) {
+			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, "D_NOMEM", pd->line, "failed to match probes: %s", strerror(-n));
+		}
 		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];
 			pdesc_name(pd, name, sizeof(name));
+			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, "D_PDESC_ZERO", pd->line,
 				  "probe description %s does not match any probes", name);
 		}
 	}
+	dt_vec_free(&mc.seen);
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
 	dt_sema_clause(pcb, st);

@@ -172,6 +172,20 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 		}
 		break;
 	}
+	case ACT_PRINT: {
+		check_argc(pcb, n, name, p);
+		struct dt_node *a = n->call.args;
+		dt_sema_expr(pcb, a);
+		struct dt_type *pt = dt_type_base(a->type);
+		if (pt == NULL || pt->kind != TK_PTR || dt_type_is_void(pt->base))
+			dt_cerror(pcb, "D_PRINT_ARG", a->line,
+				  "print( ) argument #1 must be a pointer to a type");
+		if (dt_type_size(pt->base) == 0)
+			dt_cerror(pcb, "D_PRINT_SIZE", a->line,
+				  "print( ) argument #1 reference has type '%s' with size 0; cannot print( ) it.",
+				  dt_sema_typestr(pcb, pt->base));
+		break;
+	}
 	case ACT_TRACE: {
 		check_argc(pcb, n, name, p);
 		struct dt_node *a = n->call.args;
@@ -225,9 +239,18 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	if (id->kind == IDK_ACTION) {
 		struct dt_proto *p = dt_ident_proto(pcb, id);
 		bool value_action = dt_type_base(p->ret)->special != DT_SPECIAL_NONE;
-		if (!stmt_level && !value_action)
-			dt_cerror(pcb, "D_ACT_SPEC", n->line,
-				  "%s( ) may not be used as a subexpression: it is an action", id->name);
+		/*
+		 * Inside an expression an action is a void value: its arguments
+		 * are checked, then the operator around it objects (DTrace's
+		 * errors come from there).
+		 */
+		if (!stmt_level && !value_action) {
+			check_argc(pcb, n, id->name, p);
+			check_args(pcb, n, id->name, p, 0);
+			n->type = p->ret;
+			n->flags |= DN_ACTION;
+			return;
+		}
 		if (!pcb->sema)
 			dt_cerror(pcb, "D_ACT_SPEC", n->line, "%s( ) may only be used in a clause", id->name);
 		action_check(pcb, n, id);

@@ -125,10 +125,13 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 	return dt_type_equal(to, from);
 }
 
-static bool is_void_ptr(struct dt_type *t)
+/* NULL: a void pointer, or the constant 0 (D's NULL is an int). */
+static bool is_null(struct dt_node *n)
 {
-	struct dt_type *b = dt_type_base(t);
+	struct dt_type *b = dt_type_base(n->type);
 
+	if ((n->flags & DN_CONST) && n->cval == 0 && dt_type_is_integer(n->type))
+		return true;
 	return b != NULL && b->kind == TK_PTR && dt_type_is_void(dt_type_base(b->base));
 }
 
@@ -230,12 +233,12 @@ static void check_keys(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *i
 	int nk = dt_node_list_len(n->call.args);
 
 	if (nk != id->nkeys)
-		dt_cerror(pcb, "D_ARR_PROTO", n->line, "%s[ ] prototype mismatch: %d key%s passed, %d expected",
+		dt_cerror(pcb, "D_PROTO_LEN", n->line, "%s[ ] prototype mismatch: %d key%s passed, %d expected",
 			  id->name, nk, nk == 1 ? "" : "s", id->nkeys);
 	int i = 0;
 	for (struct dt_node *k = n->call.args; k != NULL; k = k->next, i++) {
 		if (!dt_sema_assignable(pcb, id->keys[i], k))
-			dt_cerror(pcb, "D_ARR_KEY", k->line,
+			dt_cerror(pcb, "D_PROTO_ARG", k->line,
 				  "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
 				  id->name, i + 1, dt_sema_typestr(pcb, id->keys[i]),
 				  dt_sema_typestr(pcb, k->type));
@@ -260,6 +263,7 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			if (k->cval < 0 || k->cval > 9)
 				dt_cerror(pcb, "D_ARGS_IDX", n->line,
 					  "index %lld is out of range for args[ ]", (long long)k->cval);
+			dt_sema_args_check(pcb, (int)k->cval, n->line);
 			n->id = id;
 			pcb->sema->stmt->args_used |= 1u << k->cval;
 			dt_sema_args(pcb, n, (int)k->cval);
@@ -269,6 +273,18 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			if (id == NULL)
 				dt_cerror(pcb, "D_IDENT_UNDEF", n->line,
 					  "failed to resolve %s: Unknown variable name", base->ident.name);
+			check_keys(pcb, n, id);
+			n->id = id;
+			n->type = id->type;
+			n->flags |= DN_LVALUE | DN_WRITABLE;
+			id->flags |= IDF_READ;
+			return;
+		}
+	}
+	/* self->a[k]: a thread-local associative array. */
+	if (base->kind == N_VAR && base->op == T_SELF) {
+		struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_TLS, base->member);
+		if (id != NULL && (id->flags & IDF_DEFINED) && id->nkeys > 0) {
 			check_keys(pcb, n, id);
 			n->id = id;
 			n->type = id->type;
@@ -462,13 +478,23 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		id->flags |= IDF_DEFINED;
 		return;
 	}
-	if (lhs->kind == N_INDEX && lhs->l->kind == N_IDENT && lhs->l->op != T_SELF &&
-	    lhs->l->op != T_THIS) {
-		if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL)
+	bool tls_array = lhs->kind == N_INDEX && lhs->l->kind == N_VAR && lhs->l->op == T_SELF;
+	if (tls_array || (lhs->kind == N_INDEX && lhs->l->kind == N_IDENT && lhs->l->op != T_SELF &&
+			  lhs->l->op != T_THIS)) {
+		struct dt_ident *id;
+		if (tls_array) {
+			id = dt_ident_user(dtp, IDK_TLS, lhs->l->member);
+			if (id != NULL && (id->flags & IDF_DEFINED))
+				return;
+		} else if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL) {
 			return;
+		}
 		for (struct dt_node *k = lhs->call.args; k != NULL; k = k->next)
 			dt_sema_expr(pcb, k);
-		struct dt_ident *id = dt_ident_user_add(dtp, IDK_ARRAY, lhs->l->ident.name, lhs->line);
+		if (tls_array)
+			id = dt_ident_user_add(dtp, IDK_TLS, lhs->l->member, lhs->line);
+		else
+			id = dt_ident_user_add(dtp, IDK_ARRAY, lhs->l->ident.name, lhs->line);
 		if (id == NULL)
 			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
 		int nk = dt_node_list_len(lhs->call.args);
@@ -509,8 +535,24 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (!(l->flags & DN_WRITABLE))
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
-	if (dt_type_is_array(l->type) ||
-	    (dt_type_is_sou(l->type) && !(n->op == T_ASGN && dt_sema_xlate_assign(pcb, l->type, r))))
+	/*
+	 * Structs and unions are assigned whole (the same type), and a
+	 * thread-local or array element of one is deleted by assigning 0.
+	 */
+	if (dt_type_is_sou(l->type) && n->op == T_ASGN) {
+		bool del = (r->flags & DN_CONST) && r->cval == 0 && l->id != NULL &&
+			   (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY);
+		if (!del && !dt_type_equal(l->type, r->type))
+			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+				  "operands have incompatible types: \"%s\" %s \"%s\"",
+				  dt_sema_typestr(pcb, l->type), opname(n->op),
+				  dt_sema_typestr(pcb, r->type));
+		if (l->id != NULL)
+			l->id->flags |= IDF_WRITTEN;
+		n->type = l->type;
+		return;
+	}
+	if (dt_type_is_array(l->type) || dt_type_is_sou(l->type))
 		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
 			  opname(n->op), dt_sema_typestr(pcb, l->type));
 	if (n->op == T_ASGN) {
@@ -561,7 +603,10 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_LAND:
 	case T_LOR:
 	case T_LXOR:
-		need_scalar(pcb, n, op, l, r);
+		/* Strings are not truth values. */
+		if (!dt_type_is_scalar(l->type) || !dt_type_is_scalar(r->type))
+			dt_cerror(pcb, "D_OP_SCALAR", n->line,
+				  "operator %s requires operands of scalar type", opname(op));
 		n->type = tt->t_int;
 		break;
 	case T_EQU:
@@ -572,7 +617,7 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_GE: {
 		bool ls = dt_type_is_string(l->type), rs = dt_type_is_string(r->type);
 		/* A string compared with NULL (a void pointer): is it there at all? */
-		if ((ls && is_void_ptr(r->type)) || (rs && is_void_ptr(l->type))) {
+		if ((ls && is_null(r)) || (rs && is_null(l))) {
 			if (op != T_EQU && op != T_NEQ)
 				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
@@ -764,7 +809,9 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->cond);
 	dt_sema_expr(pcb, n->l);
 	dt_sema_expr(pcb, n->r);
-	if (!dt_type_is_scalar(n->cond->type) && !is_string_like(n->cond->type))
+	if ((n->l->flags | n->r->flags) & DN_ACTION)
+		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
+	if (!dt_type_is_scalar(n->cond->type))
 		dt_cerror(pcb, "D_OP_SCALAR", n->line, "operator ?: expression must be of scalar type");
 	struct dt_type *a = n->l->type, *b = n->r->type;
 	if (dt_type_is_integer(a) && dt_type_is_integer(b)) {
@@ -835,7 +882,12 @@ static void cook_sizeof(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_SIZEOF_TYPE", n->line, "cannot apply sizeof to a function");
 	if (b->kind == TK_FWD || b->kind == TK_VOID)
 		dt_cerror(pcb, "D_SIZEOF_TYPE", n->line,
-			  "cannot apply sizeof to an incomplete type");
+			  "cannot apply sizeof to an operand of unknown size");
+	/* A string constant's size is its characters and the NUL. */
+	if (n->l != NULL && n->l->kind == N_STRING) {
+		mark_const(n, TT(pcb)->t_size, (int64_t)dt_expr_strsize(pcb->hdl, n->l));
+		return;
+	}
 	mark_const(n, TT(pcb)->t_size, (int64_t)dt_type_size(t));
 }
 
@@ -905,7 +957,8 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 		dt_sema_expr(pcb, n->l);
 		if (!dt_type_is_scalar(n->l->type) && !is_string_like(n->l->type))
 			dt_cerror(pcb, "D_STRINGOF_TYPE", n->line,
-				  "stringof( ) operand must be a pointer or string");
+				  "cannot apply stringof to a value of type %s",
+				  dt_sema_typestr(pcb, n->l->type));
 		n->type = TT(pcb)->t_string;
 		if (pcb->sema)
 			pcb->sema->stmt->uses_scratch = true;

@@ -28,6 +28,21 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 	return pcb->hdl->types.t_int64;
 }
 
+void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
+{
+	struct dt_stmt *st = pcb->sema ? pcb->sema->stmt : NULL;
+
+	if (st == NULL || st->probes.n == 0)
+		return;
+	struct dt_probe *prp = st->probes.v[0];
+	int n = prp->prov->arg_count ? prp->prov->arg_count(pcb->hdl, prp) : -1;
+	if (n >= 0 && i >= n) {
+		char name[512];
+		dt_cerror(pcb, "D_ARGS_IDX", line, "index %d is out of range for %s args[ ]", i,
+			  dt_probe_fullname(prp, name, sizeof(name)));
+	}
+}
+
 /* A type named in a provider's argument description. */
 static struct dt_type *named_type(struct dt_pcb *pcb, const char *text)
 {

@@ -359,11 +359,3 @@ void dt_sema_xlate_cast(struct dt_pcb *pcb, struct dt_node *n, struct dt_type *t
 	dt_cerror(pcb, "D_CAST_INVAL", n->line, "invalid cast expression: \"%s\" to \"%s\"",
 		  ptr ? "pointer to translated data" : "translated data", dt_sema_typestr(pcb, to));
 }
-
-bool dt_sema_xlate_assign(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e)
-{
-	bool ptr = false;
-
-	(void)pcb;
-	return dt_xlate_of(e, &ptr) != NULL && !ptr && compat(to, e->type);
-}

@@ -65,8 +65,6 @@ struct dt_translator *dt_xlator_find(struct dtrace_hdl *dtp, struct dt_type *src
 bool dt_sema_xlate_member(struct dt_pcb *pcb, struct dt_node *n);
 /* A cast of a translated value (only to void, as in DTrace). */
 void dt_sema_xlate_cast(struct dt_pcb *pcb, struct dt_node *n, struct dt_type *to);
-/* Whether `to = e` assigns a translated struct of a compatible type. */
-bool dt_sema_xlate_assign(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
 
 /* Code generation (cg_xlate.c). */
 /* A translated member's value (by-ref types: its address). */

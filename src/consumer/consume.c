@@ -19,6 +19,7 @@
 #include "consumer/report.h"
 #include "consumer/spec.h"
 #include "consumer/symbolize.h"
+#include "consumer/waitset.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
@@ -41,6 +42,9 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	int rc0 = dt_waitset_open(dtp);
+	if (rc0 < 0)
+		return rc0;
 	/* Stacks and symbols in aggregations resolve through the handle's symbolizer. */
 	const struct dt_pf_syms *syms = dt_syms(dtp);
 	if (syms == NULL)
@@ -53,6 +57,7 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 
 void dt_consume_close(struct dtrace_hdl *dtp)
 {
+	dt_waitset_close(dtp);
 	if (dtp->rt && dtp->rt->ring) {
 		ring_buffer__free(dtp->rt->ring);
 		dtp->rt->ring = NULL;
@@ -142,8 +147,8 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	/* Read the mappings of -c/-p processes often enough to know them after they exit. */
 	if (dtp->uses_usyms && ms > DT_SYMS_TRACK_MS)
 		ms = DT_SYMS_TRACK_MS;
-	/* A forced wake-up, a signal or the timeout ends the wait. */
-	ring_buffer__poll(rt->ring, (int)ms);
+	/* Data, a forced wake-up, a traced process exiting, a signal or the timeout. */
+	dt_waitset_wait(dtp, (int)ms);
 }
 
 enum dtrace_workstatus dtrace_work(dtrace_hdl_t *dtp)

@@ -17,6 +17,7 @@
 #include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/rec_decode.h"
+#include "consumer/print_type.h"
 #include "consumer/report.h"
 #include "consumer/spec.h"
 #include "consumer/stack_print.h"
@@ -27,7 +28,7 @@
 static void flush(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
 {
 	if (sb->len > 0 && dtp->out != NULL && !dtp->skip_output)
-		fwrite(sb->s, 1, sb->len, dtp->out);
+		fwrite_unlocked(sb->s, 1, sb->len, dtp->out);
 	dt_sb_reset(sb);
 }
 
@@ -130,6 +131,9 @@ static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const 
 			break;
 		case RK_EXIT:
 			dt_rec_act(dtp, it, data);
+			break;
+		case RK_PRINT:
+			dt_print_typed(dtp, sb, it, data);
 			break;
 		case RK_STACK:
 		case RK_USTACK:

@@ -30,6 +30,7 @@ struct bo_object;
 struct dt_recdec;
 struct dt_symbolizer;
 struct dt_translator;
+struct dt_fbt;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -76,6 +77,7 @@ struct dtrace_hdl {
 	size_t nproviders;
 	uint32_t populated;			/* providers fully listed (bitmask) */
 	struct dt_uprocs *uprocs;		/* processes the pid/usdt providers read */
+	struct dt_fbt *fbt;			/* fbt: kernel functions, kernel features */
 
 	/* Compiled and enabled programs, in order. */
 	DT_VEC(dtrace_prog_t *) progs;

@@ -81,6 +81,7 @@ static const struct optdef opts[] = {
 	{ "noresolve", OK_FLAG, O(noresolve) },
 	{ "bpflogsize", OK_SIZE, O(bpflogsize) },
 	{ "oformat", OK_STRING, O(oformat) },
+	{ "fbtmech", OK_STRING, O(fbtmech) },
 	/* Dynamic run-time */
 	{ "aggrate", OK_RATE, O(aggrate), true },
 	{ "aggsortkey", OK_FLAG, O(aggsortkey), true },
@@ -101,9 +102,9 @@ void dt_options_init(struct dt_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	/*
-	 * One ring shared by all CPUs; the consumer is woken when it is half
-	 * full.  Its pages are mapped (and so resident) from the start, which
-	 * is why it is 2m and not DTrace's 4m per CPU.
+	 * One ring shared by all CPUs; the consumer is woken when an eighth
+	 * of it is waiting.  Its pages are mapped (and so resident) from the
+	 * start, which is why it is 2m and not DTrace's 4m per CPU.
 	 */
 	o->bufsize = 2 << 20;
 	o->aggsize = 4 << 20;
@@ -134,6 +135,7 @@ void dt_options_fini(struct dt_options *o)
 {
 	free(o->oformat);
 	free(o->cpppath);
+	free(o->fbtmech);
 	for (int i = 0; i < o->ncppargs; i++)
 		free(o->cppargs[i]);
 	free(o->cppargs);
@@ -284,6 +286,9 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 		free(*sp);
 		*sp = s;
 		if (d->off == O(oformat) && strcmp(s, "json") != 0 && strcmp(s, "text") != 0)
+			return badval(dtp);
+		if (d->off == O(fbtmech) && strcmp(s, "auto") != 0 && strcmp(s, "fentry") != 0 &&
+		    strcmp(s, "kprobe_multi") != 0 && strcmp(s, "kprobe") != 0)
 			return badval(dtp);
 		return 0;
 	}

@@ -36,6 +36,7 @@ struct dt_options {
 	int64_t bpflogsize;
 	char *oformat;			/* "text" or "json" */
 	char *cpppath;
+	char *fbtmech;			/* fbt mechanism: auto, fentry, kprobe_multi, kprobe */
 	/* cpp arguments collected from -D/-U/-I and define/undef/incdir options */
 	char **cppargs;
 	int ncppargs;

@@ -29,6 +29,7 @@ struct dt_runtime {
 	uint64_t *drops_seen;		/* per CPU and kind, already reported */
 	bool error_clauses;		/* some clause enables ERROR */
 	struct dt_specstate *specs;	/* speculations (consumer/spec.c), NULL if unused */
+	struct dt_waitset *wait;	/* what the consumer sleeps on (consumer/waitset.c) */
 };
 
 /* Build the program groups and every function of the object (cg_prog.c). */

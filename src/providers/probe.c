@@ -14,11 +14,12 @@
 /*
  * Providers in listing order; their probe ids follow this order.  pid and
  * usdt list nothing until a description names a process, so they come
- * after the providers that list everything (fbt goes last).
+ * after the providers that list everything; fbt, the expensive one to
+ * list, is last so that no other provider's ids depend on it.
  */
 static const struct dt_provider *const providers[] = {
 	&dt_prov_dtrace, &dt_prov_syscall, &dt_prov_profile, &dt_prov_sdt,
-	&dt_prov_proc, &dt_prov_sched, &dt_prov_io, &dt_prov_pid, &dt_prov_usdt,
+	&dt_prov_proc, &dt_prov_sched, &dt_prov_io, &dt_prov_pid, &dt_prov_usdt, &dt_prov_fbt,
 };
 
 int dt_probes_init(dtrace_hdl_t *dtp)
@@ -31,6 +32,9 @@ int dt_probes_init(dtrace_hdl_t *dtp)
 void dt_probes_fini(dtrace_hdl_t *dtp)
 {
 	dt_uprocs_free(dtp);
+	for (size_t i = 0; i < dtp->nproviders; i++)
+		if (dtp->providers[i]->fini != NULL)
+			dtp->providers[i]->fini(dtp);
 	dt_vec_free(&dtp->probes);
 	dt_htab_free(&dtp->probe_names);
 }
@@ -75,9 +79,14 @@ struct dt_probe *dt_probe_add_named(dtrace_hdl_t *dtp, const struct dt_provider 
 				    const char *provname, const char *mod, const char *func,
 				    const char *name, uint64_t data, const void *priv)
 {
-	struct dt_probe *prp = dt_arena_zalloc(&dtp->arena, sizeof(*prp));
 	char buf[512];
 
+	/* Known already (providers that make probes on demand ask again). */
+	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", provname, mod, func, name);
+	struct dt_probe *old = dt_htab_get(&dtp->probe_names, buf);
+	if (old != NULL)
+		return old;
+	struct dt_probe *prp = dt_arena_zalloc(&dtp->arena, sizeof(*prp));
 	if (prp == NULL)
 		return NULL;
 	prp->prov = prov;
@@ -87,9 +96,6 @@ struct dt_probe *dt_probe_add_named(dtrace_hdl_t *dtp, const struct dt_provider 
 	prp->desc[3] = dt_arena_strdup(&dtp->arena, name);
 	prp->data = data;
 	prp->priv = priv;
-	dt_probe_fullname(prp, buf, sizeof(buf));
-	if (dt_htab_get(&dtp->probe_names, buf) != NULL)
-		return dt_htab_get(&dtp->probe_names, buf);
 	char *key = dt_arena_strdup(&dtp->arena, buf);
 	if (key == NULL || dt_vec_push(&dtp->probes, prp) < 0 ||
 	    dt_htab_put(&dtp->probe_names, key, prp) < 0)
@@ -164,7 +170,8 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 		const struct dt_provider *pv = dtp->providers[i];
 		if (pv->prov_match ? !pv->prov_match(pd->prov) : !field_match(pv->name, pd->prov))
 			continue;
-		int rc = populate(dtp, i);
+		/* A lazy provider's earlier neighbours are listed, not itself. */
+		int rc = !pv->lazy ? populate(dtp, i) : i > 0 ? populate(dtp, i - 1) : 0;
 		if (rc == 0 && pv->provide != NULL)
 			rc = pv->provide(dtp, pd);
 		if (rc < 0)

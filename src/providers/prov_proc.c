@@ -221,6 +221,7 @@ const struct dt_provider dt_prov_proc = {
 	.mech_class = sp_mech_class,
 	.choose = sp_choose,
 	.arg_desc = sp_arg_desc,
+	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
 };

@@ -25,6 +25,10 @@ struct bpf_link;
 struct dt_mech {
 	const char *name;
 	const char *section;	/* ELF section of the program (program type for libbpf) */
+	/* The section of one group's program, when it names its target (fentry/<function>). */
+	const char *(*group_section)(dtrace_hdl_t *dtp, struct dt_group *g);
+	/* One program per probe (fentry/fexit bind one function each): groups are split. */
+	bool per_probe;
 	bool by_consumer;	/* run by the consumer with BPF_PROG_TEST_RUN (BEGIN, END) */
 	bool gated;		/* skip unless the state gate is ACTIVE */
 	/*
@@ -48,6 +52,11 @@ struct dt_mech {
 
 struct dt_provider {
 	const char *name;
+	/*
+	 * Expensive to list: populate runs only to list everything; a
+	 * description gets its probes from provide alone.
+	 */
+	bool lazy;
 	/* Register every probe of this provider (called once, when needed). */
 	int (*populate)(dtrace_hdl_t *dtp);
 	/* Create probes a description names that populate does not list (tick-7s). */
@@ -57,7 +66,10 @@ struct dt_provider {
 	 * share a program.  Returns a short string (e.g. "entry").
 	 */
 	const char *(*mech_class)(const struct dt_probe *prp);
-	/* Pick the mechanism for a group of probes of one class. */
+	/*
+	 * Pick the mechanism for a group of probes of one class; NULL (with the
+	 * error set in the handle) if the kernel offers none that fits.
+	 */
 	const struct dt_mech *(*choose)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Type of args[i] for a probe, or NULL (untyped: int64_t). */
 	struct dt_type *(*arg_type)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i);
@@ -74,6 +86,8 @@ struct dt_provider {
 	 * switched to), whose task_struct the prologue leaves in DCTX_TASK.
 	 */
 	bool (*other_thread)(const struct dt_probe *prp);
+	/* How many args[] a probe has, or -1 if that is not known. */
+	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
 	const char *(*unavailable)(dtrace_hdl_t *dtp);
 	/*
@@ -88,6 +102,8 @@ struct dt_provider {
 	 * aliases).  Without it the four fields are matched as globs.
 	 */
 	bool (*match)(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd);
+	/* Free what the provider keeps in the handle. */
+	void (*fini)(dtrace_hdl_t *dtp);
 };
 
 /* A BPF program: one mechanism, one ordered set of clauses, its probes. */
@@ -116,5 +132,6 @@ extern const struct dt_provider dt_prov_usdt;
 extern const struct dt_provider dt_prov_proc;
 extern const struct dt_provider dt_prov_sched;
 extern const struct dt_provider dt_prov_io;
+extern const struct dt_provider dt_prov_fbt;
 
 #endif

@@ -65,6 +65,17 @@ bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const cha
 	return true;
 }
 
+int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+	int n = 0;
+
+	(void)dtp;
+	while (n < 4 && sp->args[n].native != NULL)
+		n++;
+	return n;
+}
+
 bool sp_other_thread(const struct dt_probe *prp)
 {
 	const struct sp_probe *sp = prp->priv;

@@ -63,6 +63,7 @@ const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g);
 bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
 		 const char **xlate);
 bool sp_other_thread(const struct dt_probe *prp);
+int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 const char *sp_unavailable(dtrace_hdl_t *dtp);
 
 /* ---- For prologues ---- */

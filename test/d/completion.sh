@@ -26,6 +26,7 @@ comp "-x sw"
 comp "-x agg" 10
 comp "-x oformat="
 comp "-x bufpolicy=f"
+comp "-x fbtmech=k"
 comp "-q -x o"
 comp "-P sy"
 comp "-P "

@@ -1,0 +1,19 @@
+/*
+ * What the consumer sleeps on between reads: the ring buffer, the handle's
+ * wake-up eventfd and the traced processes (as pidfds), so that a
+ * dtrace_wake() or the -c/-p process exiting ends the sleep at once
+ * rather than at the next switchrate tick.
+ */
+#ifndef DT_WAITSET_H
+#define DT_WAITSET_H
+
+struct dtrace_hdl;
+struct dt_waitset;
+
+/* Build the set (after the ring buffer exists); 0 or a negative errno. */
+int dt_waitset_open(struct dtrace_hdl *dtp);
+/* Wait up to ms milliseconds for any of them. */
+void dt_waitset_wait(struct dtrace_hdl *dtp, int ms);
+void dt_waitset_close(struct dtrace_hdl *dtp);
+
+#endif
