@@ -71,6 +71,8 @@ void cg_fault(struct dt_cg *cg, int fault, int addr_reg)
 void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 {
 	uint32_t size = dt_type_size(t);
+	/* The slot is free again once the value is in reg. */
+	int mark = cg_stack_mark(cg);
 	int slot = cg_stack_alloc(cg, 8);
 	int addr = cg_reg_alloc(cg);
 
@@ -95,6 +97,7 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_label_place(cg, ok);
 	cg_reg_free(cg, addr);
 	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
+	cg_stack_release(cg, mark);
 	cg_normalize(cg, reg, t);
 }
 

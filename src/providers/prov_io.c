@@ -45,4 +45,5 @@ const struct dt_provider dt_prov_io = {
 	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
+	.attrs = sp_attrs,
 };

@@ -133,4 +133,5 @@ const struct dt_provider dt_prov_sched = {
 	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
+	.attrs = sp_attrs,
 };

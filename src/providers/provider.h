@@ -86,6 +86,12 @@ struct dt_provider {
 	 * switched to), whose task_struct the prologue leaves in DCTX_TASK.
 	 */
 	bool (*other_thread)(const struct dt_probe *prp);
+	/*
+	 * Stability for -lv: of probe descriptions (identifier names, data
+	 * semantics, dependency class), then of arguments; NULL: Private,
+	 * Private, Unknown for both.
+	 */
+	const char *const *attrs;
 	/* How many args[] a probe has, or -1 if that is not known. */
 	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */

@@ -83,6 +83,8 @@ bool sp_other_thread(const struct dt_probe *prp)
 	return sp->other_thread;
 }
 
+const char *const sp_attrs[6] = { "Private", "Private", "Unknown", "Evolving", "Evolving", "ISA" };
+
 const char *sp_unavailable(dtrace_hdl_t *dtp)
 {
 	(void)dtp;
