@@ -257,9 +257,12 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		return res;
 	}
 	if (is_string_operand(l) || is_string_operand(r)) {
+		/* The operands' string temporaries are dead once compared. */
+		uint32_t mark = cg->scratch_off;
 		int rl = cg_expr_string(cg, l);
 		int rr = cg_expr_string(cg, r);
 		int c = cg_strcmp(cg, l, rl, r, rr);
+		cg->scratch_off = mark;
 		/* Compare the strcmp result with zero. */
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));
@@ -503,28 +506,32 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
 	}
 }
 
+/*
+ * ?: -- each branch leaves its value in a stack slot, read into a register
+ * after they meet: no register is held while the branches are evaluated,
+ * so nested ?: in the branches do not run out of registers.
+ */
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
-	int other = cg_label_new(cg), done = cg_label_new(cg);
-	/* The result waits in a stack slot: chains of ?: hold no register each. */
-	int mark = cg_stack_mark(cg);
 	int slot = cg_stack_alloc(cg, 8);
+	int other = cg_label_new(cg), done = cg_label_new(cg);
+	/* The stack a branch used for its own temporaries is free after it. */
+	int mark = cg_stack_mark(cg);
 
 	cg_branch_false(cg, n->cond, other);
 	int a = dt_type_is_string(n->type) ? cg_expr_string(cg, n->l) : cg_expr(cg, n->l);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, a, slot));
 	cg_reg_free(cg, a);
+	cg_stack_release(cg, mark);
 	cg_ja(cg, done);
 	cg_label_place(cg, other);
 	int b = dt_type_is_string(n->type) ? cg_expr_string(cg, n->r) : cg_expr(cg, n->r);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, b, slot));
 	cg_reg_free(cg, b);
+	cg_stack_release(cg, mark);
 	cg_label_place(cg, done);
 	int res = cg_reg_alloc(cg);
 	cg_emit(cg, I_LDX(BPF_DW, res, BPF_FP, slot));
-	/* A scalar result needs none of the stack its branches used. */
-	if (!cg_is_byref(n->type))
-		cg_stack_release(cg, mark);
 	return res;
 }
 

@@ -57,7 +57,9 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 
 	switch (ds->ts) {
 	case TS_NONE:
-		if (mods == 0 && !(bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT)))
+		/* "self x;": a storage class alone declares an int, as in C. */
+		if (mods == 0 && !(bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT)) &&
+		    ds->dclass == DC_NONE)
 			dt_cerror(pcb, "D_SYNTAX", ds->line, "syntax error near type");
 		t = int_from_bits(pcb, bits, ds->line);
 		break;
