@@ -10,6 +10,7 @@
  *   dequeue   sched_switch, the thread leaves the run queue  args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] cpuinfo_t *
  *   enqueue   sched_wakeup, sched_wakeup_new               args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] cpuinfo_t *
  *   wakeup    sched_waking, in the waker                   args[0] lwpsinfo_t *, args[1] psinfo_t *
+ *   tick      a 100 Hz cpu-clock event on every CPU        args[0] lwpsinfo_t *, args[1] psinfo_t * (the thread it interrupted)
  */
 #include "compiler/cg.h"
 #include "providers/probe.h"
@@ -103,6 +104,18 @@ static void wakeup(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	woken(cg, dctx, used, false);
 }
 
+/* The thread the clock interrupted. */
+static void tick(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	(void)skip;
+	if (!(used & 3))
+		return;
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_current_task));
+	cg_emit(cg, I_MOV64_REG(BPF_R7, BPF_R0));
+	sp_set_arg(cg, dctx, used, 0, BPF_R7);
+	sp_set_arg(cg, dctx, used, 1, BPF_R7);
+}
+
 static const struct sp_probe probes[] = {
 	{ "dequeue", SP_RAW, "sched", { "sched_switch" }, SWITCH,
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" }, { "cpuinfo_t *", NULL } }, dequeue,
@@ -115,6 +128,8 @@ static const struct sp_probe probes[] = {
 	{ "on-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, on_cpu, true },
 	{ "preempt", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, preempt, false },
 	{ "sleep", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, sleep_probe, false },
+	{ "tick", SP_TICK, NULL, { NULL }, { NULL },
+	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, tick, false },
 	{ "wakeup", SP_RAW, "sched", { "sched_waking" }, { TASK },
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, wakeup, false },
 };

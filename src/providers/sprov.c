@@ -10,9 +10,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -40,7 +43,7 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 	for (size_t i = 0; i < n; i++) {
 		const struct sp_probe *sp = &probes[i];
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = event_exists(sp->group, sp->events[0]);
+		bool ok = sp->kind == SP_TICK || event_exists(sp->group, sp->events[0]);
 		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
@@ -274,11 +277,47 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t ar
 		sp->prologue(cg, dctx, args, skip);
 }
 
+/* The clock tick: a cpu-clock event at 100 Hz on every online CPU. */
+static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		int fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == ENODEV)
+			continue;	/* offline CPU */
+		if (fd < 0)
+			return dt_set_error(dtp, -errno, "failed to create the clock tick on CPU %d: %s",
+					    cpu, strerror(errno));
+		struct bpf_link *l = bpf_program__attach_perf_event(g->prog, fd);
+		if (l == NULL) {
+			int err = errno;
+			close(fd);
+			return dt_set_error(dtp, -err, "failed to attach to the clock tick: %s",
+					    strerror(err));
+		}
+		if (dt_vec_push(&g->links, l) < 0) {
+			bpf_link__destroy(l);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
 static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
 	const struct sp_probe *sp = prp->priv;
 
+	if (sp->kind == SP_TICK)
+		return attach_tick(dtp, g);
 	for (int e = 0; e < 4 && sp->events[e] != NULL; e++) {
 		if (e > 0 && !event_exists(sp->group, sp->events[e]))
 			continue;
@@ -316,10 +355,18 @@ static const struct dt_mech mech_tp = {
 	.attach = attach,
 };
 
+static const struct dt_mech mech_tick = {
+	.name = "stable-tick",
+	.section = "perf_event",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
 const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	const struct sp_probe *sp = g->probes.v[0]->priv;
 
 	(void)dtp;
-	return sp->kind == SP_RAW ? &mech_raw : &mech_tp;
+	return sp->kind == SP_RAW ? &mech_raw : sp->kind == SP_TICK ? &mech_tick : &mech_tp;
 }

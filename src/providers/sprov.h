@@ -28,6 +28,7 @@ struct dt_mech;
 enum sp_kind {
 	SP_RAW,		/* raw tracepoints: ctx is the u64 arguments of TP_PROTO */
 	SP_TP,		/* perf tracepoints: ctx is the event record */
+	SP_TICK,	/* a perf cpu-clock event on every CPU at 100 Hz (no tracepoint) */
 };
 
 struct sp_arg {
