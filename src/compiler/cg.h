@@ -67,6 +67,7 @@ struct dt_cg {
 	struct dt_stmt *stmt;
 	struct dt_rdesc *rdesc;
 	int line;			/* current source line for line info */
+	uint32_t label_pos;		/* where the last label was placed */
 
 	/* Registers */
 	bool reg_used[CG_NREGS];
@@ -154,6 +155,8 @@ void cg_stack_release(struct dt_cg *cg, int mark);
 int cg_expr(struct dt_cg *cg, struct dt_node *n);
 /* Evaluate a condition and jump to `label` if it is false (zero). */
 void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
+/* Whether reg holds a constant just moved into it (straight-line code), and which. */
+bool cg_known_imm(struct dt_cg *cg, int reg, int64_t *v);
 /* Remove instructions no path reaches (cg_dce.c); cg_resolve does it. */
 void cg_drop_unreachable(struct dt_cg *cg);
 /* Sign- or zero-extend a register to 64 bits from type t's width. */

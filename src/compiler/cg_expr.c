@@ -29,6 +29,15 @@ void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t)
 	if (t == NULL || (t->kind != TK_INT && t->kind != TK_ENUM) || t->size >= 8)
 		return;
 	int shift = 64 - (int)t->size * 8;
+	int64_t v;
+	/* A constant just loaded is normalized here rather than at run time. */
+	if (cg_known_imm(cg, reg, &v)) {
+		uint64_t u = (uint64_t)v << shift;
+		int64_t n = t->is_signed ? (int64_t)u >> shift : (int64_t)(u >> shift);
+		cg->fn->insns.n--;
+		cg_mov_imm64(cg, reg, (uint64_t)n);
+		return;
+	}
 	cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, shift));
 	cg_emit(cg, I_ALU64_IMM(t->is_signed ? BPF_ARSH : BPF_RSH, reg, shift));
 }
@@ -99,6 +108,30 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
 	cg_stack_release(cg, mark);
 	cg_normalize(cg, reg, t);
+}
+
+/* Load n (1..8) bytes at the address in reg, zero-extended (little-endian). */
+void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
+{
+	int slot = cg_stack_alloc(cg, 8);
+	int a[3];
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	a[0] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)n));
+	a[2] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[2], reg));
+	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_reg_free(cg, rc);
+	cg_fault(cg, DT_FLT_BADADDR, reg);
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_FP, slot));
 }
 
 /* Load a scalar of type t from alloca()'d memory at address reg, checked. */

@@ -45,6 +45,8 @@ uint32_t cg_locals_base(struct dtrace_hdl *dtp);
 /* alloca() and the memory it gives (cg_alloca.c). */
 void cg_alloca_reset(struct dt_cg *cg);
 int cg_alloca_subr(struct dt_cg *cg, struct dt_node *n);
+/* Load n (1..8) bytes at the address in reg, zero-extended (cg_expr.c). */
+void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland);
 /* Load a scalar from alloca()'d memory at the address in reg (cg_expr.c). */
 void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t);
 /* A verifier-safe pointer to `size` bytes of alloca()'d memory at address addr (faults if not). */

@@ -41,10 +41,17 @@ struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
 	return t;
 }
 
+/*
+ * The type of a binary arithmetic result, as DTrace computes it: not C's
+ * promotion to int, but the operand type of greater rank (size, then
+ * unsigned over signed); enums count as int.
+ */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b)
 {
-	a = dt_sema_promote(pcb, a);
-	b = dt_sema_promote(pcb, b);
+	if (dt_type_base(a)->kind == TK_ENUM)
+		a = TT(pcb)->t_int;
+	if (dt_type_base(b)->kind == TK_ENUM)
+		b = TT(pcb)->t_int;
 	uint32_t as = dt_type_size(a), bs = dt_type_size(b);
 	bool au = !dt_type_is_signed(a), bu = !dt_type_is_signed(b);
 
@@ -123,6 +130,19 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 	if (dt_type_is_integer(to) && dt_type_is_pointer(from))
 		return false;
 	return dt_type_equal(to, from);
+}
+
+/* Is n a member access to a bit-field? */
+static bool is_bitfield(struct dt_pcb *pcb, struct dt_node *n)
+{
+	if (n->kind != N_MEMBER)
+		return false;
+	struct dt_type *st = dt_type_base(n->l->type);
+	if (n->op == T_PTR)
+		st = dt_type_base(st->base);
+	uint32_t off;
+	const struct dt_member *m = dt_type_member(TT(pcb), st, n->member, &off);
+	return m != NULL && m->bitsize != 0;
 }
 
 /* NULL: a void pointer, or the constant 0 (D's NULL is an int). */
@@ -776,6 +796,8 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	}
 	case T_ADDROF:
+		if (is_bitfield(pcb, l))
+			dt_cerror(pcb, "D_ADDROF_BITFIELD", n->line, "cannot take address of bit-field");
 		if (l->kind == N_VAR || (l->kind == N_IDENT && l->id && l->id->kind != IDK_BVAR) ||
 		    (l->kind == N_INDEX && l->id && l->id->kind == IDK_ARRAY))
 			dt_cerror(pcb, "D_ADDROF_VAR", n->line, "cannot take address of dynamic variable");
@@ -873,6 +895,8 @@ static void cook_sizeof(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (n->l != NULL) {
 		dt_sema_expr(pcb, n->l);
+		if (is_bitfield(pcb, n->l))
+			dt_cerror(pcb, "D_SIZEOF_BITFIELD", n->line, "cannot apply sizeof to a bit-field");
 		t = n->l->type;
 	} else {
 		t = dt_sema_typename(pcb, n->tn_spec, n->tn_decl, NULL);
