@@ -147,6 +147,7 @@ struct dt_xlator {
 	struct dt_declarator *from_decl;
 	char *from_name;			/* input identifier */
 	struct dt_node *members;		/* N_OP2(T_ASGN) list: member = expr */
+	int end_line;				/* line of the closing "};" */
 };
 
 struct dt_provider_def {

@@ -13,6 +13,7 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 bool cg_is_byref(struct dt_type *t)
@@ -79,6 +80,8 @@ void cg_fault(struct dt_cg *cg, int fault, int addr_reg)
 void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 {
 	uint32_t size = dt_type_size(t);
+	/* The slot is free again once the value is in reg. */
+	int mark = cg_stack_mark(cg);
 	int slot = cg_stack_alloc(cg, 8);
 	int addr = cg_reg_alloc(cg);
 
@@ -103,6 +106,7 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_label_place(cg, ok);
 	cg_reg_free(cg, addr);
 	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
+	cg_stack_release(cg, mark);
 	cg_normalize(cg, reg, t);
 }
 
@@ -591,6 +595,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_IDENT:
 		if (n->id->kind == IDK_BVAR)
 			return cg_bvar(cg, n);
+		if (n->id->kind == IDK_XLARG)
+			return cg_xlate_arg(cg, n);
 		if (n->id->kind == IDK_INLINE) {
 			if (dt_type_is_string(n->type))
 				return cg_expr_string(cg, n->id->inline_expr);
@@ -620,11 +626,15 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 			return cg_symaddr_value(cg, n);	/* sym() & co. */
 		return cg_subr(cg, n);
 	case N_MEMBER:
+		if (n->aux != NULL)
+			return cg_xlate_member(cg, n);
 		return cg_member(cg, n);
 	case N_CAST:
 		return cg_cast(cg, n);
 	case N_STRINGOF:
 		return cg_expr_string(cg, n->l);
+	case N_XLATE:
+		return cg_xlate_value(cg, n);
 	default:
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
 			  "this kind of expression is not supported yet by the code generator");

@@ -23,6 +23,8 @@
 #define MAP_SCRATCH	"dt_scratch"
 #define MAP_PROBES	"dt_probes"
 #define MAP_AGG		"dt_agg"
+#define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
+#define CURCPU_SIZE	16
 
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
@@ -62,6 +64,8 @@ void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt
 int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
+/* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
+bool cg_bvar_other_thread(struct dt_cg *cg);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
 int cg_incdec(struct dt_cg *cg, struct dt_node *n);
 int cg_addr_of(struct dt_cg *cg, struct dt_node *n);

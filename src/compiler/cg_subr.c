@@ -7,12 +7,15 @@
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 {
 	switch (n->kind) {
 	case N_MEMBER: {
+		if (n->aux != NULL)	/* a translated member: its value or address */
+			return cg_xlate_member(cg, n);
 		uint32_t off = 0;
 		struct dt_type *st = dt_type_base(n->l->type);
 		int base;

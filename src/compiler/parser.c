@@ -7,6 +7,7 @@
 #include "compiler/parser.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/lexer.h"
@@ -258,8 +259,20 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			const struct dt_token *nt = peek(p);
 			if (nt->tok == T_IDENT || nt->tok == T_TNAME) {
 				ds->name = next(p).sval;
-			} else if (nt->tok != T_LBRACE) {
+			} else if (nt->tok != T_LBRACE || kw.sval != NULL) {
 				syntax_error(p, nt);
+			}
+			/* "vmlinux`struct task_struct" names "struct vmlinux`task_struct". */
+			if (kw.sval != NULL) {
+				size_t n = strlen(kw.sval) + strlen(ds->name) + 2;
+				char *sn = dt_palloc(p->pcb, n);
+				snprintf(sn, n, "%s`%s", kw.sval, ds->name);
+				ds->name = sn;
+			}
+			if (ds->name != NULL && strchr(ds->name, '`') != NULL) {
+				if (peek_tok(p) == T_LBRACE)
+					syntax_error(p, peek(p));
+				continue;
 			}
 			if (accept(p, T_LBRACE)) {
 				if (ds->ts == TS_ENUM)
@@ -672,6 +685,8 @@ static struct dt_node *parse_cast(struct parser *p)
 		parse_type_name(p, n);
 		expect(p, T_RPAR);
 		n->l = parse_cast(p);
+		/* DTrace's line: where the cast is complete (the next token). */
+		n->line = peek(p)->line;
 		return n;
 	}
 	return parse_unary(p);
@@ -989,7 +1004,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 		tail = &mn->next;
 	}
 	expect(p, T_RBRACE);
-	expect(p, T_SEMI);
+	n->xlator.end_line = expect(p, T_SEMI).line;
 	n->xlator.members = head;
 	return n;
 }

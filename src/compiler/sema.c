@@ -157,6 +157,9 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 		if (!ds->has_body) {
 			if (t == NULL)
 				t = dt_type_lookup(tt, key);
+			if (t == NULL && strchr(ds->name, '`') != NULL)
+				dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+					  "failed to resolve type %s: Unknown type name", key);
 			if (t == NULL) {
 				/* A forward declaration, completed later if defined. */
 				t = dt_type_new(tt, TK_FWD, ds->name);

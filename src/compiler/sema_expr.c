@@ -7,6 +7,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 #define TT(pcb) (&(pcb)->hdl->types)
@@ -159,7 +160,10 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_ident *id;
 
-	for (int pass = 0; pass < 2; pass++) {
+	/* Inside a translator's member definitions, its input comes first. */
+	if (pcb->xlarg != NULL && strcmp(name, pcb->xlarg->name) == 0)
+		return pcb->xlarg;
+	for (int pass = 0; pass < 3; pass++) {
 		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
@@ -167,7 +171,7 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 		    (id = dt_ident_builtin(dtp, name)) != NULL)
 			return id;
 		/* Perhaps the D library defines it. */
-		if (pcb->is_dlib || dtp->dlib_state != DLIB_UNLOADED || dt_dlib_load(dtp) < 0)
+		if (pcb->is_dlib || dt_dlib_provide(dtp, name) <= 0)
 			break;
 	}
 	return NULL;
@@ -212,6 +216,9 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case IDK_ENUM:
 		mark_const(n, id->type, id->value);
+		break;
+	case IDK_XLARG:
+		n->type = id->type;
 		break;
 	case IDK_ACTION:
 	case IDK_SUBR:
@@ -278,8 +285,8 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 					  "index %lld is out of range for args[ ]", (long long)k->cval);
 			dt_sema_args_check(pcb, (int)k->cval, n->line);
 			n->id = id;
-			n->type = dt_sema_args_type(pcb, (int)k->cval);
 			pcb->sema->stmt->args_used |= 1u << k->cval;
+			dt_sema_args(pcb, n, (int)k->cval);
 			return;
 		}
 		if (id == NULL || id->kind == IDK_ARRAY) {
@@ -340,6 +347,8 @@ static void cook_member(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_typetab *tt = TT(pcb);
 
 	dt_sema_expr(pcb, n->l);
+	if (dt_sema_xlate_member(pcb, n))
+		return;
 	struct dt_type *t = dt_type_base(n->l->type);
 	if (n->op == T_PTR) {
 		if (t->kind != TK_PTR)
@@ -872,7 +881,11 @@ static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->l);
 	struct dt_type *from = n->l->type;
 	n->type = t;
+	dt_sema_xlate_cast(pcb, n, t);
 	if (dt_type_is_void(t))
+		return;
+	/* A struct or union cast to its own type. */
+	if (dt_type_is_sou(t) && dt_type_equal(t, from))
 		return;
 	if (dt_type_is_string(t)) {
 		if (!is_string_like(from) && !dt_type_is_string(from))
