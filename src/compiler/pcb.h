@@ -38,6 +38,12 @@ struct dt_pcb {
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
+	/* #pragma D attributes/binding naming identifiers, checked once all is compiled. */
+	struct dt_pragma_ref {
+		const char *what, *name;
+		int line;
+	} *prefs;
+	int nprefs;
 };
 
 /*

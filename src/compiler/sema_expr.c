@@ -552,10 +552,18 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 		dt_sema_agg_assign(pcb, n);
 		return;
 	}
+	/* "x += 1" reads x: it must exist already. */
+	if (n->op != T_ASGN && l->kind == N_IDENT && l->op != T_SELF && l->op != T_THIS &&
+	    dt_sema_resolve(pcb, l->ident.name) == NULL)
+		dt_cerror(pcb, "D_VAR_UNDEF", n->line, "%s has not yet been declared or assigned",
+			  l->ident.name);
 	dt_sema_expr(pcb, r);
 	if (n->op == T_ASGN)
 		dt_sema_lvalue_decl(pcb, l, r);
 	dt_sema_expr(pcb, l);
+	if (l->kind == N_IDENT && l->id != NULL && l->id->kind == IDK_BVAR)
+		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
+			  opname(n->op));
 	if (!is_lvalue_var(l))
 		dt_cerror(pcb, "D_OP_LVAL", n->line, "operator %s requires modifiable lvalue as an operand",
 			  opname(n->op));
@@ -769,6 +777,8 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (n->op == T_PREINC || n->op == T_PREDEC || n->op == T_POSTINC || n->op == T_POSTDEC)
 		declare_incdec(pcb, l);
+	if (n->op == T_ADDROF && l->kind == N_AGG)
+		dt_cerror(pcb, "D_ADDROF_VAR", n->line, "cannot take address of dynamic variable");
 	dt_sema_expr(pcb, l);
 	switch (n->op) {
 	case T_LNEG:
