@@ -582,10 +582,18 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_sema_decl info;
 	struct dt_type *t = dt_sema_typename_info(pcb, n->decl.spec, n->decl.decl, &info);
 
-	if (dt_ident_lookup_any(dtp, info.name) != NULL || dt_ident_user(dtp, IDK_ARRAY, info.name)) {
+	struct dt_ident *old = dt_ident_lookup_any(dtp, info.name);
+	if (old == NULL)
+		old = dt_ident_user(dtp, IDK_ARRAY, info.name);
+	if (old != NULL) {
 		/* The user's own definition wins over the library's. */
 		if (pcb->is_dlib)
 			return;
+		if (old->kind == IDK_INLINE || old->kind == IDK_GLOBAL || old->kind == IDK_ARRAY)
+			dt_cerror(pcb, "D_DECL_IDRED", n->line,
+				  "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s %s",
+				  info.name, old->kind == IDK_ARRAY || old->nkeys > 0 ? "array" : "scalar",
+				  old->kind == IDK_INLINE ? "inline" : "");
 		dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
 	}
 	dt_sema_expr(pcb, n->l);

@@ -259,7 +259,7 @@ static void check_keys(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *i
 	for (struct dt_node *k = n->call.args; k != NULL; k = k->next, i++) {
 		if (!dt_sema_assignable(pcb, id->keys[i], k))
 			dt_cerror(pcb, "D_PROTO_ARG", k->line,
-				  "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				  "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 				  id->name, i + 1, dt_sema_typestr(pcb, id->keys[i]),
 				  dt_sema_typestr(pcb, k->type));
 	}
@@ -278,6 +278,10 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			if (dt_node_list_len(n->call.args) != 1)
 				dt_cerror(pcb, "D_ARGS_MULTI", n->line, "args[ ] may not be referenced using a tuple");
 			struct dt_node *k = n->call.args;
+			if (!dt_type_is_integer(k->type))
+				dt_cerror(pcb, "D_PROTO_ARG", n->line,
+					  "args[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
+					  dt_sema_typestr(pcb, k->type));
 			if (!(k->flags & DN_CONST))
 				dt_cerror(pcb, "D_ARGS_IDX", n->line, "index for args[ ] must be a constant");
 			if (k->cval < 0 || k->cval > 9)
@@ -812,7 +816,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		struct dt_type *t = dt_type_base(l->type);
 		if (t->kind != TK_PTR && t->kind != TK_ARRAY)
 			dt_cerror(pcb, "D_DEREF_NONPTR", n->line,
-				  "operator * requires an operand of pointer type");
+				  "cannot dereference non-pointer type");
 		if (dt_type_is_void(t->base))
 			dt_cerror(pcb, "D_DEREF_VOID", n->line, "cannot dereference pointer to void");
 		n->type = t->base;

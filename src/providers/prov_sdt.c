@@ -108,52 +108,12 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	return 0;
 }
 
-/* The D type of a field's C type; an integer of its size if D does not know the type. */
-static struct dt_type *field_type(dtrace_hdl_t *dtp, const struct dt_tp_field *f)
-{
-	struct dt_typetab *tt = &dtp->types;
-
-	if (f->data_loc)
-		return tt->t_charptr;
-	char name[sizeof(f->type)];
-	int ptrs = 0;
-	snprintf(name, sizeof(name), "%s", f->type);
-	for (size_t n = strlen(name); n > 0; n = strlen(name)) {
-		if (name[n - 1] == '*')
-			ptrs++;
-		else if (name[n - 1] != ' ')
-			break;
-		name[n - 1] = '\0';
-	}
-	const char *base = name;
-	unsigned quals = 0;
-	if (strncmp(base, "const ", 6) == 0) {
-		quals = DS_CONST;
-		base += 6;
-	}
-	struct dt_type *t = dt_type_lookup(tt, base);
-	uint32_t esz = f->nelems > 0 ? f->size / f->nelems : f->size;
-	if (t == NULL || (ptrs == 0 && t->size != esz)) {
-		if (ptrs > 0)
-			t = tt->t_void;
-		else
-			return dt_type_int(tt, f->size <= 8 ? f->size : 8, f->is_signed);
-	}
-	if (quals != 0)
-		t = dt_type_qualified(tt, t, quals);
-	while (ptrs-- > 0)
-		t = dt_type_ptr(tt, t);
-	if (f->nelems > 0)
-		t = dt_type_array(tt, t, f->nelems);
-	return t;
-}
-
 static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
 {
 	struct dt_tp_field f[10];
 	int n = dt_tp_format(prp->desc[1], prp->desc[3], f, 10);
 
-	return i >= 0 && i < n ? field_type(dtp, &f[i]) : NULL;
+	return i >= 0 && i < n ? dt_tp_field_type(dtp, &f[i]) : NULL;
 }
 
 static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)

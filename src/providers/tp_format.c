@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/ast.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
@@ -114,3 +117,44 @@ int dt_tp_format(const char *group, const char *event, struct dt_tp_field *f, in
 	fclose(fp);
 	return n;
 }
+
+/* The D type of a field's C type; an integer of its size if D does not know the type. */
+struct dt_type *dt_tp_field_type(struct dtrace_hdl *dtp, const struct dt_tp_field *f)
+{
+	struct dt_typetab *tt = &dtp->types;
+
+	if (f->data_loc)
+		return tt->t_charptr;
+	char name[sizeof(f->type)];
+	int ptrs = 0;
+	snprintf(name, sizeof(name), "%s", f->type);
+	for (size_t n = strlen(name); n > 0; n = strlen(name)) {
+		if (name[n - 1] == '*')
+			ptrs++;
+		else if (name[n - 1] != ' ')
+			break;
+		name[n - 1] = '\0';
+	}
+	const char *base = name;
+	unsigned quals = 0;
+	if (strncmp(base, "const ", 6) == 0) {
+		quals = DS_CONST;
+		base += 6;
+	}
+	struct dt_type *t = dt_type_lookup(tt, base);
+	uint32_t esz = f->nelems > 0 ? f->size / f->nelems : f->size;
+	if (t == NULL || (ptrs == 0 && t->size != esz)) {
+		if (ptrs > 0)
+			t = tt->t_void;
+		else
+			return dt_type_int(tt, f->size <= 8 ? f->size : 8, f->is_signed);
+	}
+	if (quals != 0)
+		t = dt_type_qualified(tt, t, quals);
+	while (ptrs-- > 0)
+		t = dt_type_ptr(tt, t);
+	if (f->nelems > 0)
+		t = dt_type_array(tt, t, f->nelems);
+	return t;
+}
+

@@ -20,6 +20,12 @@ struct dt_tp_field {
  */
 int dt_tp_format(const char *group, const char *event, struct dt_tp_field *f, int max);
 
+struct dtrace_hdl;
+struct dt_type;
+
+/* The D type of a field's C type; an integer of the field's size if D does not know it. */
+struct dt_type *dt_tp_field_type(struct dtrace_hdl *dtp, const struct dt_tp_field *f);
+
 /* Parse one "field:<decl>;\toffset:N;\tsize:N;\tsigned:N;" line; false if it is not one. */
 bool dt_tp_parse_field(const char *line, struct dt_tp_field *f);
 
