@@ -143,7 +143,10 @@ struct dt_type *dt_tp_field_type(struct dtrace_hdl *dtp, const struct dt_tp_fiel
 	}
 	struct dt_type *t = dt_type_lookup(tt, base);
 	uint32_t esz = f->nelems > 0 ? f->size / f->nelems : f->size;
-	if (t == NULL || (ptrs == 0 && t->size != esz)) {
+	/* Syscall arguments are register-wide fields whatever their C type. */
+	bool widened = t != NULL && ptrs == 0 && f->nelems == 0 && esz == 8 && t->size < 8 &&
+		       dt_type_is_integer(t);
+	if (t == NULL || (ptrs == 0 && t->size != esz && !widened)) {
 		if (ptrs > 0)
 			t = tt->t_void;
 		else
