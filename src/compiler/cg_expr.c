@@ -589,6 +589,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_INDEX:
 		if (n->id != NULL && n->id->kind == IDK_BVAR)
 			return cg_bvar(cg, n);
+		if (n->id != NULL && n->id->kind == IDK_INLINE)
+			return cg_inline_array(cg, n);
 		if (n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS))
 			return cg_var_load(cg, n);
 		if (dt_type_is_string(n->l->type))

@@ -576,6 +576,41 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+/* "inline int a[int x, int y] = x + y": x and y, bound when a[..] is used. */
+static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator *d,
+				       const struct dt_sema_decl *info)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+
+	while (d != NULL && !(d->kind == DK_ARRAY && d->assoc))
+		d = d->outer;
+	if (d == NULL)
+		return NULL;
+	struct dt_ident **v = dt_arena_zalloc(&dtp->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
+	if (v == NULL)
+		dt_cerror(pcb, "D_NOMEM", d->line, "out of memory");
+	int i = 0;
+	for (struct dt_node *prm = d->params; prm != NULL && i < info->nkeys; prm = prm->next, i++) {
+		const char *name = NULL;
+		for (struct dt_declarator *x = prm->decl.decl; x != NULL; x = x->outer)
+			if (x->kind == DK_NAME && x->name != NULL)
+				name = x->name;
+		if (name == NULL)
+			dt_cerror(pcb, "D_DECL_PROTO_NAME", prm->line,
+				  "parameter declaration requires a name: parameter #%d", i + 1);
+		struct dt_ident *a = dt_arena_zalloc(&dtp->arena, sizeof(*a));
+		if (a == NULL)
+			dt_cerror(pcb, "D_NOMEM", prm->line, "out of memory");
+		a->name = dt_arena_strdup(&dtp->arena, name);
+		a->kind = IDK_XLARG;
+		a->type = info->keys[i];
+		a->flags = IDF_DECLARED | IDF_DEFINED;
+		a->line = prm->line;
+		v[i] = a;
+	}
+	return v;
+}
+
 static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
@@ -596,7 +631,12 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 				  old->kind == IDK_INLINE ? "inline" : "");
 		dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
 	}
+	struct dt_ident **params = info.assoc ? inline_params(pcb, n->decl.decl, &info) : NULL;
+	pcb->iparams = params;
+	pcb->niparams = params != NULL ? info.nkeys : 0;
 	dt_sema_expr(pcb, n->l);
+	pcb->iparams = NULL;
+	pcb->niparams = 0;
 	if (!dt_sema_assignable(pcb, t, n->l))
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", info.name,
@@ -607,6 +647,14 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 	id->type = t;
 	id->inline_expr = n->l;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
+	if (params != NULL) {
+		id->iparams = params;
+		id->nkeys = info.nkeys;
+		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
+		if (id->keys == NULL)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);
+	}
 }
 
 void dt_sema_program(struct dt_pcb *pcb)

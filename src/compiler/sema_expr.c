@@ -163,6 +163,9 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	/* Inside a translator's member definitions, its input comes first. */
 	if (pcb->xlarg != NULL && strcmp(name, pcb->xlarg->name) == 0)
 		return pcb->xlarg;
+	for (int i = 0; i < pcb->niparams; i++)
+		if (strcmp(name, pcb->iparams[i]->name) == 0)
+			return pcb->iparams[i];
 	for (int pass = 0; pass < 3; pass++) {
 		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
@@ -291,6 +294,16 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			n->id = id;
 			pcb->sema->stmt->args_used |= 1u << k->cval;
 			dt_sema_args(pcb, n, (int)k->cval);
+			return;
+		}
+		if (id != NULL && id->kind == IDK_INLINE && id->iparams != NULL) {
+			int nk = dt_node_list_len(n->call.args);
+			if (nk != id->nkeys)
+				dt_cerror(pcb, "D_PROTO_LEN", n->line,
+					  "%s[ ] prototype mismatch: %d arg%s passed, %d expected", id->name,
+					  nk, nk == 1 ? "" : "s", id->nkeys);
+			n->id = id;
+			n->type = id->type;
 			return;
 		}
 		if (id == NULL || id->kind == IDK_ARRAY) {
