@@ -419,6 +419,12 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	if (ncpus <= 0)
 		ncpus = 1;
 	rt->ncpus = ncpus;
+	/* As DTrace: a buffer must hold the largest record a clause writes. */
+	for (size_t i = 0; i < dtp->rdescs.n; i++) {
+		const struct dt_rdesc *rd = dtp->rdescs.v[i];
+		if (rd != NULL && rd->stmt != NULL && (int64_t)rd->size > dtp->opts.bufsize)
+			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+	}
 	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
 		      pow2_at_least((uint64_t)dtp->opts.bufsize, 4096), 0);
 	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
