@@ -438,8 +438,8 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	for (size_t i = 0; i < dtp->dynvars.n; i++) {
 		struct dt_ident *id = dtp->dynvars.v[i];
 		uint32_t ks = dt_var_key_size(dtp, id), vs = id->size;
-		/* As DTrace: a variable that cannot hold one element cannot be enabled. */
-		if ((uint64_t)dtp->opts.dynvarsize < (uint64_t)ks + vs)
+		/* As DTrace: an array that cannot hold one element cannot be enabled. */
+		if (id->kind == IDK_ARRAY && (uint64_t)dtp->opts.dynvarsize < (uint64_t)ks + vs)
 			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 		uint64_t max = (uint64_t)dtp->opts.dynvarsize / (ks + vs + 32);
 		if (max < 16)
