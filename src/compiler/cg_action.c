@@ -51,6 +51,8 @@ static int rec_ptr(struct dt_cg *cg, uint32_t off)
 	return r;
 }
 
+static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx);
+
 /* Record one value of expression n; fills the item's off/size/type. */
 static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in)
 {
@@ -89,29 +91,7 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 		return;
 	}
 	if (cg_is_byref(t)) {
-		/* Structs and non-char arrays: their bytes. */
-		uint32_t size = dt_type_size(t);
-		uint32_t off = cg_rec_alloc(cg, size, 8);
-		bool user = (n->flags & DN_USERLAND) != 0;
-		int src = cg_expr(cg, n);
-		int save = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_REG(save, src));
-		int a[3];
-		a[0] = rec_ptr(cg, off);
-		a[1] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-		a[2] = src;
-		int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-					a, 3);
-		int ok = cg_label_new(cg);
-		cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-		cg_fault(cg, DT_FLT_BADADDR, save);
-		cg_label_place(cg, ok);
-		cg_reg_free(cg, rc);
-		cg_reg_free(cg, save);
-		struct dt_ritem *it = &cg->rdesc->items.v[idx];
-		it->off = off;
-		it->size = size;
+		record_bytes(cg, n, idx);
 		return;
 	}
 	uint32_t size = dt_type_size(t);
@@ -121,6 +101,36 @@ static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *i
 	int v = cg_expr(cg, n);
 	cg_emit(cg, I_STX(cg_size_code(size), REG_REC, v, (int16_t)off));
 	cg_reg_free(cg, v);
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = size;
+}
+
+/* Structs, unions and arrays: their bytes (item idx). */
+static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx)
+{
+	struct dt_type *t = n->type;
+	uint32_t size = dt_type_size(t);
+	uint32_t off = cg_rec_alloc(cg, size, 8);
+	bool user = (n->flags & DN_USERLAND) != 0;
+
+	cg->rdesc->items.v[idx].type = t;
+	int src = cg_expr(cg, n);
+	int save = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(save, src));
+	int a[3];
+	a[0] = rec_ptr(cg, off);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+	a[2] = src;
+	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_fault(cg, DT_FLT_BADADDR, save);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, rc);
+	cg_reg_free(cg, save);
 	struct dt_ritem *it = &cg->rdesc->items.v[idx];
 	it->off = off;
 	it->size = size;
@@ -268,9 +278,33 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		break;
 	case ACT_TRACE: {
 		struct dt_ritem *it = add_item(cg, RK_TRACE);
-		record_value(cg, call->call.args, it);
+		struct dt_node *a = call->call.args;
+		/* A char array is traced as bytes like any array, not as a string. */
+		if (dt_type_is_array(a->type) && !dt_type_is_string(a->type) && cg_is_byref(a->type))
+			record_bytes(cg, a, (size_t)(it - cg->rdesc->items.v));
+		else
+			record_value(cg, a, it);
 		break;
 	}
+	case ACT_TRACEMEM:
+		cg_act_tracemem(cg, call);
+		break;
+	case ACT_RAISE:
+	case ACT_STOP:
+	case ACT_CHILL:
+		cg_act_destructive(cg, call);
+		break;
+	case ACT_FREOPEN:
+		act_printf(cg, call, RK_FREOPEN);
+		break;
+	case ACT_FTRUNCATE:
+		add_item(cg, RK_FTRUNCATE);
+		break;
+	case ACT_PANIC:
+	case ACT_BREAKPOINT:
+		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", call->line,
+			  "%s( ) is not supported: a BPF program cannot %s", id->name,
+			  id->code == ACT_PANIC ? "panic the kernel" : "stop the kernel in a debugger");
 	case ACT_PRINTF:
 		act_printf(cg, call, RK_PRINTF);
 		break;

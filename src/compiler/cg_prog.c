@@ -361,18 +361,15 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 		cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R7, DCTX_KSTACK));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx + DCTX_KSTACK));
-		/* arg0 0; arg1 epid (probe << 16 | clause); arg2 action; arg3 offset;
-		 * arg4 fault; arg5 address. */
+		/* As DTrace for Linux: arg0 0; arg1 the probe (its `id`); arg2 the
+		 * clause (dt_clause_N); arg3 the offset; arg4 the fault; arg5 the
+		 * address. */
 		int a = dctx + DCTX_ARGS;
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, a, 0));
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R7, DCTX_PRID));
-		cg_emit(&cg, I_ALU64_IMM(BPF_LSH, BPF_R1, 16));
-		cg_emit(&cg, I_ALU64_REG(BPF_OR, BPF_R1, BPF_R8));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, a + 8));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R8, a + 16));
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R7, DCTX_FLAGS));
-		cg_emit(&cg, I_MOV64_REG(BPF_R2, BPF_R1));
-		cg_emit(&cg, I_ALU64_IMM(BPF_RSH, BPF_R2, 16));
-		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R2, a + 16));
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R2, BPF_R7, DCTX_FAULT_PC));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R2, a + 24));
 		cg_emit(&cg, I_ALU64_IMM(BPF_AND, BPF_R1, 0xffff));

@@ -13,6 +13,7 @@
 #include "compiler/cg_impl.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/freopen.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
@@ -57,6 +58,7 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 
 void dt_consume_close(struct dtrace_hdl *dtp)
 {
+	dt_freopen_fini(dtp);
 	dt_waitset_close(dtp);
 	if (dtp->rt && dtp->rt->ring) {
 		ring_buffer__free(dtp->rt->ring);

@@ -128,6 +128,10 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
+	/* system(), raise(), stop(), chill(), freopen(), copyout(): only with -w. */
+	for (size_t i = 0; i < dtp->stmts.n; i++)
+		if (dtp->stmts.v[i]->destructive && !dtp->opts.destructive)
+			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");

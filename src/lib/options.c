@@ -324,3 +324,25 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 	}
 	return badval(dtp);
 }
+
+int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
+{
+	const struct optdef *d = find(name);
+	const char *base = (const char *)&dtp->opts;
+
+	if (d == NULL)
+		return dt_set_error(dtp, -ENOENT, "Invalid option name");
+	switch (d->kind) {
+	case OK_FLAG:
+		*valp = *(const bool *)(base + d->off);
+		return 0;
+	case OK_SIZE:
+	case OK_RATE:
+	case OK_INT:
+	case OK_BUFPOLICY:
+		*valp = *(const int64_t *)(base + d->off);
+		return 0;
+	default:
+		return dt_set_error(dtp, -EINVAL, "option %s has no integer value", name);
+	}
+}

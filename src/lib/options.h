@@ -54,6 +54,9 @@ void dt_options_fini(struct dt_options *o);
  */
 int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value);
 
+/* An option's value as an integer (flags 0 or 1): 0, or -ENOENT/-EINVAL. */
+int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp);
+
 /* Whether `name` is an option that may change while tracing (setopt()). */
 bool dt_option_is_dynamic(const char *name);
 
