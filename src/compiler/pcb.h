@@ -37,6 +37,7 @@ struct dt_pcb {
 	const char *region;		/* "predicate" / "action list" while checking a clause */
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
+	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 };
 
 /*
