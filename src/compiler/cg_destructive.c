@@ -17,8 +17,11 @@
  *                bpf_probe_write_user() of at most scratchsize bytes (a
  *                string: its bytes and NUL, at most n) staged in scratch.
  */
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <signal.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bpf/abi.h"
 #include "compiler/cg.h"
@@ -38,6 +41,28 @@ static struct dt_node *arg(struct dt_node *call, int i)
 	return a;
 }
 
+/*
+ * Whether tracing programs may call a helper: load "call helper; exit" and
+ * read the verifier's reason.  (libbpf's probe takes "program of this type
+ * cannot use helper", what kernel lockdown gives, for support.)  When the
+ * probe cannot run at all (no privileges: -e), assume the helper is there.
+ */
+static bool helper_usable(uint32_t helper)
+{
+	struct bpf_insn insns[] = { I_CALL_HELPER((int32_t)helper), I_MOV64_IMM(BPF_R0, 0), I_EXIT() };
+	char log[4096] = "";
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
+		    .log_level = 1);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 3, &opts);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	return strstr(log, "cannot use helper") == NULL && strstr(log, "unknown func") == NULL &&
+	       strstr(log, "invalid func") == NULL;
+}
+
 /* bpf_send_signal(sig) for a signal number in a register (freed). */
 static void send_signal(struct dt_cg *cg, int sig)
 {
@@ -54,7 +79,7 @@ static void send_signal(struct dt_cg *cg, int sig)
 static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) == 0)
+	if (!helper_usable(BPF_FUNC_loop))
 		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
@@ -172,8 +197,19 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 	return cg_reg_alloc(cg);
 }
 
+/* bpf_probe_write_user() is refused under kernel lockdown (integrity mode or more). */
+static void check_write_user(struct dt_cg *cg, struct dt_node *n)
+{
+	if (!helper_usable(BPF_FUNC_probe_write_user))
+		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", n->line,
+			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
+			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);
+}
+
 int cg_copyout_subr(struct dt_cg *cg, struct dt_node *n)
 {
+	if (n->id->code == SUB_COPYOUT || n->id->code == SUB_COPYOUTSTR)
+		check_write_user(cg, n);
 	switch (n->id->code) {
 	case SUB_COPYOUT:
 		return copyout(cg, n);
