@@ -162,6 +162,43 @@ static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kin
 	}
 }
 
+/* One setopt() argument: a constant travels in the description, else its string is recorded. */
+static const char *setopt_arg(struct dt_cg *cg, struct dt_node *a, uint32_t *offp,
+			      uint32_t *sizep)
+{
+	if (a->kind == N_STRING)
+		return a->str.s;
+	uint32_t size = cg_string_size(cg, a);
+	uint32_t off = cg_rec_alloc(cg, size, 1);
+	int mark = cg_stack_mark(cg);
+	int src = cg_expr_string(cg, a);
+	int dst = rec_ptr(cg, off);
+	cg_strcpy(cg, dst, src, size);
+	cg_stack_release(cg, mark);
+	*offp = off;
+	*sizep = size;
+	return NULL;
+}
+
+/* setopt(name[, value]): applied by the consumer where it is in the output. */
+static void act_setopt(struct dt_cg *cg, struct dt_node *call)
+{
+	struct dt_node *a = call->call.args;
+	size_t idx = cg_rec_item(cg, RK_SETOPT);
+	uint32_t noff = 0, nsize = 0, voff = 0, vsize = 0;
+	const char *name = setopt_arg(cg, a, &noff, &nsize);
+	const char *val = a->next ? setopt_arg(cg, a->next, &voff, &vsize) : NULL;
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+
+	it->optname = name;
+	it->optval = val;
+	it->off = noff;
+	it->size = nsize;
+	it->optval_off = voff;
+	it->optval_size = vsize;
+	it->optval_rec = a->next != NULL && val == NULL;
+}
+
 static void act_exit(struct dt_cg *cg, struct dt_node *call)
 {
 	struct dt_ritem *it = add_item(cg, RK_EXIT);
@@ -354,16 +391,9 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	case ACT_UADDR:
 		cg_act_symaddr(cg, call);
 		break;
-	case ACT_SETOPT: {
-		struct dt_node *a = call->call.args;
-		if (a->kind != N_STRING || (a->next && a->next->kind != N_STRING))
-			dt_cerror(cg->pcb, "D_SETOPT_CONST", call->line,
-				  "setopt( ) arguments must be string constants");
-		struct dt_ritem *it = add_item(cg, RK_SETOPT);
-		it->optname = a->str.s;
-		it->optval = a->next ? a->next->str.s : NULL;
+	case ACT_SETOPT:
+		act_setopt(cg, call);
 		break;
-	}
 	default:
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line, "%s( ) is not supported yet",
 			  id->name);

@@ -10,6 +10,7 @@
 #include "consumer/print_trace.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
+#include "consumer/rec_actions.h"
 #include "consumer/stack_print.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
@@ -180,8 +181,7 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 	case RK_FTRUNCATE:
 		break;
 	case RK_SETOPT:
-		a.option = it->optname;
-		a.optval = it->optval;
+		dt_rec_setopt_args(it, data, &a.option, &a.optval);
 		break;
 	case RK_STACK:
 	case RK_USTACK:

@@ -229,6 +229,34 @@ static int badval(struct dtrace_hdl *dtp)
 	return dt_set_error(dtp, -EINVAL, "Invalid value for specified option");
 }
 
+/*
+ * A flag's value as DTrace reads it: none sets it; "" unsets it; yes/no,
+ * enable(d)/disable(d), true/false, on/off, set/unset; any non-negative
+ * integer sets it.  1 set, 0 unset, -1 not a value.
+ */
+static int flag_value(const char *value)
+{
+	static const char *const words[][2] = {
+		{ "yes", "no" }, { "enable", "disable" }, { "enabled", "disabled" },
+		{ "true", "false" }, { "on", "off" }, { "set", "unset" },
+	};
+
+	if (value == NULL)
+		return 1;
+	if (*value == '\0')
+		return 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strcasecmp(value, words[i][0]) == 0)
+			return 1;
+		if (strcasecmp(value, words[i][1]) == 0)
+			return 0;
+	}
+	char *end;
+	errno = 0;
+	long long x = strtoll(value, &end, 0);
+	return *end != '\0' || errno != 0 || x < 0 ? -1 : 1;
+}
+
 int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 {
 	const struct optdef *d = find(name);
@@ -239,16 +267,13 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 	if (d == NULL)
 		return dt_set_error(dtp, -ENOENT, "Invalid option name");
 	switch (d->kind) {
-	case OK_FLAG:
-		if (value != NULL && *value != '\0') {
-			char *end;
-			errno = 0;
-			long long x = strtoll(value, &end, 0);
-			if (*end != '\0' || errno != 0 || x < 0)
-				return badval(dtp);
-		}
-		*(bool *)(base + d->off) = true;
+	case OK_FLAG: {
+		int on = flag_value(value);
+		if (on < 0)
+			return badval(dtp);
+		*(bool *)(base + d->off) = on != 0;
 		return 0;
+	}
 	case OK_SIZE:
 		if (value == NULL || dt_parse_size(value, &v) < 0)
 			return badval(dtp);
