@@ -13,6 +13,7 @@
 #include "compiler/types.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/flow.h"
 #include "consumer/freopen.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
@@ -85,7 +86,9 @@ static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const 
 	struct dt_strbuf *sb = &dtp->outbuf;
 	bool quiet = dtp->opts.quiet;
 
-	if (!quiet)
+	if (dtp->opts.flowindent)
+		dt_flow_column(dtp, sb, h);
+	else if (!quiet)
 		header(dtp, sb, h);
 	for (size_t i = 0; i < rd->items.n; i++) {
 		const struct dt_ritem *it = &rd->items.v[i];
