@@ -6,6 +6,7 @@
 
 /* Fixed .bss layout (globals follow). */
 #define BSS_STATE	0	/* u32 dt_state */
+#define BSS_FILLED	4	/* u32: bytes of records so far (bufpolicy=fill) */
 #define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
 #define BSS_FIXED	16
 

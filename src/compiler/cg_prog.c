@@ -248,6 +248,11 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	int out = cg_label_new(&cg);
 	/* END runs draining: all its clauses run, exit() or not (as in DTrace). */
 	bool end = g->mech->by_consumer && strcmp(g->probes.v[0]->desc[3], "END") == 0;
+	/* bufpolicy=fill: END's records have room of their own (DTrace keeps it for them). */
+	if (end && dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+		cg_ld_bss(&cg, BPF_R1, BSS_FILLED);
+		cg_emit(&cg, I_ST(BPF_W, BPF_R1, 0, 0));
+	}
 	for (size_t i = 0; i < g->stmts.n; i++) {
 		struct dt_stmt *st = g->stmts.v[i];
 		call_clause(&cg, st, dctx);
