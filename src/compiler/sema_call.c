@@ -238,8 +238,10 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 	case ACT_TRACE: {
 		check_argc(pcb, n, name, p);
 		struct dt_node *a = n->call.args;
+		/* An aggregation is a dynamic expression to DTrace. */
 		if (a->kind == N_AGG)
-			dt_cerror(pcb, "D_TRACE_AGG", a->line, "trace( ) may not be applied to an aggregation");
+			dt_cerror(pcb, "D_TRACE_DYN", a->line,
+				  "trace( ) may not be applied to a dynamic expression");
 		dt_sema_expr(pcb, a);
 		if (dt_type_is_void(a->type))
 			dt_cerror(pcb, "D_TRACE_VOID", a->line, "trace( ) may not be applied to a void expression");

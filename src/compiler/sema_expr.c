@@ -555,6 +555,11 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, r);
 	if (n->op == T_ASGN)
 		dt_sema_lvalue_decl(pcb, l, r);
+	/* x op= y of a name never declared: DTrace's variable, not yet assigned. */
+	if (n->op != T_ASGN && l->kind == N_IDENT && l->op != T_SELF && l->op != T_THIS &&
+	    dt_sema_resolve(pcb, l->ident.name) == NULL)
+		dt_cerror(pcb, "D_VAR_UNDEF", l->line, "%s has not yet been declared or assigned",
+			  l->ident.name);
 	dt_sema_expr(pcb, l);
 	if (!is_lvalue_var(l))
 		dt_cerror(pcb, "D_OP_LVAL", n->line, "operator %s requires modifiable lvalue as an operand",
@@ -888,7 +893,8 @@ static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)
 	if (dt_type_is_sou(t) && dt_type_equal(t, from))
 		return;
 	if (dt_type_is_string(t)) {
-		if (!is_string_like(from) && !dt_type_is_string(from))
+		/* A pointer (alloca() or copyin() memory) reads as the string it points to. */
+		if (!is_string_like(from) && !dt_type_is_string(from) && !dt_type_is_pointer(from))
 			dt_cerror(pcb, "D_CAST_INVAL", n->line, "invalid cast expression: \"%s\" to \"%s\"",
 				  dt_sema_typestr(pcb, from), dt_sema_typestr(pcb, t));
 		return;
