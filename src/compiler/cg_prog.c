@@ -445,9 +445,9 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	for (size_t i = 0; i < dtp->aggs.n; i++) {
 		struct dt_aggdesc *ad = dtp->aggs.v[i];
 		uint64_t max = (uint64_t)dtp->opts.aggsize / (ad->key_size + ad->value_size);
+		/* DTrace's message (one entry of @name does not fit in aggsize). */
 		if (max < 1)
-			return dt_set_error(dtp, -E2BIG, "aggregation @%s does not fit in aggsize (%lld bytes)",
-					    ad->name, (long long)dtp->opts.aggsize);
+			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 		if (max > (1u << 24))
 			max = 1u << 24;
 		rc |= add_map(dtp, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,

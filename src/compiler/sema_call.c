@@ -284,6 +284,10 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 			  "%s is not a function: it may not be called", n->call.name);
 	}
 	n->id = id;
+	if (id->kind == IDK_AGGFUNC && stmt_level)
+		dt_cerror(pcb, "D_CG_EXPR", n->line,
+			  "aggregating function %s( ) may not be called from a D expression (D program "
+			  "context required)", id->name);
 	if (id->kind == IDK_AGGFUNC)
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "%s( ) may only be used as the value of an aggregation", id->name);

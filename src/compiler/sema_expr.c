@@ -628,6 +628,11 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 			mark_const(n, r->type, r->cval);
 		return;
 	}
+	/* An aggregation is a dynamic value: no operator applies to it. */
+	if (l->kind == N_AGG || r->kind == N_AGG)
+		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+			  "operator %s may not be applied to aggregation @%s", opname(op),
+			  l->kind == N_AGG ? l->agg.name : r->agg.name);
 	dt_sema_expr(pcb, l);
 	dt_sema_expr(pcb, r);
 
@@ -1025,6 +1030,9 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 		case N_EXPRSTMT:
 			if (s->l->kind == N_CALL)
 				dt_sema_call(pcb, s->l, true);
+			else if (s->l->kind == N_AGG)
+				dt_cerror(pcb, "D_AGG_NULL", s->l->line, "expression has null effect: @%s",
+					  s->l->agg.name);
 			else
 				dt_sema_expr(pcb, s->l);
 			break;
