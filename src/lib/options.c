@@ -19,6 +19,7 @@ enum optkind {
 	OK_BUFPOLICY,
 	OK_CPPARG,	/* define/undef/incdir: a cpp argument */
 	OK_IGNORED,	/* accepted for compatibility; no effect in this implementation */
+	OK_VERSION,	/* the D language version asked for: at most ours */
 };
 
 struct optdef {
@@ -57,7 +58,7 @@ static const struct optdef opts[] = {
 	{ "pspec", OK_IGNORED }, { "stdc", OK_IGNORED }, { "strip", OK_IGNORED },
 	{ "syslibdir", OK_IGNORED }, { "sysslice", OK_IGNORED }, { "tree", OK_IGNORED },
 	{ "tregs", OK_IGNORED }, { "udefs", OK_IGNORED }, { "useruid", OK_IGNORED },
-	{ "version", OK_IGNORED }, { "temporal", OK_IGNORED }, { "bufresize", OK_IGNORED },
+	{ "version", OK_VERSION }, { "temporal", OK_IGNORED }, { "bufresize", OK_IGNORED },
 	{ "lockmem", OK_IGNORED }, { "pcapsize", OK_IGNORED }, { "bpflog", OK_IGNORED },
 	/* Run-time */
 	{ "aggsize", OK_SIZE, O(aggsize) },
@@ -257,6 +258,33 @@ static int flag_value(const char *value)
 	return *end != '\0' || errno != 0 || x < 0 ? -1 : 1;
 }
 
+/*
+ * version=M.m[.u]: programs are compiled as D 2.0 (DTrace for Linux's);
+ * an earlier version is accepted, a later one refused as DTrace refuses it.
+ */
+static int check_version(struct dtrace_hdl *dtp, const char *value)
+{
+	long part[3] = { 0, 0, 0 };
+	const char *p = value;
+	int n = 0;
+
+	while (p != NULL && n < 3 && isdigit((unsigned char)*p)) {
+		char *end;
+		errno = 0;
+		part[n++] = strtol(p, &end, 10);
+		if (errno != 0 || part[n - 1] > 0xfff)
+			break;
+		p = *end == '.' && n < 3 ? end + 1 : end;
+		if (*end != '.')
+			break;
+	}
+	if (value == NULL || n < 2 || *p != '\0')
+		return dt_set_error(dtp, -EINVAL, "Invalid version string");
+	if (part[0] > 2 || (part[0] == 2 && (part[1] > 0 || part[2] > 0)))
+		return dt_set_error(dtp, -ENOTSUP, "Requested version is not supported by compiler");
+	return 0;
+}
+
 int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 {
 	const struct optdef *d = find(name);
@@ -346,6 +374,8 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 	}
 	case OK_IGNORED:
 		return 0;
+	case OK_VERSION:
+		return check_version(dtp, value);
 	}
 	return badval(dtp);
 }
