@@ -615,6 +615,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			fclose(out);
 		return E_ERROR;
 	}
+	int64_t w = 0;
+	if (!quiet && dtrace_getopt(dtp, "destructive", &w) == 0 && w)
+		errmsg("allowing destructive actions");
 	if (o->cmdv != NULL && dtrace_proc_continue(dtp) < 0) {
 		errmsg("%s", dtrace_errmsg(dtp));
 		dtrace_stop(dtp);

@@ -51,6 +51,7 @@ static int rec_ptr(struct dt_cg *cg, uint32_t off)
 	return r;
 }
 
+static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx);
 static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in);
 
 /*
@@ -102,29 +103,7 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 		return;
 	}
 	if (cg_is_byref(t)) {
-		/* Structs and non-char arrays: their bytes. */
-		uint32_t size = dt_type_size(t);
-		uint32_t off = cg_rec_alloc(cg, size, 8);
-		bool user = (n->flags & DN_USERLAND) != 0;
-		int src = cg_expr(cg, n);
-		int save = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_REG(save, src));
-		int a[3];
-		a[0] = rec_ptr(cg, off);
-		a[1] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-		a[2] = src;
-		int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-					a, 3);
-		int ok = cg_label_new(cg);
-		cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-		cg_fault(cg, DT_FLT_BADADDR, save);
-		cg_label_place(cg, ok);
-		cg_reg_free(cg, rc);
-		cg_reg_free(cg, save);
-		struct dt_ritem *it = &cg->rdesc->items.v[idx];
-		it->off = off;
-		it->size = size;
+		record_bytes(cg, n, idx);
 		return;
 	}
 	uint32_t size = dt_type_size(t);
@@ -134,6 +113,36 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 	int v = cg_expr(cg, n);
 	cg_emit(cg, I_STX(cg_size_code(size), REG_REC, v, (int16_t)off));
 	cg_reg_free(cg, v);
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+	it->off = off;
+	it->size = size;
+}
+
+/* Structs, unions and arrays: their bytes (item idx). */
+static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx)
+{
+	struct dt_type *t = n->type;
+	uint32_t size = dt_type_size(t);
+	uint32_t off = cg_rec_alloc(cg, size, 8);
+	bool user = (n->flags & DN_USERLAND) != 0;
+
+	cg->rdesc->items.v[idx].type = t;
+	int src = cg_expr(cg, n);
+	int save = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(save, src));
+	int a[3];
+	a[0] = rec_ptr(cg, off);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+	a[2] = src;
+	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_fault(cg, DT_FLT_BADADDR, save);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, rc);
+	cg_reg_free(cg, save);
 	struct dt_ritem *it = &cg->rdesc->items.v[idx];
 	it->off = off;
 	it->size = size;
@@ -151,6 +160,43 @@ static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kin
 		struct dt_ritem *ai = add_item(cg, RK_PFARG);
 		record_value(cg, a, ai);
 	}
+}
+
+/* One setopt() argument: a constant travels in the description, else its string is recorded. */
+static const char *setopt_arg(struct dt_cg *cg, struct dt_node *a, uint32_t *offp,
+			      uint32_t *sizep)
+{
+	if (a->kind == N_STRING)
+		return a->str.s;
+	uint32_t size = cg_string_size(cg, a);
+	uint32_t off = cg_rec_alloc(cg, size, 1);
+	int mark = cg_stack_mark(cg);
+	int src = cg_expr_string(cg, a);
+	int dst = rec_ptr(cg, off);
+	cg_strcpy(cg, dst, src, size);
+	cg_stack_release(cg, mark);
+	*offp = off;
+	*sizep = size;
+	return NULL;
+}
+
+/* setopt(name[, value]): applied by the consumer where it is in the output. */
+static void act_setopt(struct dt_cg *cg, struct dt_node *call)
+{
+	struct dt_node *a = call->call.args;
+	size_t idx = cg_rec_item(cg, RK_SETOPT);
+	uint32_t noff = 0, nsize = 0, voff = 0, vsize = 0;
+	const char *name = setopt_arg(cg, a, &noff, &nsize);
+	const char *val = a->next ? setopt_arg(cg, a->next, &voff, &vsize) : NULL;
+	struct dt_ritem *it = &cg->rdesc->items.v[idx];
+
+	it->optname = name;
+	it->optval = val;
+	it->off = noff;
+	it->size = nsize;
+	it->optval_off = voff;
+	it->optval_size = vsize;
+	it->optval_rec = a->next != NULL && val == NULL;
 }
 
 static void act_exit(struct dt_cg *cg, struct dt_node *call)
@@ -281,9 +327,33 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		break;
 	case ACT_TRACE: {
 		struct dt_ritem *it = add_item(cg, RK_TRACE);
-		record_value(cg, call->call.args, it);
+		struct dt_node *a = call->call.args;
+		/* A char array is traced as bytes like any array, not as a string. */
+		if (dt_type_is_array(a->type) && !dt_type_is_string(a->type) && cg_is_byref(a->type))
+			record_bytes(cg, a, (size_t)(it - cg->rdesc->items.v));
+		else
+			record_value(cg, a, it);
 		break;
 	}
+	case ACT_TRACEMEM:
+		cg_act_tracemem(cg, call);
+		break;
+	case ACT_RAISE:
+	case ACT_STOP:
+	case ACT_CHILL:
+		cg_act_destructive(cg, call);
+		break;
+	case ACT_FREOPEN:
+		act_printf(cg, call, RK_FREOPEN);
+		break;
+	case ACT_FTRUNCATE:
+		add_item(cg, RK_FTRUNCATE);
+		break;
+	case ACT_PANIC:
+	case ACT_BREAKPOINT:
+		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", call->line,
+			  "%s( ) is not supported: a BPF program cannot %s", id->name,
+			  id->code == ACT_PANIC ? "panic the kernel" : "stop the kernel in a debugger");
 	case ACT_PRINTF:
 		act_printf(cg, call, RK_PRINTF);
 		break;
@@ -321,16 +391,9 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 	case ACT_UADDR:
 		cg_act_symaddr(cg, call);
 		break;
-	case ACT_SETOPT: {
-		struct dt_node *a = call->call.args;
-		if (a->kind != N_STRING || (a->next && a->next->kind != N_STRING))
-			dt_cerror(cg->pcb, "D_SETOPT_CONST", call->line,
-				  "setopt( ) arguments must be string constants");
-		struct dt_ritem *it = add_item(cg, RK_SETOPT);
-		it->optname = a->str.s;
-		it->optval = a->next ? a->next->str.s : NULL;
+	case ACT_SETOPT:
+		act_setopt(cg, call);
 		break;
-	}
 	default:
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line, "%s( ) is not supported yet",
 			  id->name);

@@ -94,6 +94,31 @@ static struct dt_rdesc *new_rdesc(struct dtrace_hdl *dtp, struct dt_stmt *stmt)
 	return rd;
 }
 
+/*
+ * bufpolicy=fill: the records of a run share bufsize bytes, counted in
+ * BSS_FILLED; the first record that does not fit is a drop and stops
+ * tracing (END still runs).  The limit (bufsize less the record's size) is
+ * patched at *limit_insn once the size is known.
+ */
+static void emit_fill_check(struct dt_cg *cg, int done, uint32_t *limit_insn)
+{
+	int fits = cg_label_new(cg);
+
+	cg_ld_bss(cg, BPF_R1, BSS_FILLED);
+	*limit_insn = cg_pos(cg);
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_W, BPF_R1, BPF_R2, 0, BPF_ADD | BPF_FETCH));
+	cg_emit(cg, I_LD_IMM64_LO(BPF_R3, 0, 0));
+	cg_emit(cg, I_LD_IMM64_HI(0));
+	cg_emit(cg, I_ALU64_REG(BPF_SUB, BPF_R3, BPF_R2));
+	cg_jmp_imm(cg, BPF_JSGE, BPF_R3, 0, fits);
+	cg_count_drop(cg, CPU_RING_DROPS);
+	cg_ld_bss(cg, BPF_R1, BSS_STATE);
+	cg_emit(cg, I_ST(BPF_W, BPF_R1, 0, DT_STATE_DRAINING));
+	cg_ja(cg, done);
+	cg_label_place(cg, fits);
+}
+
 /* Reserve the record; the size immediate is patched once it is known. */
 static uint32_t emit_reserve(struct dt_cg *cg, int done)
 {
@@ -218,8 +243,11 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		pred_fault = cg.fault_label;
 		cg.fault_label = -1;
 	}
-	uint32_t size_insn = 0;
+	uint32_t size_insn = 0, fill_insn = 0;
+	bool fill = dtp->opts.bufpolicy == DT_BUFPOLICY_FILL;
 	if (cg.records) {
+		if (fill)
+			emit_fill_check(&cg, done, &fill_insn);
 		size_insn = emit_reserve(&cg, done);
 		cg_spec_clause_begin(&cg, c->clause.body);
 	}
@@ -232,6 +260,13 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg_set_line(&cg, c->line);
 		cg.rdesc->size = DT_ALIGN(cg.rec_off, 8);
 		fn->insns.v[size_insn].imm = (int32_t)cg.rdesc->size;
+		if (fill) {
+			/* R2 = size, then the limit: bufsize - size (64 bits) */
+			int64_t lim = dtp->opts.bufsize - (int64_t)cg.rdesc->size;
+			fn->insns.v[fill_insn].imm = (int32_t)cg.rdesc->size;
+			fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
+			fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
+		}
 		emit_submit(&cg);
 	}
 	cg_label_place(&cg, done);

@@ -6,6 +6,7 @@
 
 /* Fixed .bss layout (globals follow). */
 #define BSS_STATE	0	/* u32 dt_state */
+#define BSS_FILLED	4	/* u32: bytes of records so far (bufpolicy=fill) */
 #define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
 #define BSS_FIXED	16
 
@@ -77,6 +78,12 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n);
 size_t cg_rec_item(struct dt_cg *cg, int kind);
 /* print() (cg_print.c). */
 void cg_act_print(struct dt_cg *cg, struct dt_node *call);
+
+/* raise(), stop(), chill() and copyout(), copyoutstr() (cg_destructive.c). */
+void cg_act_destructive(struct dt_cg *cg, struct dt_node *call);
+int cg_copyout_subr(struct dt_cg *cg, struct dt_node *n);
+/* tracemem() (cg_tracemem.c). */
+void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);
 
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);

@@ -248,6 +248,11 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	int out = cg_label_new(&cg);
 	/* END runs draining: all its clauses run, exit() or not (as in DTrace). */
 	bool end = g->mech->by_consumer && strcmp(g->probes.v[0]->desc[3], "END") == 0;
+	/* bufpolicy=fill: END's records have room of their own (DTrace keeps it for them). */
+	if (end && dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+		cg_ld_bss(&cg, BPF_R1, BSS_FILLED);
+		cg_emit(&cg, I_ST(BPF_W, BPF_R1, 0, 0));
+	}
 	for (size_t i = 0; i < g->stmts.n; i++) {
 		struct dt_stmt *st = g->stmts.v[i];
 		call_clause(&cg, st, dctx);
@@ -363,18 +368,15 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 		cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R7, DCTX_KSTACK));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx + DCTX_KSTACK));
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
-		/* arg0 0; arg1 epid (probe << 16 | clause); arg2 action; arg3 offset;
-		 * arg4 fault; arg5 address. */
+		/* As DTrace for Linux: arg0 0; arg1 the probe (its `id`); arg2 the
+		 * clause (dt_clause_N); arg3 the offset; arg4 the fault; arg5 the
+		 * address. */
 		int a = dctx + DCTX_ARGS;
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, a, 0));
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R7, DCTX_PRID));
-		cg_emit(&cg, I_ALU64_IMM(BPF_LSH, BPF_R1, 16));
-		cg_emit(&cg, I_ALU64_REG(BPF_OR, BPF_R1, BPF_R8));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, a + 8));
+		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R8, a + 16));
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R7, DCTX_FLAGS));
-		cg_emit(&cg, I_MOV64_REG(BPF_R2, BPF_R1));
-		cg_emit(&cg, I_ALU64_IMM(BPF_RSH, BPF_R2, 16));
-		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R2, a + 16));
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R2, BPF_R7, DCTX_FAULT_PC));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R2, a + 24));
 		cg_emit(&cg, I_ALU64_IMM(BPF_AND, BPF_R1, 0xffff));
@@ -452,6 +454,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	for (size_t i = 0; i < dtp->aggs.n; i++) {
 		struct dt_aggdesc *ad = dtp->aggs.v[i];
 		uint64_t max = (uint64_t)dtp->opts.aggsize / (ad->key_size + ad->value_size);
+		/* DTrace's message (one entry of @name does not fit in aggsize). */
 		if (max < 1)
 			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 		if (max > (1u << 24))

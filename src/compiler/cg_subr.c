@@ -21,6 +21,13 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 		int base;
 		if (n->op == T_PTR) {
 			base = cg_expr(cg, n->l);
+			if (!(n->flags & DN_AMEM)) {
+				/* p->m with p NULL faults on address 0, as in DTrace. */
+				int ok = cg_label_new(cg);
+				cg_jmp_imm(cg, BPF_JNE, base, 0, ok);
+				cg_fault(cg, DT_FLT_BADADDR, base);
+				cg_label_place(cg, ok);
+			}
 			*userland = st->userland || (n->l->flags & DN_USERLAND);
 			st = dt_type_base(st->base);
 		} else {
@@ -284,6 +291,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		int r = cg_strfn(cg, n);
 		if (r < 0)
 			r = cg_alloca_subr(cg, n);
+		if (r < 0)
+			r = cg_copyout_subr(cg, n);
 		if (r >= 0)
 			return r;
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",

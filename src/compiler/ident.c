@@ -89,7 +89,7 @@ static const struct builtin builtins[] = {
 	{ "mutex_owner", IDK_SUBR, SUB_MUTEX_OWNER, "vmlinux`struct task_struct *(vmlinux`struct mutex *)" },
 	{ "mutex_type_adaptive", IDK_SUBR, SUB_MUTEX_TYPE_ADAPTIVE, "int(vmlinux`struct mutex *)" },
 	{ "mutex_type_spin", IDK_SUBR, SUB_MUTEX_TYPE_SPIN, "int(vmlinux`struct mutex *)" },
-	{ "normalize", IDK_ACTION, ACT_NORMALIZE, "void(@, [uint64_t])" },
+	{ "normalize", IDK_ACTION, ACT_NORMALIZE, "void(@, uint64_t)" },
 	{ "ntohl", IDK_SUBR, SUB_NTOHL, "uint32_t(uint32_t)" },
 	{ "ntohll", IDK_SUBR, SUB_NTOHLL, "uint64_t(uint64_t)" },
 	{ "ntohs", IDK_SUBR, SUB_NTOHS, "uint16_t(uint16_t)" },

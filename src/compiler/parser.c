@@ -570,6 +570,10 @@ static struct dt_node *parse_postfix(struct parser *p)
 					syntax_error(p, t);
 				break;
 			}
+			if (n->kind == N_AGG)
+				dt_cerror(p->pcb, "D_AGG_MDIM", line,
+					  "improper attempt to reference @%s as a multi-dimensional array",
+					  n->agg.name);
 			struct dt_node *ix = dt_node_new(p->pcb, N_INDEX, line);
 			ix->l = n;
 			ix->call.args = args;

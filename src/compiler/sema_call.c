@@ -41,6 +41,9 @@ static void check_argc(struct dt_pcb *pcb, struct dt_node *n, const char *name,
 static _Noreturn void bad_arg(struct dt_pcb *pcb, struct dt_node *a, const char *name, int i,
 			      const char *proto)
 {
+	/* DTrace names a built-in's "const char *" parameter "char *". */
+	if (strncmp(proto, "const ", 6) == 0)
+		proto += 6;
 	dt_cerror(pcb, "D_PROTO_ARG", a->line,
 		  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
 		  name, i, proto, dt_sema_typestr(pcb, a->type));
@@ -75,7 +78,11 @@ static void check_args(struct dt_pcb *pcb, struct dt_node *n, const char *name,
 	int i = 0;
 
 	for (struct dt_node *a = n->call.args; a != NULL; a = a->next, i++) {
-		if (a->kind != N_AGG)
+		/* An action as an argument is a void value (exit(exit(0))). */
+		if (a->kind == N_CALL && dt_ident_builtin(pcb->hdl, a->call.name) != NULL &&
+		    dt_ident_builtin(pcb->hdl, a->call.name)->kind == IDK_ACTION)
+			dt_sema_call(pcb, a, true);
+		else if (a->kind != N_AGG)
 			dt_sema_expr(pcb, a);
 		if (i < first || i >= p->nparams)
 			continue;
@@ -96,14 +103,31 @@ static void check_args(struct dt_pcb *pcb, struct dt_node *n, const char *name,
 	}
 }
 
+/* The type of an argument for a message (an aggregating function's call: void). */
+static const char *arg_typestr(struct dt_pcb *pcb, struct dt_node *a)
+{
+	if (a->kind == N_CALL) {
+		struct dt_ident *f = dt_ident_builtin(pcb->hdl, a->call.name);
+		if (f != NULL && f->kind == IDK_AGGFUNC)
+			return "void";
+	}
+	dt_sema_expr(pcb, a);
+	return dt_sema_typestr(pcb, a->type);
+}
+
 /* An aggregation argument (printa, clear, trunc, normalize ...). */
 static struct dt_ident *agg_arg(struct dt_pcb *pcb, struct dt_node *a, const char *name, int i)
 {
 	if (a->kind != N_AGG || a->agg.keys != NULL) {
-		dt_sema_expr(pcb, a);
-		dt_cerror(pcb, "D_PROTO_ARG", a->line,
+		const char *tag = strcmp(name, "printa") == 0 ? "D_PRINTA_AGGARG"
+				  : strcmp(name, "clear") == 0 ? "D_CLEAR_AGGARG"
+				  : strcmp(name, "trunc") == 0 ? "D_TRUNC_AGGARG"
+				  : strcmp(name, "normalize") == 0 || strcmp(name, "denormalize") == 0
+				  ? "D_NORMALIZE_AGGARG" : "D_PROTO_ARG";
+		const char *ts = arg_typestr(pcb, a);
+		dt_cerror(pcb, tag, a->line,
 			  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
-			  name, i, dt_sema_typestr(pcb, a->type));
+			  name, i, ts);
 	}
 	struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_AGG, a->agg.name);
 	if (id == NULL)
@@ -122,29 +146,29 @@ static void check_printf(struct dt_pcb *pcb, struct dt_node *n, const char *name
 		dt_cerror(pcb, "D_PROTO_LEN", n->line,
 			  "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
 	if (printa && fmt->kind == N_AGG) {
-		for (struct dt_node *a = fmt; a != NULL; a = a->next)
-			agg_arg(pcb, a, name, 1);
+		int i = 1;
+		for (struct dt_node *a = fmt; a != NULL; a = a->next, i++)
+			agg_arg(pcb, a, name, i);
+		dt_sema_printa_keys(pcb, n, fmt);
 		return;
 	}
+	if (printa && fmt->kind != N_STRING)
+		agg_arg(pcb, fmt, name, 1);
 	dt_sema_expr(pcb, fmt);
 	if (fmt->kind != N_STRING)
 		dt_cerror(pcb, "D_PRINTF_ARG_FMT", fmt->line,
 			  "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
 			  name, dt_sema_typestr(pcb, fmt->type));
+	if (printa && fmt->next == NULL)
+		dt_cerror(pcb, "D_PRINTA_PROTO", n->line,
+			  "%s( ) prototype mismatch: 1 args passed, 2 expected", name);
 	int i = 2;
 	for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++) {
-		if (a->kind == N_AGG) {
-			if (!printa)
-				dt_cerror(pcb, "D_PRINTF_AGG_CONV", a->line,
-					  "%s( ) argument #%d is an aggregation: use printa( )", name, i);
+		/* printa() takes aggregations; printf() rejects one in its format check. */
+		if (a->kind == N_AGG || printa)
 			agg_arg(pcb, a, name, i);
-			continue;
-		}
-		if (printa)
-			dt_cerror(pcb, "D_PRINTA_AGGARG", a->line,
-				  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
-				  name, i, "non-aggregation");
-		dt_sema_expr(pcb, a);
+		else
+			dt_sema_expr(pcb, a);
 	}
 	dt_sema_check_format(pcb, n, name, printa);
 }
@@ -170,6 +194,10 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 		check_argc(pcb, n, name, p);
 		agg_arg(pcb, n->call.args, name, 1);
 		struct dt_node *a2 = n->call.args->next;
+		if (a2 != NULL && a2->kind == N_AGG)
+			dt_cerror(pcb, "D_PROTO_ARG", a2->line,
+				  "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: aggregation",
+				  name);
 		if (a2 != NULL) {
 			dt_sema_expr(pcb, a2);
 			if (!dt_type_is_integer(a2->type))
@@ -191,11 +219,34 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 				  dt_sema_typestr(pcb, pt->base));
 		break;
 	}
+	case ACT_FREOPEN: {
+		check_printf(pcb, n, name, false);
+		const char *f = n->call.args->str.s;
+		if (strcmp(f, ".") == 0 || strcmp(f, "..") == 0)
+			dt_cerror(pcb, "D_FREOPEN_INVALID", n->line,
+				  "freopen( ) argument #1 cannot be \"%s\"", f);
+		break;
+	}
+	case ACT_TRACEMEM: {
+		check_argc(pcb, n, name, p);
+		check_args(pcb, n, name, p, 1);
+		struct dt_node *a = n->call.args, *sz = a->next;
+		if (!dt_type_is_integer(a->type) && !dt_type_is_pointer(a->type))
+			dt_cerror(pcb, "D_TRACEMEM_ADDR", a->line,
+				  "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
+				  dt_sema_typestr(pcb, a->type));
+		if (!(sz->flags & DN_CONST) || sz->cval <= 0)
+			dt_cerror(pcb, "D_TRACEMEM_SIZE", sz->line,
+				  "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+		break;
+	}
 	case ACT_TRACE: {
 		check_argc(pcb, n, name, p);
 		struct dt_node *a = n->call.args;
+		/* An aggregation is a dynamic expression to DTrace. */
 		if (a->kind == N_AGG)
-			dt_cerror(pcb, "D_TRACE_AGG", a->line, "trace( ) may not be applied to an aggregation");
+			dt_cerror(pcb, "D_TRACE_DYN", a->line,
+				  "trace( ) may not be applied to a dynamic expression");
 		dt_sema_expr(pcb, a);
 		if (dt_type_is_void(a->type))
 			dt_cerror(pcb, "D_TRACE_VOID", a->line, "trace( ) may not be applied to a void expression");
@@ -211,7 +262,7 @@ static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident 
 
 	switch (id->code) {
 	case ACT_SYSTEM: case ACT_RAISE: case ACT_STOP: case ACT_PANIC: case ACT_BREAKPOINT:
-	case ACT_CHILL:
+	case ACT_CHILL: case ACT_FREOPEN:
 		cx->stmt->destructive = true;
 		cx->saw_destructive = true;
 		break;
@@ -238,6 +289,10 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 			  "%s is not a function: it may not be called", n->call.name);
 	}
 	n->id = id;
+	if (id->kind == IDK_AGGFUNC && stmt_level)
+		dt_cerror(pcb, "D_CG_EXPR", n->line,
+			  "aggregating function %s( ) may not be called from a D expression (D program "
+			  "context required)", id->name);
 	if (id->kind == IDK_AGGFUNC)
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "%s( ) may only be used as the value of an aggregation", id->name);
@@ -273,6 +328,10 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 			  "inet_ntoa6( ) argument #2 must be an integer constant");
 	if (stmt_level)
 		dt_sema_spec_rules(pcb, n, id);
+	if (pcb->sema && (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR)) {
+		pcb->sema->stmt->destructive = true;
+		pcb->sema->stmt->uses_scratch = true;
+	}
 	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
 			  id->code == SUB_COPYIN))
 		pcb->sema->stmt->uses_scratch = true;

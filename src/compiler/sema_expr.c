@@ -648,6 +648,11 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 			mark_const(n, r->type, r->cval);
 		return;
 	}
+	/* An aggregation is a dynamic value: no operator applies to it. */
+	if (l->kind == N_AGG || r->kind == N_AGG)
+		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+			  "operator %s may not be applied to aggregation @%s", opname(op),
+			  l->kind == N_AGG ? l->agg.name : r->agg.name);
 	dt_sema_expr(pcb, l);
 	dt_sema_expr(pcb, r);
 
@@ -915,7 +920,8 @@ static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)
 	if (dt_type_is_sou(t) && dt_type_equal(t, from))
 		return;
 	if (dt_type_is_string(t)) {
-		if (!is_string_like(from) && !dt_type_is_string(from))
+		/* A pointer (alloca() or copyin() memory) reads as the string it points to. */
+		if (!is_string_like(from) && !dt_type_is_string(from) && !dt_type_is_pointer(from))
 			dt_cerror(pcb, "D_CAST_INVAL", n->line, "invalid cast expression: \"%s\" to \"%s\"",
 				  dt_sema_typestr(pcb, from), dt_sema_typestr(pcb, t));
 		return;
@@ -1046,6 +1052,9 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 		case N_EXPRSTMT:
 			if (s->l->kind == N_CALL)
 				dt_sema_call(pcb, s->l, true);
+			else if (s->l->kind == N_AGG)
+				dt_cerror(pcb, "D_AGG_NULL", s->l->line, "expression has null effect: @%s",
+					  s->l->agg.name);
 			else
 				dt_sema_expr(pcb, s->l);
 			break;

@@ -65,6 +65,10 @@ void dt_sema_args_check(struct dt_pcb *pcb, int i, int line);
 /* xlate<T>(e) */
 void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);
 
+/* printa() of several aggregations: their keys must agree (D_PRINTA_AGGKEY/AGGPROTO). */
+struct dt_ident *dt_sema_printa_keys(struct dt_pcb *pcb, struct dt_node *call,
+				     struct dt_node *aggs);
+
 /* Check printf()/printa()/system() formats against their arguments. */
 void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *name, bool printa);
 

@@ -70,6 +70,31 @@ void dt_pf_describe(struct dt_pcb *pcb, struct dt_type *t, struct dt_pf_argtype 
 	a->ntypedefs = ntd;
 }
 
+struct dt_ident *dt_sema_printa_keys(struct dt_pcb *pcb, struct dt_node *call, struct dt_node *aggs)
+{
+	struct dt_ident *first = NULL;
+	struct dt_pf_argtype *ktypes = NULL;
+	struct dt_pf_error err;
+
+	for (struct dt_node *a = aggs; a != NULL; a = a->next) {
+		struct dt_ident *id = a->id;
+		if (id == NULL)
+			continue;
+		struct dt_pf_argtype *kt = dt_palloc(pcb, sizeof(*kt) * (size_t)(id->nkeys + 1));
+		for (int k = 0; k < id->nkeys; k++)
+			dt_pf_describe(pcb, id->keys[k], &kt[k]);
+		if (first == NULL) {
+			first = id;
+			ktypes = kt;
+			continue;
+		}
+		if (dt_pf_check_printa_keys(first->name, ktypes, (size_t)first->nkeys, id->name, kt,
+					    (size_t)id->nkeys, &err) < 0)
+			dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
+	}
+	return first;
+}
+
 void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *name, bool printa)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
@@ -91,36 +116,25 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 	bool agg_is_count = false;
 	if (printa) {
 		/* printa()'s conversions take the keys of the aggregations, %@ their values. */
-		struct dt_ident *first = NULL;
-		struct dt_pf_argtype *ktypes = NULL;
-		for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
-			struct dt_ident *id = a->id;
-			if (id == NULL)
-				continue;
-			struct dt_pf_argtype *kt = dt_palloc(pcb, sizeof(*kt) * (size_t)(id->nkeys + 1));
-			for (int k = 0; k < id->nkeys; k++)
-				dt_pf_describe(pcb, id->keys[k], &kt[k]);
-			if (id->aggfunc == AGG_COUNT && first == NULL)
-				agg_is_count = true;
-			if (first == NULL) {
-				first = id;
-				ktypes = kt;
-				continue;
-			}
-			char ln[300], rn[300];
-			snprintf(ln, sizeof(ln), "@%s", first->name);
-			snprintf(rn, sizeof(rn), "@%s", id->name);
-			if (dt_pf_check_printa_keys(ln, ktypes, (size_t)first->nkeys, rn, kt,
-						    (size_t)id->nkeys, &err) < 0)
-				dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
+		struct dt_ident *first = dt_sema_printa_keys(pcb, call, fmt->next);
+		if (first != NULL) {
+			types = dt_palloc(pcb, sizeof(*types) * (size_t)(first->nkeys + 1));
+			for (int k = 0; k < first->nkeys; k++)
+				dt_pf_describe(pcb, first->keys[k], &types[k]);
+			agg_is_count = first->aggfunc == AGG_COUNT;
 		}
-		types = ktypes;
 		nargs = first ? first->nkeys : 0;
 	} else {
 		types = dt_palloc(pcb, sizeof(*types) * (size_t)(nargs + 1));
 		int i = 0;
-		for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++)
+		for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++) {
 			dt_pf_describe(pcb, a->type, &types[i]);
+			if (a->kind == N_AGG) {
+				/* An aggregation fits no printf() conversion. */
+				types[i].kind = DT_PFA_AGG;
+				types[i].name = types[i].base_name = "aggregation";
+			}
+		}
 	}
 	struct dt_pf_check_opts opts = {
 		.func = name,

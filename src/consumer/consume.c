@@ -12,7 +12,9 @@
 #include "bpf/abi.h"
 #include "compiler/cg_impl.h"
 #include "consumer/agg.h"
+#include "consumer/bufring.h"
 #include "consumer/consume.h"
+#include "consumer/freopen.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
@@ -25,7 +27,7 @@
 
 static int on_record(void *ctx, void *data, size_t size)
 {
-	return dt_print_record(ctx, data, size);
+	return dt_bufring_record(ctx, data, size);
 }
 
 int dt_consume_init(struct dtrace_hdl *dtp)
@@ -57,7 +59,9 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 
 void dt_consume_close(struct dtrace_hdl *dtp)
 {
+	dt_freopen_fini(dtp);
 	dt_waitset_close(dtp);
+	dt_bufring_free(dtp);
 	if (dtp->rt && dtp->rt->ring) {
 		ring_buffer__free(dtp->rt->ring);
 		dtp->rt->ring = NULL;
@@ -160,6 +164,9 @@ enum dtrace_workstatus dtrace_work(dtrace_hdl_t *dtp)
 	dt_proc_check(dtp);
 	if (dtp->exited || dtp->stopped)
 		return DTRACE_WORKSTATUS_DONE;
+	/* exit() whose record was dropped, or bufpolicy=fill with a full buffer. */
+	if (dtp->rt->state != NULL && *dtp->rt->state == DT_STATE_DRAINING)
+		return DTRACE_WORKSTATUS_DONE;
 	if (dtp->child_pid != 0 && dtp->child_exited)
 		return DTRACE_WORKSTATUS_DONE;
 	return DTRACE_WORKSTATUS_OKAY;
@@ -174,8 +181,10 @@ int dtrace_stop(dtrace_hdl_t *dtp)
 	/* Close the gate, drain what is left, then END. */
 	*rt->state = DT_STATE_DRAINING;
 	dt_consume_pending(dtp);
+	dt_bufring_flush(dtp);
 	int rc = dt_run_consumer_program(dtp, rt->end);
 	dt_consume_pending(dtp);
+	dt_bufring_flush(dtp);
 	dtp->stopped = true;
 	return rc;
 }

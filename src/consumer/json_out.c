@@ -12,6 +12,7 @@
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
 #include "consumer/consume.h"
+#include "consumer/freopen.h"
 #include "consumer/json_rec.h"
 #include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
@@ -80,6 +81,16 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 			break;
 		case RK_PRINTA:
 			printa(dtp, it, h, &aggs);
+			break;
+		case RK_FREOPEN:
+			i += (size_t)it->nargs;
+			if (dt_rec_decode_failed(dtp, a))
+				dt_report_error(dtp, "failed to print freopen( ) output");
+			else
+				dt_freopen(dtp, data, it->fmtstr, pd.actions[a].output);
+			break;
+		case RK_FTRUNCATE:
+			dt_ftruncate(dtp);
 			break;
 		default:
 			dt_rec_act(dtp, it, data);

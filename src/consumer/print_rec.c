@@ -13,10 +13,13 @@
 #include "compiler/types.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/flow.h"
+#include "consumer/freopen.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/rec_decode.h"
+#include "consumer/print_trace.h"
 #include "consumer/print_type.h"
 #include "consumer/report.h"
 #include "consumer/spec.h"
@@ -51,26 +54,7 @@ static void header(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt
 		dt_sb_printf(sb, "%3u %6u %32s ", h->cpu, h->prid, name);
 }
 
-static void print_trace(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
-			const char *data)
-{
-	bool quiet = dtp->opts.quiet;
-
-	if (it->is_string) {
-		const char *s = it->is_const ? it->cstr : data + it->off;
-		size_t n = it->is_const ? strlen(s) : strnlen(s, it->size);
-		dt_format_trace_string(sb, s, n, quiet);
-		return;
-	}
-	if ((dt_type_is_integer(it->type) || dt_type_is_pointer(it->type)) && it->size <= 8) {
-		dt_format_trace_int(sb, data + it->off, it->size,
-				    dt_type_is_signed(it->type) && !dt_type_is_pointer(it->type), quiet);
-		return;
-	}
-	dt_format_bytes(sb, data + it->off, it->size, 0, quiet);
-}
-
-/* printf() and system(): format, then print or run. */
+/* printf(), system() and freopen(): format, then print, run or open. */
 static void print_printf(struct dtrace_hdl *dtp, struct dt_strbuf *sb,
 			 const struct dt_ritem *it, const char *data)
 {
@@ -81,11 +65,13 @@ static void print_printf(struct dtrace_hdl *dtp, struct dt_strbuf *sb,
 		dt_rec_pfarg(it + 1 + k, data, &args[k]);
 	struct dt_pf_ctx ctx = { .syms = dt_syms(dtp) };
 	struct dt_strbuf cmd = { 0 };
-	struct dt_strbuf *to = it->kind == RK_SYSTEM ? &cmd : sb;
+	struct dt_strbuf *to = it->kind == RK_PRINTF ? sb : &cmd;
 	if (dt_pf_format(to, it->fmt, args, (size_t)n, &ctx) < 0) {
 		flush(dtp, sb);
-		dt_report_error(dtp, "failed to print %s( ) output",
-				it->kind == RK_SYSTEM ? "system" : "printf");
+		dt_report_error(dtp, "failed to print %s( ) output", dt_rec_action_name(it->kind));
+	} else if (it->kind == RK_FREOPEN) {
+		flush(dtp, sb);
+		dt_freopen(dtp, data, it->fmtstr, cmd.s ? cmd.s : "");
 	} else if (it->kind == RK_SYSTEM) {
 		flush(dtp, sb);
 		if (dt_run_system(dtp, cmd.s ? cmd.s : "") < 0)
@@ -100,16 +86,26 @@ static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const 
 	struct dt_strbuf *sb = &dtp->outbuf;
 	bool quiet = dtp->opts.quiet;
 
-	if (!quiet)
+	if (dtp->opts.flowindent)
+		dt_flow_column(dtp, sb, h);
+	else if (!quiet)
 		header(dtp, sb, h);
 	for (size_t i = 0; i < rd->items.n; i++) {
 		const struct dt_ritem *it = &rd->items.v[i];
 		switch (it->kind) {
 		case RK_TRACE:
-			print_trace(dtp, sb, it, data);
+			dt_print_trace_item(dtp, sb, it, data);
+			break;
+		case RK_TRACEMEM:
+			dt_print_tracemem(sb, it, data);
+			break;
+		case RK_FTRUNCATE:
+			flush(dtp, sb);
+			dt_ftruncate(dtp);
 			break;
 		case RK_PRINTF:
 		case RK_SYSTEM:
+		case RK_FREOPEN:
 			print_printf(dtp, sb, it, data);
 			i += (size_t)it->nargs;
 			break;

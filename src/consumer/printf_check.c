@@ -158,7 +158,8 @@ int dt_pf_check(struct dt_pf_format *f, const struct dt_pf_check_opts *o,
 	};
 	size_t j = 0;
 
-	if (f->text[0] == '\0') {
+	/* freopen("") is allowed: it restores the original output. */
+	if (f->text[0] == '\0' && strcmp(func, "freopen") != 0) {
 		dt_pf_seterr(err, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", func);
 		return -EINVAL;
 	}

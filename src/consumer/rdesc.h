@@ -50,8 +50,11 @@ struct dt_ritem {
 	/* RK_PRINTA and aggregation actions */
 	uint32_t *aggids;
 	int naggs;
-	/* RK_SETOPT */
+	/* RK_SETOPT: constants, or NULL when recorded (the name at off/size,
+	 * the value at optval_off/optval_size when optval_rec). */
 	const char *optname, *optval;
+	uint32_t optval_off, optval_size;
+	bool optval_rec;
 };
 
 struct dt_rdesc {

@@ -26,6 +26,29 @@ static void aggop(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char 
 		dt_report_error(dtp, "%s", dtp->errmsg);
 }
 
+/* A recorded string: NUL-terminated within its size, else empty. */
+static const char *rec_str(const char *data, uint32_t off, uint32_t size)
+{
+	return memchr(data + off, '\0', size) != NULL ? data + off : "";
+}
+
+void dt_rec_setopt_args(const struct dt_ritem *it, const char *data, const char **name,
+			const char **val)
+{
+	*name = it->optname != NULL ? it->optname : rec_str(data, it->off, it->size);
+	*val = it->optval_rec ? rec_str(data, it->optval_off, it->optval_size) : it->optval;
+}
+
+static void setopt(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
+{
+	const char *name, *val;
+
+	dt_rec_setopt_args(it, data, &name, &val);
+	if (dt_option_set(dtp, name, val) < 0)
+		dt_report_error(dtp, "couldn't set option \"%s\" to \"%s\": %s", name,
+				val ? val : "", dtp->errmsg);
+}
+
 void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
 {
 	switch (it->kind) {
@@ -36,9 +59,7 @@ void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *d
 		aggop(dtp, it, data);
 		break;
 	case RK_SETOPT:
-		if (dt_option_set(dtp, it->optname, it->optval) < 0)
-			dt_report_error(dtp, "couldn't set option \"%s\" to \"%s\": %s", it->optname,
-					it->optval ? it->optval : "", dtp->errmsg);
+		setopt(dtp, it, data);
 		break;
 	case RK_EXIT:
 		if (!dtp->exited) {

@@ -7,8 +7,10 @@
 #include "bpf/abi.h"
 #include "consumer/aggdesc.h"
 #include "consumer/datum.h"
+#include "consumer/print_trace.h"
 #include "consumer/printf.h"
 #include "consumer/rdesc.h"
+#include "consumer/rec_actions.h"
 #include "consumer/stack_print.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
@@ -128,7 +130,8 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 		return -ENOMEM;
 	switch (it->kind) {
 	case RK_PRINTF:
-	case RK_SYSTEM: {
+	case RK_SYSTEM:
+	case RK_FREOPEN: {
 		size_t nargs = DT_MIN((size_t)it->nargs, desc->items.n - *ip - 1);
 		a.format = it->fmtstr;
 		out = format(dtp, d, it, it + 1, data, &outlen);
@@ -166,9 +169,19 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 		a.nargs = 1;
 		break;
 	}
+	case RK_TRACEMEM: {
+		/* The bytes it prints. */
+		struct dt_ritem bytes = *it;
+		bytes.size = (uint32_t)dt_tracemem_len(it, data);
+		bytes.type = NULL;
+		rc = dt_datum_item(d, &bytes, data);
+		a.nargs = 1;
+		break;
+	}
+	case RK_FTRUNCATE:
+		break;
 	case RK_SETOPT:
-		a.option = it->optname;
-		a.optval = it->optval;
+		dt_rec_setopt_args(it, data, &a.option, &a.optval);
 		break;
 	case RK_STACK:
 	case RK_USTACK:

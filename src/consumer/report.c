@@ -87,6 +87,43 @@ static const char *fault_str(uint32_t fault)
 	}
 }
 
+/* The clause number of the probe description of clause stmt that matched prp. */
+static uint32_t clause_number(struct dtrace_hdl *dtp, uint32_t stmt, struct dt_probe *prp)
+{
+	uint32_t clause = stmt;
+
+	for (size_t i = 0; i < dtp->stmts.n; i++) {
+		struct dt_stmt *st = dtp->stmts.v[i];
+		if (st->id != stmt)
+			continue;
+		for (size_t j = 0; j < st->probes.n; j++)
+			if (st->probes.v[j] == prp)
+				clause += (uint32_t)st->probe_pdesc.v[j];
+	}
+	return clause;
+}
+
+void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, ...)
+{
+	const struct dt_rec_hdr *h = rec;
+	const struct dt_rdesc *rd = h->desc < dtp->rdescs.n ? dtp->rdescs.v[h->desc] : NULL;
+	uint32_t stmt = rd != NULL && rd->stmt != NULL ? rd->stmt->id : 0;
+	dtrace_probeinfo_t pi;
+	char what[1024], msg[1400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	dt_rec_probeinfo(dtp, h->prid, &pi);
+	snprintf(msg, sizeof(msg), "error in dt_clause_%u for probe ID %u (%s:%s:%s:%s): %s",
+		 clause_number(dtp, stmt, dt_probe_by_id(dtp, h->prid)), h->prid, pi.provider,
+		 pi.module, pi.function, pi.name, what);
+	/* Not a fault: no probe, as for the consumer's other errors. */
+	dtrace_errdata_t ed = { .cpu = h->cpu, .timestamp = h->timestamp, .msg = msg };
+	report(dtp, &ed);
+}
+
 void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
 {
 	const struct dt_rec_hdr *h = rec;
@@ -98,16 +135,7 @@ void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
 	if (e->fault == DT_FLT_BADADDR || e->fault == DT_FLT_BADALIGN ||
 	    e->fault == DT_FLT_BADSTACK || e->fault == DT_FLT_BADSIZE)
 		snprintf(details, sizeof(details), " (0x%llx)", (unsigned long long)e->addr);
-	/* The clause number of the probe description that matched this probe. */
-	uint32_t clause = e->stmt;
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
-		if (st->id != e->stmt)
-			continue;
-		for (size_t j = 0; j < st->probes.n; j++)
-			if (st->probes.v[j] == prp)
-				clause += (uint32_t)st->probe_pdesc.v[j];
-	}
+	uint32_t clause = clause_number(dtp, e->stmt, prp);
 	dt_rec_probeinfo(dtp, h->prid, &pi);
 	snprintf(msg, sizeof(msg),
 		 "error in dt_clause_%u for probe ID %u (%s:%s:%s:%s): %s%s at BPF pc %u", clause,

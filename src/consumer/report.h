@@ -21,6 +21,12 @@ void dt_report_fault(struct dtrace_hdl *dtp, const void *rec);
 /* A consumer error: the message after "dtrace: ". */
 void dt_report_error(struct dtrace_hdl *dtp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * An error the consumer met acting on record rec (freopen() ...), as
+ * DTrace reports it: "error in dt_clause_N for probe ID P (p:m:f:n): msg".
+ */
+void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* `n` drops of a kind on a CPU (-1: all CPUs). */
 void dt_report_drop(struct dtrace_hdl *dtp, dtrace_dropkind_t kind, int cpu, uint64_t n);
 

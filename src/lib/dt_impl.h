@@ -31,6 +31,8 @@ struct dt_recdec;
 struct dt_symbolizer;
 struct dt_translator;
 struct dt_fbt;
+struct dt_flow;
+struct dt_bufring;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -108,6 +110,9 @@ struct dtrace_hdl {
 	bool printed_header;		/* the CPU ID FUNCTION:NAME line */
 	struct dt_strbuf outbuf;	/* output being formatted */
 	bool skip_output;		/* a callback said DTRACE_CONSUME_SKIP for this record */
+	int out_saved;			/* freopen(): the original output's fd, dup'ed, + 1 (0: none) */
+	struct dt_flow *flow;		/* flowindent state (consumer/flow.c) */
+	struct dt_bufring *bufring;	/* bufpolicy=ring: kept records (consumer/bufring.c) */
 
 	/* Consumer callbacks (dtrace_handle_record/drop/error). */
 	dtrace_record_f *rec_fn;

@@ -15,6 +15,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
+#include "consumer/rdesc.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
@@ -118,6 +119,30 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	return 0;
 }
 
+/*
+ * A buffer no record fits in is refused, as DTrace refuses it; with
+ * bufpolicy=fill, END's records must fit too (DTrace keeps room for them).
+ */
+static int dt_check_bufsize(struct dtrace_hdl *dtp)
+{
+	if (dtp->opts.bufsize <= 0)
+		return dt_set_error(dtp, -EINVAL, "Enabling exceeds size of buffer");
+	if (dtp->opts.bufpolicy != DT_BUFPOLICY_FILL)
+		return 0;
+	for (size_t i = 0; i < dtp->stmts.n; i++) {
+		struct dt_stmt *st = dtp->stmts.v[i];
+		if (st->rdesc == NULL || (int64_t)st->rdesc->size <= dtp->opts.bufsize)
+			continue;
+		for (size_t j = 0; j < st->probes.n; j++) {
+			struct dt_probe *prp = st->probes.v[j];
+			if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "END") == 0)
+				return dt_set_error(dtp, -ENOSPC,
+						    "END enablings exceed size of principal buffer");
+		}
+	}
+	return 0;
+}
+
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	struct dt_runtime *rt;
@@ -128,6 +153,12 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	if (dtp->obj == NULL || dtp->stmts.n == 0)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
 	if ((rc = dtrace_preflight(dtp)) < 0)
+		return rc;
+	/* system(), raise(), stop(), chill(), freopen(), copyout(): only with -w. */
+	for (size_t i = 0; i < dtp->stmts.n; i++)
+		if (dtp->stmts.v[i]->destructive && !dtp->opts.destructive)
+			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
+	if ((rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)

@@ -166,7 +166,7 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
 		*valp = o->flowindent;
 		return 0;
 	}
-	return dt_set_error(dtp, -ENOENT, "Invalid option name");
+	return dt_option_get(dtp, name, valp);
 }
 
 int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])

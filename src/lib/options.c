@@ -19,7 +19,7 @@ enum optkind {
 	OK_BUFPOLICY,
 	OK_CPPARG,	/* define/undef/incdir: a cpp argument */
 	OK_IGNORED,	/* accepted for compatibility; no effect in this implementation */
-	OK_VERSION,	/* a D programming interface version this compiler supports */
+	OK_VERSION,	/* the D language version asked for: at most ours */
 };
 
 struct optdef {
@@ -225,23 +225,64 @@ bool dt_option_is_dynamic(const char *name)
 	return d != NULL && d->dynamic;
 }
 
-/* The D versions DTrace has defined, up to the one this compiler implements. */
-bool dt_d_version_known(const char *v)
-{
-	static const char *const versions[] = {
-		"1.0", "1.1", "1.2", "1.2.1", "1.2.2", "1.3", "1.4", "1.4.1", "1.5", "1.6",
-		"1.6.1", "1.6.2", "1.6.3", "1.6.4", DT_D_VERSION,
-	};
-
-	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
-		if (strcmp(v, versions[i]) == 0)
-			return true;
-	return false;
-}
-
 static int badval(struct dtrace_hdl *dtp)
 {
 	return dt_set_error(dtp, -EINVAL, "Invalid value for specified option");
+}
+
+/*
+ * A flag's value as DTrace reads it: none sets it; "" unsets it; yes/no,
+ * enable(d)/disable(d), true/false, on/off, set/unset; any non-negative
+ * integer sets it.  1 set, 0 unset, -1 not a value.
+ */
+static int flag_value(const char *value)
+{
+	static const char *const words[][2] = {
+		{ "yes", "no" }, { "enable", "disable" }, { "enabled", "disabled" },
+		{ "true", "false" }, { "on", "off" }, { "set", "unset" },
+	};
+
+	if (value == NULL)
+		return 1;
+	if (*value == '\0')
+		return 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strcasecmp(value, words[i][0]) == 0)
+			return 1;
+		if (strcasecmp(value, words[i][1]) == 0)
+			return 0;
+	}
+	char *end;
+	errno = 0;
+	long long x = strtoll(value, &end, 0);
+	return *end != '\0' || errno != 0 || x < 0 ? -1 : 1;
+}
+
+/*
+ * version=M.m[.u]: programs are compiled as D 2.0 (DTrace for Linux's);
+ * an earlier version is accepted, a later one refused as DTrace refuses it.
+ */
+static int check_version(struct dtrace_hdl *dtp, const char *value)
+{
+	long part[3] = { 0, 0, 0 };
+	const char *p = value;
+	int n = 0;
+
+	while (p != NULL && n < 3 && isdigit((unsigned char)*p)) {
+		char *end;
+		errno = 0;
+		part[n++] = strtol(p, &end, 10);
+		if (errno != 0 || part[n - 1] > 0xfff)
+			break;
+		p = *end == '.' && n < 3 ? end + 1 : end;
+		if (*end != '.')
+			break;
+	}
+	if (value == NULL || n < 2 || *p != '\0')
+		return dt_set_error(dtp, -EINVAL, "Invalid version string");
+	if (part[0] > 2 || (part[0] == 2 && (part[1] > 0 || part[2] > 0)))
+		return dt_set_error(dtp, -ENOTSUP, "Requested version is not supported by compiler");
+	return 0;
 }
 
 int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
@@ -254,16 +295,13 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 	if (d == NULL)
 		return dt_set_error(dtp, -ENOENT, "Invalid option name");
 	switch (d->kind) {
-	case OK_FLAG:
-		if (value != NULL && *value != '\0') {
-			char *end;
-			errno = 0;
-			long long x = strtoll(value, &end, 0);
-			if (*end != '\0' || errno != 0 || x < 0)
-				return badval(dtp);
-		}
-		*(bool *)(base + d->off) = true;
+	case OK_FLAG: {
+		int on = flag_value(value);
+		if (on < 0)
+			return badval(dtp);
+		*(bool *)(base + d->off) = on != 0;
 		return 0;
+	}
 	case OK_SIZE:
 		if (value == NULL || dt_parse_size(value, &v) < 0)
 			return badval(dtp);
@@ -337,9 +375,29 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 	case OK_IGNORED:
 		return 0;
 	case OK_VERSION:
-		if (value == NULL || !dt_d_version_known(value))
-			return dt_set_error(dtp, -EINVAL, "Requested version is not supported by compiler");
-		return 0;
+		return check_version(dtp, value);
 	}
 	return badval(dtp);
+}
+
+int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
+{
+	const struct optdef *d = find(name);
+	const char *base = (const char *)&dtp->opts;
+
+	if (d == NULL)
+		return dt_set_error(dtp, -ENOENT, "Invalid option name");
+	switch (d->kind) {
+	case OK_FLAG:
+		*valp = *(const bool *)(base + d->off);
+		return 0;
+	case OK_SIZE:
+	case OK_RATE:
+	case OK_INT:
+	case OK_BUFPOLICY:
+		*valp = *(const int64_t *)(base + d->off);
+		return 0;
+	default:
+		return dt_set_error(dtp, -EINVAL, "option %s has no integer value", name);
+	}
 }

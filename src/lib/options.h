@@ -12,9 +12,6 @@ struct dtrace_hdl;
 /* The D programming interface version this compiler implements (DTrace's). */
 #define DT_D_VERSION "2.0"
 
-/* Whether v names a D version up to DT_D_VERSION ("1.6.3"). */
-bool dt_d_version_known(const char *v);
-
 struct dt_options {
 	/* Compile-time */
 	bool errtags, droptags, defaultargs, zdefs, cpp;
@@ -60,6 +57,9 @@ void dt_options_fini(struct dt_options *o);
  * the handle).
  */
 int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value);
+
+/* An option's value as an integer (flags 0 or 1): 0, or -ENOENT/-EINVAL. */
+int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp);
 
 /* Whether `name` is an option that may change while tracing (setopt()). */
 bool dt_option_is_dynamic(const char *name);

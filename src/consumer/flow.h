@@ -1,0 +1,15 @@
+/*
+ * flowindent (-F): the FUNCTION column DTrace prints instead of
+ * CPU/ID/FUNCTION:NAME, indented by the nesting of entry and return probes.
+ */
+#ifndef DT_FLOW_H
+#define DT_FLOW_H
+
+struct dtrace_hdl;
+struct dt_rec_hdr;
+struct dt_strbuf;
+
+/* The heading ("CPU FUNCTION"), once, then the record's column; updates the indent. */
+void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_rec_hdr *h);
+
+#endif

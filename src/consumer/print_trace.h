@@ -1,0 +1,24 @@
+/* trace() and tracemem() output (print_trace.c). */
+#ifndef DT_PRINT_TRACE_H
+#define DT_PRINT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dtrace_hdl;
+struct dt_strbuf;
+struct dt_ritem;
+struct dt_type;
+
+/* An RK_TRACE item of the record at data. */
+void dt_print_trace_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+			 const char *data);
+/* Whether trace() prints a value of type t as a hex dump (structs, unions, arrays). */
+bool dt_trace_is_bytes(struct dt_type *t);
+/* DTrace's test for bytes printed as a string: printable characters, then only NULs. */
+bool dt_bytes_look_like_string(const char *c, size_t n);
+/* An RK_TRACEMEM item: the bytes it prints, then the dump. */
+size_t dt_tracemem_len(const struct dt_ritem *it, const char *data);
+void dt_print_tracemem(struct dt_strbuf *sb, const struct dt_ritem *it, const char *data);
+
+#endif
