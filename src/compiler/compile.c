@@ -47,6 +47,9 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	memcpy(dtp->errmsg, msg, sizeof(msg));
 	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag ? tag : "");
 	dtp->err = -EINVAL;
+	/* Code generation in progress: its frame is still live here, not after the jump. */
+	if (pcb->cg != NULL)
+		cg_fini(pcb->cg);
 	longjmp(pcb->jb, 1);
 }
 
@@ -160,6 +163,9 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	st->id = dtp->nextstmt;
 	st->npdescs = c->clause.npdescs;
 	dtp->nextstmt += (uint32_t)c->clause.npdescs;
+	/* In the program first: a compile error frees what matching collected. */
+	if (dt_vec_push(&pgp->stmts, st) < 0)
+		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
 	struct match_ctx mc = { st, 0, { 0 } };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
@@ -187,8 +193,6 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		}
 	}
 	dt_vec_free(&mc.seen);
-	if (dt_vec_push(&pgp->stmts, st) < 0)
-		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
 	dt_sema_clause(pcb, st);
 }
 
@@ -317,6 +321,10 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pcb.argref = refs;
 	if (setjmp(pcb.jb) != 0) {
 		free(refs);
+		for (size_t i = 0; i < pgp->stmts.n; i++) {
+			dt_vec_free(&pgp->stmts.v[i]->probes);
+			dt_vec_free(&pgp->stmts.v[i]->probe_pdesc);
+		}
 		free(pgp->stmts.v);
 		free(pgp);
 		dt_compile_hint(dtp);
