@@ -563,6 +563,7 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		dtrace_disassemble(dtp, stderr);
 	if (o->compile_only)
 		return E_SUCCESS;
+
 	if (total == 0 && !o->zdefs) {
 		errmsg("no probes %s", o->ncmds ? "matched" : "specified");
 		return E_ERROR;
@@ -591,6 +592,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			fclose(out);
 		return E_ERROR;
 	}
+	int64_t destructive = 0;
+	if (!quiet && dtrace_getopt(dtp, "destructive", &destructive) == 0 && destructive)
+		errmsg("allowing destructive actions");
 	if (o->cmdv != NULL && dtrace_proc_continue(dtp) < 0) {
 		errmsg("%s", dtrace_errmsg(dtp));
 		dtrace_stop(dtp);

@@ -126,6 +126,10 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
 	if (dtp->obj == NULL || dtp->stmts.n == 0)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
+	/* system(), raise(), stop(), freopen(), copyout() ... only with -w. */
+	for (size_t i = 0; i < dtp->stmts.n && !dtp->opts.destructive; i++)
+		if (dtp->stmts.v[i]->destructive)
+			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
 	rt = calloc(1, sizeof(*rt));

@@ -169,6 +169,10 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
 		*valp = o->flowindent;
 		return 0;
 	}
+	if (strcmp(name, "destructive") == 0) {
+		*valp = o->destructive;
+		return 0;
+	}
 	return dt_set_error(dtp, -ENOENT, "Invalid option name");
 }
 
