@@ -178,6 +178,25 @@ static void no_match(dtrace_hdl_t *dtp, const char *desc, void *arg)
 	errmsg("failed to match %s: No probe matches description", desc);
 }
 
+/*
+ * A file named on the command line, for writing: appended to (-o, as
+ * DTrace) or truncated (-h); never through a symbolic link others could
+ * have planted (dtrace_open_output).  NULL, and why in *why.
+ */
+static FILE *open_ofile(dtrace_hdl_t *dtp, const char *path, bool append, const char **why)
+{
+	int fd = dtrace_open_output(dtp, path, append);
+	FILE *fp = NULL;
+
+	if (fd < 0) {
+		*why = dtrace_errmsg(dtp);
+	} else if ((fp = fdopen(fd, append ? "a" : "w")) == NULL) {
+		*why = strerror(errno);
+		close(fd);
+	}
+	return fp;
+}
+
 /* The description as reported: cut before any predicate or action. */
 static char *crop_desc(const char *s)
 {
@@ -443,9 +462,10 @@ static int generate(dtrace_hdl_t *dtp, struct options *o)
 		return E_USAGE;
 	int rc = E_SUCCESS;
 	if (o->header) {
-		FILE *fp = fopen(file, "w");
+		const char *why = NULL;
+		FILE *fp = open_ofile(dtp, file, false, &why);
 		if (fp == NULL) {
-			errmsg("failed to open header file '%s': %s", file, strerror(errno));
+			errmsg("failed to open header file '%s': %s", file, why);
 			rc = E_ERROR;
 		} else {
 			int r = dtrace_program_header(dtp, fp, file);
@@ -526,8 +546,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 	}
 
 	if (o->list) {
-		if (o->ofile && (out = fopen(o->ofile, "w")) == NULL) {
-			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
+		const char *why = NULL;
+		if (o->ofile && (out = open_ofile(dtp, o->ofile, true, &why)) == NULL) {
+			errmsg("failed to open output file '%s': %s", o->ofile, why);
 			return E_ERROR;
 		}
 		dtrace_provider_iter(dtp, unavailable_provider, NULL);
@@ -570,8 +591,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 	}
 
 	if (o->ofile != NULL) {
-		if ((out = fopen(o->ofile, "w")) == NULL) {
-			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
+		const char *why = NULL;
+		if ((out = open_ofile(dtp, o->ofile, true, &why)) == NULL) {
+			errmsg("failed to open output file '%s': %s", o->ofile, why);
 			return E_ERROR;
 		}
 		dtrace_set_output(dtp, out);
