@@ -184,6 +184,12 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid);
 int dtrace_proc_continue(dtrace_hdl_t *dtp);
 /* Non-zero once every -c/-p process has gone; *pidp tells which went. */
 int dtrace_proc_done(dtrace_hdl_t *dtp);
+/*
+ * 1 once the -c child has exited, with its wait status (waitpid) in
+ * *statusp; 0 while it runs, or without -c.  The -c child never outlives
+ * the handle: dtrace_close() kills it, as DTrace does.
+ */
+int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp);
 
 /*
  * ---- Consuming: callbacks -------------------------------------------

@@ -4,6 +4,7 @@
  * and exits as DTrace does (0 success, 1 failure, 2 usage).  Everything
  * goes through the public API in dtrace.h.
  */
+#define _GNU_SOURCE	/* sigabbrev_np */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dtrace.h"
@@ -646,9 +648,17 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			done = true;
 	}
 	if ((o->cmdv != NULL || o->npids > 0) && dtrace_proc_done(dtp) && !quiet) {
-		int st;
-		if (!dtrace_exited(dtp, &st))
-			errmsg("pid %d has exited", (int)dtrace_target_pid(dtp));
+		int st, ws;
+		pid_t pid = dtrace_target_pid(dtp);
+		/* As DTrace's prochandler() (the status is known for -c only). */
+		if (dtrace_exited(dtp, &st))
+			;
+		else if (dtrace_proc_status(dtp, &ws) && WIFSIGNALED(ws))
+			errmsg("pid %d terminated by SIG%s", (int)pid, sigabbrev_np(WTERMSIG(ws)));
+		else if (dtrace_proc_status(dtp, &ws) && WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
+			errmsg("pid %d exited with status %d", (int)pid, WEXITSTATUS(ws));
+		else
+			errmsg("pid %d has exited", (int)pid);
 	}
 	if (dtrace_stop(dtp) < 0) {
 		errmsg("couldn't stop tracing: %s", dtrace_errmsg(dtp));
