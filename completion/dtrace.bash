@@ -9,7 +9,7 @@
 # checks this list against src/lib/options.c.
 _dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos aggsortrev
 bpflogsize bufpolicy bufsize cleanrate cpp cpppath cpu defaultargs define destructive
-droptags dynvarsize errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
+droptags dynvarsize empty errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
 maxframes noresolve nspec oformat printsize quiet quietresize rawbytes scratchsize specsize
 stackframes stackindent statusrate strsize switchrate undef unodefs ustackframes verbose zdefs"
 
@@ -35,12 +35,16 @@ _dtrace_probes() {
 # what bash treats as the word (after the last COMP_WORDBREAKS character)
 # removed from their front.
 _dtrace_reply() {
-	local cur=$1 w
+	local cur=$1
 	shift
-	COMPREPLY=()
-	while IFS= read -r w; do
-		[[ -n $w && $w == "$cur"* ]] && COMPREPLY+=("$w")
-	done < <(printf '%s\n' "$@")
+	_dtrace_reply_from "$cur" < <(printf '%s\n' "$@")
+}
+
+# The same, for candidates on standard input: the prefix test is done by
+# awk, so that a listing of a hundred thousand probes stays quick.
+_dtrace_reply_from() {
+	local cur=$1
+	mapfile -t COMPREPLY < <(awk -v c="$cur" 'length($0) && index($0, c) == 1')
 	if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
 		local pre=${cur%:*}:
 		COMPREPLY=("${COMPREPLY[@]#"$pre"}")
@@ -78,26 +82,26 @@ _dtrace() {
 		return
 		;;
 	-P)
-		_dtrace_reply "$cur" $(_dtrace_probes "$dtrace" | awk '{ print $2 }' | sort -u)
+		_dtrace_reply_from "$cur" < <(_dtrace_probes "$dtrace" | awk '{ print $2 }' | sort -u)
 		return
 		;;
 	-m)
-		_dtrace_reply "$cur" $(_dtrace_probes "$dtrace" | awk '$3 != "-" { print $3; print $2 ":" $3 }' | sort -u)
+		_dtrace_reply_from "$cur" < <(_dtrace_probes "$dtrace" | awk '$3 != "-" { print $3; print $2 ":" $3 }' | sort -u)
 		return
 		;;
 	-f)
-		_dtrace_reply "$cur" $(_dtrace_probes "$dtrace" | awk '$4 != "-" { print $4 }' | sort -u)
+		_dtrace_reply_from "$cur" < <(_dtrace_probes "$dtrace" | awk '$4 != "-" { print $4 }' | sort -u)
 		return
 		;;
 	-n)
-		_dtrace_reply "$cur" $(_dtrace_probes "$dtrace" | awk '{
+		_dtrace_reply_from "$cur" < <(_dtrace_probes "$dtrace" | awk '{
 			m = $3 == "-" ? "" : $3; f = $4 == "-" ? "" : $4
 			print $2 ":" m ":" f ":" $5
 			if (m != "") print $2 "::" f ":" $5 }')
 		return
 		;;
 	-i)
-		_dtrace_reply "$cur" $(_dtrace_probes "$dtrace" | awk '{ print $1 }')
+		_dtrace_reply_from "$cur" < <(_dtrace_probes "$dtrace" | awk '{ print $1 }')
 		return
 		;;
 	-s)

@@ -146,6 +146,18 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
  */
 int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
 
+/*
+ * What -lv says of a probe: the stability of its description and of its
+ * arguments (names, data semantics, dependency class: "Evolving",
+ * "Evolving", "ISA"), and the types of its arguments as D names them.
+ */
+typedef struct dtrace_probedetail {
+	const char *attr[6];
+	int nargs;
+	char argtype[10][128];
+} dtrace_probedetail_t;
+int dtrace_probe_detail(dtrace_hdl_t *dtp, uint32_t id, dtrace_probedetail_t *pd);
+
 /* Providers, with the reason each cannot be used on this system (NULL if it can). */
 typedef int dtrace_provider_f(dtrace_hdl_t *dtp, const char *name, const char *unavailable,
 			      void *arg);

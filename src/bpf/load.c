@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bpf/errmsg.h"
+#include "bpf/verifier_log.h"
 #include "lib/util.h"
 
 #define LOG_SIZE (256 * 1024)	/* per program; untouched pages cost nothing */
@@ -36,70 +37,12 @@ int bo_open(const void *elf, size_t size, struct bpf_object **objp,
 	return 0;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/* Log lines that are bookkeeping, not the reason for a rejection. */
-static bool log_noise(const char *line, size_t len)
-{
-	static const char *const prefixes[] = {
-		"processed ", "verification time", "stack depth", "; ",
-	};
-
-	if (len == 0)
-		return true;
-	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (strncmp(line, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	return false;
-}
-
-/*
- * From a verifier log: the last source position the verifier printed
- * (lines "; <text> @ <file>:<line>", file without directories) of file
- * `source` (any file if NULL), and the last meaningful line.
- */
-static void parse_log(const char *log, const char *source, char *pos, size_t poslen,
-		      char *reason, size_t reasonlen)
-{
-	const char *want = source ? base_name(source) : NULL;
-
-	pos[0] = reason[0] = '\0';
-	for (const char *l = log; *l != '\0';) {
-		const char *nl = strchr(l, '\n');
-		size_t len = nl ? (size_t)(nl - l) : strlen(l);
-
-		if (len > 2 && l[0] == ';' && l[1] == ' ') {
-			const char *at = NULL;
-
-			for (const char *p = l; p + 3 <= l + len; p++)
-				if (memcmp(p, " @ ", 3) == 0)
-					at = p + 3;
-			if (at != NULL) {
-				size_t plen = (size_t)(l + len - at);
-				const char *colon = memrchr(at, ':', plen);
-				size_t flen = colon ? (size_t)(colon - at) : plen;
-
-				if (want == NULL || (strlen(want) == flen && memcmp(at, want, flen) == 0))
-					snprintf(pos, poslen, "%.*s", (int)plen, at);
-			}
-		} else if (!log_noise(l, len)) {
-			snprintf(reason, reasonlen, "%.*s", (int)len, l);
-		}
-		l += len + (nl != NULL);
-	}
-}
-
 static int verifier_error(struct bpf_program *prog, const char *log, const char *source,
 			  int rc, char *err, size_t errlen)
 {
 	char pos[256], reason[512];
 
-	parse_log(log, source, pos, sizeof(pos), reason, sizeof(reason));
+	bo_verifier_log_parse(log, source, pos, sizeof(pos), reason, sizeof(reason));
 	/* For developers: the end of the verifier's log. */
 	if (getenv("DTRACE_DEBUG") != NULL) {
 		size_t len = strlen(log);

@@ -164,12 +164,35 @@ static int set_opt(dtrace_hdl_t *dtp, const char *flag, const char *name, const 
 	return -1;
 }
 
+struct listing {
+	FILE *fp;
+	bool verbose;		/* -v: stability and argument types too */
+};
+
+static void list_attrs(FILE *fp, const char *what, const char *const *a)
+{
+	fprintf(fp, "\n\t%s Attributes\n", what);
+	fprintf(fp, "\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n\t\tDependency Class: %s\n",
+		a[0], a[1], a[2]);
+}
+
 static int list_probe(dtrace_hdl_t *dtp, const dtrace_probeinfo_t *pi, void *arg)
 {
-	(void)dtp;
-	FILE *fp = arg;
-	fprintf(fp, "%5u %10s %17s %33s %s\n", pi->id, pi->provider, pi->module, pi->function,
+	struct listing *l = arg;
+	dtrace_probedetail_t pd;
+
+	fprintf(l->fp, "%5u %10s %17s %33s %s\n", pi->id, pi->provider, pi->module, pi->function,
 		pi->name);
+	if (!l->verbose || dtrace_probe_detail(dtp, pi->id, &pd) < 0)
+		return 0;
+	list_attrs(l->fp, "Probe Description", pd.attr);
+	list_attrs(l->fp, "Argument", pd.attr + 3);
+	fprintf(l->fp, "\n\tArgument Types\n");
+	for (int i = 0; i < pd.nargs; i++)
+		fprintf(l->fp, "\t\targs[%d]: %s\n", i, pd.argtype[i]);
+	if (pd.nargs == 0)
+		fprintf(l->fp, "\t\tNone\n");
+	fprintf(l->fp, "\n");
 	return 0;
 }
 
@@ -555,10 +578,11 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		}
 		dtrace_provider_iter(dtp, unavailable_provider, NULL);
 		fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+		struct listing l = { out, o->verbose };
 		if (o->ncmds == 0)
-			dtrace_probe_iter(dtp, NULL, DTRACE_PSPEC_NAME, list_probe, out);
+			dtrace_probe_iter(dtp, NULL, DTRACE_PSPEC_NAME, list_probe, &l);
 		for (int i = 0; i < o->ncmds; i++)
-			dtrace_prog_list(dtp, o->cmds[i].prog, list_probe, no_match, out);
+			dtrace_prog_list(dtp, o->cmds[i].prog, list_probe, no_match, &l);
 		if (out != stdout)
 			fclose(out);
 		return E_SUCCESS;

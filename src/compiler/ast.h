@@ -147,6 +147,7 @@ struct dt_xlator {
 	struct dt_declarator *from_decl;
 	char *from_name;			/* input identifier */
 	struct dt_node *members;		/* N_OP2(T_ASGN) list: member = expr */
+	int end_line;				/* line of the closing "};" */
 };
 
 struct dt_provider_def {
@@ -205,6 +206,7 @@ struct dt_node {
 #define DN_ALLOCA   0x20	/* a pointer into alloca()'d memory */
 #define DN_AMEM     0x40	/* an lvalue in alloca()'d memory */
 #define DN_AMIXED   0x80	/* ?: of alloca and other pointers */
+#define DN_ACTION   0x100	/* an action called inside an expression */
 
 int dt_node_list_len(const struct dt_node *n);
 

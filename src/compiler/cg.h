@@ -19,6 +19,7 @@
 struct dt_stmt;
 struct dt_rdesc;
 struct dt_type;
+struct dt_ident;
 struct dtrace_hdl;
 
 /*
@@ -36,7 +37,8 @@ struct dtrace_hdl;
 #define DCTX_EPID	128	/* u64 fault address for the error path */
 #define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */
 #define DCTX_KSTACK	144	/* u64 kernel stack frames to skip (cg_stack.h) */
-#define DCTX_SIZE	152
+#define DCTX_TASK	152	/* task_struct * built-ins describe, 0: the current one */
+#define DCTX_SIZE	160
 
 /* Per-CPU scratch: strings and clause-locals, one area per nesting level. */
 #define DT_SCRATCH_NEST 4
@@ -65,6 +67,7 @@ struct dt_cg {
 	struct dt_stmt *stmt;
 	struct dt_rdesc *rdesc;
 	int line;			/* current source line for line info */
+	uint32_t label_pos;		/* where the last label was placed */
 
 	/* Registers */
 	bool reg_used[CG_NREGS];
@@ -90,6 +93,11 @@ struct dt_cg {
 	/* Scratch usage within the current statement (bytes) */
 	uint32_t scratch_off;
 	uint32_t scratch_max;
+
+	/* Translator inputs bound while a translated member is generated (cg_xlate.c). */
+	const struct dt_ident *xl_arg[8];
+	int xl_slot[8];			/* fp offset of the input value */
+	int xl_n;
 
 	/* Speculations (cg_spec.c) */
 	bool spec_used;			/* the clause has speculate(), commit() or discard() */
@@ -147,6 +155,10 @@ void cg_stack_release(struct dt_cg *cg, int mark);
 int cg_expr(struct dt_cg *cg, struct dt_node *n);
 /* Evaluate a condition and jump to `label` if it is false (zero). */
 void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
+/* Whether reg holds a constant just moved into it (straight-line code), and which. */
+bool cg_known_imm(struct dt_cg *cg, int reg, int64_t *v);
+/* Remove instructions no path reaches (cg_dce.c); cg_resolve does it. */
+void cg_drop_unreachable(struct dt_cg *cg);
 /* Sign- or zero-extend a register to 64 bits from type t's width. */
 void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t);
 /* Read `size` bytes at a kernel/user address into a register value. */

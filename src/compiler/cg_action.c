@@ -51,8 +51,21 @@ static int rec_ptr(struct dt_cg *cg, uint32_t off)
 	return r;
 }
 
-/* Record one value of expression n; fills the item's off/size/type. */
+static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in);
+
+/*
+ * Record one value of expression n; fills the item's off/size/type.  Once
+ * it is in the record, the stack its evaluation used is free again.
+ */
 static void record_value(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in)
+{
+	int mark = cg_stack_mark(cg);
+
+	record_value_in(cg, n, it_in);
+	cg_stack_release(cg, mark);
+}
+
+static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in)
 {
 	size_t idx = (size_t)(it_in - cg->rdesc->items.v);
 	struct dt_type *t = n->type;

@@ -66,7 +66,7 @@ static void build_key(struct dt_cg *cg, struct dt_aggdesc *ad, struct dt_node *k
 		if (ak->kind == DT_AGGKEY_STRING) {
 			int dst = buf_ptr(cg, kb, ak->off);
 			if (k->kind == N_IDENT && k->id && k->id->kind == IDK_BVAR &&
-			    k->id->code == BV_EXECNAME && ak->size >= 16) {
+			    k->id->code == BV_EXECNAME && ak->size >= 16 && !cg_bvar_other_thread(cg)) {
 				/* execname straight into the key. */
 				int a[2] = { dst, cg_reg_alloc(cg) };
 				cg_emit(cg, I_MOV64_IMM(a[1], 16));

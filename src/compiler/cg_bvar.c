@@ -6,9 +6,11 @@
 #include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
+#include "providers/provider.h"
 
 static int helper0(struct dt_cg *cg, int helper)
 {
@@ -79,11 +81,78 @@ static int probe_string(struct dt_cg *cg, int which)
 	return p;
 }
 
+/*
+ * Whether the clause runs for a probe whose built-in variables describe
+ * another thread than the one running it (sched:::on-cpu): that thread's
+ * task_struct is then in DCTX_TASK (0 for the clause's other probes).
+ */
+bool cg_bvar_other_thread(struct dt_cg *cg)
+{
+	struct dt_stmt *s = cg->stmt;
+
+	for (size_t i = 0; s != NULL && i < s->probes.n; i++) {
+		const struct dt_probe *prp = s->probes.v[i];
+		if (prp->prov->other_thread != NULL && prp->prov->other_thread(prp))
+			return true;
+	}
+	return false;
+}
+
+/* The task the built-in variables describe: DCTX_TASK, or the current one. */
+static int described_task(struct dt_cg *cg)
+{
+	int r = cg_reg_alloc(cg);
+	int done = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TASK));
+	cg_jmp_imm(cg, BPF_JNE, r, 0, done);
+	int t = helper0(cg, BPF_FUNC_get_current_task);
+	cg_emit(cg, I_MOV64_REG(r, t));
+	cg_reg_free(cg, t);
+	cg_label_place(cg, done);
+	return r;
+}
+
+/* pid, tid, uid, gid of the described task, read from its task_struct. */
+static int task_id(struct dt_cg *cg, int code)
+{
+	int r = described_task(cg);
+
+	switch (code) {
+	case BV_PID:
+		kread(cg, r, kmember(cg, "struct task_struct", "tgid", "pid"), 4);
+		break;
+	case BV_TID:
+		kread(cg, r, kmember(cg, "struct task_struct", "pid", "tid"), 4);
+		break;
+	default: {
+		uint32_t cred = kmember(cg, "struct task_struct", "cred", "uid");
+		uint32_t id = kmember(cg, "struct cred", code == BV_UID ? "uid" : "gid", "uid");
+		kread(cg, r, cred, 8);
+		kread(cg, r, id, 4);
+		cg_emit(cg, I_MOV32_REG(r, r));
+		break;
+	}
+	}
+	return r;
+}
+
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_ident *id = n->id;
 	int r;
 
+	switch (id->code) {
+	case BV_PID:
+	case BV_TID:
+	case BV_UID:
+	case BV_GID:
+		if (cg_bvar_other_thread(cg))
+			return task_id(cg, id->code);
+		break;
+	default:
+		break;
+	}
 	switch (id->code) {
 	case BV_ARG0: case BV_ARG1: case BV_ARG2: case BV_ARG3: case BV_ARG4:
 	case BV_ARG5: case BV_ARG6: case BV_ARG7: case BV_ARG8: case BV_ARG9:
@@ -155,20 +224,45 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 	case BV_VTIMESTAMP: {
 		uint32_t se = kmember(cg, "struct task_struct", "se", "vtimestamp");
 		uint32_t sum = kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
-		r = helper0(cg, BPF_FUNC_get_current_task);
+		r = described_task(cg);
 		kread(cg, r, se + sum, 8);
 		return r;
 	}
 	case BV_PPID: {
 		uint32_t parent = kmember(cg, "struct task_struct", "real_parent", "ppid");
 		uint32_t tgid = kmember(cg, "struct task_struct", "tgid", "ppid");
-		r = helper0(cg, BPF_FUNC_get_current_task);
+		r = described_task(cg);
 		kread(cg, r, parent, 8);
 		kread(cg, r, tgid, 4);
 		return r;
 	}
 	case BV_CURTHREAD:
+		if (cg_bvar_other_thread(cg))
+			return described_task(cg);
 		return helper0(cg, BPF_FUNC_get_current_task);
+	case BV_CURCPU: {
+		/* This CPU's cpuinfo_t, in a per-CPU map the consumer fills. */
+		cg->dtp->need_curcpu_map = true;
+		int slot = cg_stack_alloc(cg, 8);
+		int a[2];
+		cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], MAP_CURCPU);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[1], BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], slot));
+		r = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+		int ok = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JNE, r, 0, ok);
+		cg_fault(cg, DT_FLT_ILLOP, -1);
+		cg_label_place(cg, ok);
+		/* A plain number (it is read with probe_read like any address):
+		 * laundered through scratch memory, which the verifier does not track. */
+		uint32_t w = cg_scratch_reserve(cg, 8);
+		cg_emit(cg, I_STX(BPF_DW, REG_SCRATCH, r, (int16_t)w));
+		cg_emit(cg, I_LDX(BPF_DW, r, REG_SCRATCH, (int16_t)w));
+		return r;
+	}
 	case BV_EXECNAME: {
 		int slot = cg_stack_alloc(cg, 16);
 		int a[2];
@@ -177,10 +271,36 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
 		a[1] = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(a[1], 16));
-		cg_call_helper_void(cg, BPF_FUNC_get_current_comm, a, 2);
+		if (cg_bvar_other_thread(cg)) {
+			/* The described task's comm (the current one's if DCTX_TASK is 0). */
+			int t = described_task(cg);
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, t,
+						(int32_t)kmember(cg, "struct task_struct", "comm", "execname")));
+			int b[3] = { a[0], a[1], t };
+			cg_call_helper_void(cg, BPF_FUNC_probe_read_kernel_str, b, 3);
+		} else {
+			cg_call_helper_void(cg, BPF_FUNC_get_current_comm, a, 2);
+		}
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
+		return r;
+	}
+	case BV_EXECARGS: {
+		uint32_t mm = kmember(cg, "struct task_struct", "mm", "execargs");
+		uint32_t as = kmember(cg, "struct mm_struct", "arg_start", "execargs");
+		uint32_t ae = kmember(cg, "struct mm_struct", "arg_end", "execargs");
+		uint32_t nb = dt_str_bytes(cg->dtp);
+		int a[5];
+		a[0] = cg_scratch_alloc(cg, nb);
+		r = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(r, a[0]));
+		int imm[4] = { (int32_t)nb, (int32_t)mm, (int32_t)as, (int32_t)ae };
+		for (int i = 0; i < 4; i++) {
+			a[i + 1] = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_IMM(a[i + 1], imm[i]));
+		}
+		cg_call_func_void(cg, "dt_rt_execargs", a, 5);
 		return r;
 	}
 	case BV_PROBEPROV:

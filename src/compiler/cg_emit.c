@@ -66,6 +66,46 @@ int cg_label_new(struct dt_cg *cg)
 void cg_label_place(struct dt_cg *cg, int label)
 {
 	cg->labels.v[label].pos = (int)cg_pos(cg);
+	cg->label_pos = cg_pos(cg);
+}
+
+bool cg_known_imm(struct dt_cg *cg, int reg, int64_t *v)
+{
+	uint32_t pos = cg_pos(cg);
+
+	/* Only straight-line code: no label between the move and here. */
+	if (pos == 0 || cg->label_pos == pos)
+		return false;
+	const struct bpf_insn *in = &cg->fn->insns.v[pos - 1];
+	if (in->dst_reg != reg || BPF_SRC(in->code) != BPF_K || BPF_OP(in->code) != BPF_MOV)
+		return false;
+	if (in->code == (BPF_ALU64 | BPF_MOV | BPF_K))
+		*v = in->imm;
+	else if (in->code == (BPF_ALU | BPF_MOV | BPF_K))
+		*v = (int64_t)(uint32_t)in->imm;
+	else
+		return false;
+	return true;
+}
+
+/* Does jump op with these operands go? -1 if it cannot be known. */
+static int static_jump(int op, int64_t a, int64_t b)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return ua > ub;
+	case BPF_JGE: return ua >= ub;
+	case BPF_JLT: return ua < ub;
+	case BPF_JLE: return ua <= ub;
+	case BPF_JSGT: return a > b;
+	case BPF_JSGE: return a >= b;
+	case BPF_JSLT: return a < b;
+	case BPF_JSLE: return a <= b;
+	default: return -1;
+	}
 }
 
 static void fixup(struct dt_cg *cg, int label)
@@ -84,6 +124,18 @@ void cg_jmp_reg(struct dt_cg *cg, int op, int dst, int src, int label)
 
 void cg_jmp_imm(struct dt_cg *cg, int op, int dst, int32_t imm, int label)
 {
+	int64_t v;
+
+	/* A test of a constant just loaded: jump always, or never. */
+	if (cg_known_imm(cg, dst, &v)) {
+		int go = static_jump(op, v, imm);
+		if (go == 0)
+			return;
+		if (go == 1) {
+			cg_ja(cg, label);
+			return;
+		}
+	}
 	fixup(cg, label);
 	cg_emit(cg, I_JMP_IMM(op, dst, imm, 0));
 }
@@ -96,6 +148,7 @@ void cg_ja(struct dt_cg *cg, int label)
 
 void cg_resolve(struct dt_cg *cg)
 {
+	cg_drop_unreachable(cg);
 	for (size_t i = 0; i < cg->fixups.n; i++) {
 		struct cg_fixup *f = &cg->fixups.v[i];
 		int target = cg->labels.v[f->label].pos;

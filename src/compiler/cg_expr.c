@@ -13,6 +13,7 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 bool cg_is_byref(struct dt_type *t)
@@ -28,6 +29,15 @@ void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t)
 	if (t == NULL || (t->kind != TK_INT && t->kind != TK_ENUM) || t->size >= 8)
 		return;
 	int shift = 64 - (int)t->size * 8;
+	int64_t v;
+	/* A constant just loaded is normalized here rather than at run time. */
+	if (cg_known_imm(cg, reg, &v)) {
+		uint64_t u = (uint64_t)v << shift;
+		int64_t n = t->is_signed ? (int64_t)u >> shift : (int64_t)(u >> shift);
+		cg->fn->insns.n--;
+		cg_mov_imm64(cg, reg, (uint64_t)n);
+		return;
+	}
 	cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, shift));
 	cg_emit(cg, I_ALU64_IMM(t->is_signed ? BPF_ARSH : BPF_RSH, reg, shift));
 }
@@ -70,6 +80,8 @@ void cg_fault(struct dt_cg *cg, int fault, int addr_reg)
 void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 {
 	uint32_t size = dt_type_size(t);
+	/* The slot is free again once the value is in reg. */
+	int mark = cg_stack_mark(cg);
 	int slot = cg_stack_alloc(cg, 8);
 	int addr = cg_reg_alloc(cg);
 
@@ -94,7 +106,32 @@ void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 	cg_label_place(cg, ok);
 	cg_reg_free(cg, addr);
 	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
+	cg_stack_release(cg, mark);
 	cg_normalize(cg, reg, t);
+}
+
+/* Load n (1..8) bytes at the address in reg, zero-extended (little-endian). */
+void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
+{
+	int slot = cg_stack_alloc(cg, 8);
+	int a[3];
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	a[0] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)n));
+	a[2] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[2], reg));
+	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_reg_free(cg, rc);
+	cg_fault(cg, DT_FLT_BADADDR, reg);
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_FP, slot));
 }
 
 /* Load a scalar of type t from alloca()'d memory at address reg, checked. */
@@ -239,7 +276,8 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 
 	/* string == NULL: the string's address. */
 	if (is_string_operand(l) != is_string_operand(r) &&
-	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type))) {
+	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type) ||
+	     ((l->flags | r->flags) & DN_CONST))) {
 		int rl = cg_expr(cg, l), rr = cg_expr(cg, r);
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));
@@ -252,9 +290,12 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		return res;
 	}
 	if (is_string_operand(l) || is_string_operand(r)) {
+		/* The operands' string temporaries are dead once compared. */
+		uint32_t mark = cg->scratch_off;
 		int rl = cg_expr_string(cg, l);
 		int rr = cg_expr_string(cg, r);
 		int c = cg_strcmp(cg, l, rl, r, rr);
+		cg->scratch_off = mark;
 		/* Compare the strcmp result with zero. */
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));
@@ -431,6 +472,8 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	default:
 		break;
 	}
+	if (n->op == T_ADD && dt_type_is_string(n->type))
+		return cg_string_offset(cg, n);
 	int l = cg_expr(cg, n->l);
 	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
 	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
@@ -498,23 +541,32 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
 	}
 }
 
+/*
+ * ?: -- each branch leaves its value in a stack slot, read into a register
+ * after they meet: no register is held while the branches are evaluated,
+ * so nested ?: in the branches do not run out of registers.
+ */
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
-	int res = cg_reg_alloc(cg);
+	int slot = cg_stack_alloc(cg, 8);
 	int other = cg_label_new(cg), done = cg_label_new(cg);
+	/* The stack a branch used for its own temporaries is free after it. */
+	int mark = cg_stack_mark(cg);
 
-	/* res is live across calls in the condition: it must hold a value. */
-	cg_emit(cg, I_MOV64_IMM(res, 0));
 	cg_branch_false(cg, n->cond, other);
 	int a = dt_type_is_string(n->type) ? cg_expr_string(cg, n->l) : cg_expr(cg, n->l);
-	cg_emit(cg, I_MOV64_REG(res, a));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, a, slot));
 	cg_reg_free(cg, a);
+	cg_stack_release(cg, mark);
 	cg_ja(cg, done);
 	cg_label_place(cg, other);
 	int b = dt_type_is_string(n->type) ? cg_expr_string(cg, n->r) : cg_expr(cg, n->r);
-	cg_emit(cg, I_MOV64_REG(res, b));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, b, slot));
 	cg_reg_free(cg, b);
+	cg_stack_release(cg, mark);
 	cg_label_place(cg, done);
+	int res = cg_reg_alloc(cg);
+	cg_emit(cg, I_LDX(BPF_DW, res, BPF_FP, slot));
 	return res;
 }
 
@@ -543,6 +595,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_IDENT:
 		if (n->id->kind == IDK_BVAR)
 			return cg_bvar(cg, n);
+		if (n->id->kind == IDK_XLARG)
+			return cg_xlate_arg(cg, n);
 		if (n->id->kind == IDK_INLINE) {
 			if (dt_type_is_string(n->type))
 				return cg_expr_string(cg, n->id->inline_expr);
@@ -558,6 +612,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 			return cg_bvar(cg, n);
 		if (n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS))
 			return cg_var_load(cg, n);
+		if (dt_type_is_string(n->l->type))
+			return cg_string_char(cg, n);
 		return cg_subscript(cg, n);
 	case N_OP1:
 		return cg_op1(cg, n);
@@ -570,11 +626,15 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 			return cg_symaddr_value(cg, n);	/* sym() & co. */
 		return cg_subr(cg, n);
 	case N_MEMBER:
+		if (n->aux != NULL)
+			return cg_xlate_member(cg, n);
 		return cg_member(cg, n);
 	case N_CAST:
 		return cg_cast(cg, n);
 	case N_STRINGOF:
 		return cg_expr_string(cg, n->l);
+	case N_XLATE:
+		return cg_xlate_value(cg, n);
 	default:
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
 			  "this kind of expression is not supported yet by the code generator");

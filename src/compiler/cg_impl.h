@@ -23,9 +23,15 @@
 #define MAP_SCRATCH	"dt_scratch"
 #define MAP_PROBES	"dt_probes"
 #define MAP_AGG		"dt_agg"
+#define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
+#define CURCPU_SIZE	16
 
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
+
+/* s[i] and s + i (cg_string.c). */
+int cg_string_char(struct dt_cg *cg, struct dt_node *n);
+int cg_string_offset(struct dt_cg *cg, struct dt_node *n);
 
 /* String subroutines (cg_strfn.c); -1 if n is not one. */
 int cg_strfn(struct dt_cg *cg, struct dt_node *n);
@@ -43,6 +49,8 @@ uint32_t cg_locals_base(struct dtrace_hdl *dtp);
 /* alloca() and the memory it gives (cg_alloca.c). */
 void cg_alloca_reset(struct dt_cg *cg);
 int cg_alloca_subr(struct dt_cg *cg, struct dt_node *n);
+/* Load n (1..8) bytes at the address in reg, zero-extended (cg_expr.c). */
+void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland);
 /* Load a scalar from alloca()'d memory at the address in reg (cg_expr.c). */
 void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t);
 /* A verifier-safe pointer to `size` bytes of alloca()'d memory at address addr (faults if not). */
@@ -56,6 +64,8 @@ void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt
 int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
+/* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
+bool cg_bvar_other_thread(struct dt_cg *cg);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
 int cg_incdec(struct dt_cg *cg, struct dt_node *n);
 int cg_addr_of(struct dt_cg *cg, struct dt_node *n);

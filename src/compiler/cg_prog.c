@@ -233,6 +233,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_EPID, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_KSTACK, (int32_t)cg_stack_kskip(g->mech)));
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
 	g->mech->cg_prologue(&cg, g, dctx, g->args_used, skip);
 	if (g->uses_scratch) {
 		scratch_acquire(&cg, dctx, skip);
@@ -361,6 +362,7 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 		cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_R7, DCTX_KSTACK));
 		cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx + DCTX_KSTACK));
+		cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
 		/* arg0 0; arg1 epid (probe << 16 | clause); arg2 action; arg3 offset;
 		 * arg4 fault; arg5 address. */
 		int a = dctx + DCTX_ARGS;
@@ -422,6 +424,8 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
 	rc |= add_map(dtp, MAP_SCRATCH, BPF_MAP_TYPE_ARRAY, 4, scratch,
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
+	if (dtp->need_curcpu_map)
+		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
 	if (dtp->need_probe_map)
 		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
 			      (uint32_t)dtp->probes.n + 1, 0);

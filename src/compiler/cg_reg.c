@@ -63,33 +63,86 @@ void cg_reg_xfree(struct dt_cg *cg, int reg)
 	cg->reg_spilled_for[reg] = 0;
 }
 
-/* Where an argument value is now: its register, or its spill slot. */
-static void load_arg(struct dt_cg *cg, int dst, int src, const bool *spilled)
+/*
+ * Move the arguments into R1..Rn: a parallel move (an argument may sit in
+ * the register another one goes to), cycles broken through R0 or, when R0
+ * is itself an argument, a stack slot.
+ */
+static void move_args(struct dt_cg *cg, const int *args, int nargs)
 {
-	if (spilled[src])
-		cg_emit(cg, I_LDX(BPF_DW, dst, BPF_FP, SPILL_OFF(src)));
-	else if (src != dst)
-		cg_emit(cg, I_MOV64_REG(dst, src));
+	int src[5];
+	bool done[5] = { false };
+	int pending = nargs, slot_for = -1, slot = 0;
+
+	for (int i = 0; i < nargs; i++)
+		src[i] = args[i];
+	while (pending > 0) {
+		bool progress = false;
+		for (int i = 0; i < nargs; i++) {
+			if (done[i])
+				continue;
+			int d = BPF_R1 + i;
+			bool blocked = false;
+			for (int j = 0; j < nargs; j++)
+				if (j != i && !done[j] && src[j] == d)
+					blocked = true;
+			if (blocked && src[i] != d)
+				continue;
+			if (src[i] == -2)
+				cg_emit(cg, I_LDX(BPF_DW, d, BPF_FP, slot));
+			else if (src[i] != d)
+				cg_emit(cg, I_MOV64_REG(d, src[i]));
+			done[i] = true;
+			pending--;
+			progress = true;
+		}
+		if (progress)
+			continue;
+		/* A cycle: park one argument elsewhere and go on. */
+		int i = 0;
+		while (done[i])
+			i++;
+		bool r0_busy = false;
+		for (int j = 0; j < nargs; j++)
+			if (!done[j] && src[j] == BPF_R0)
+				r0_busy = true;
+		if (!r0_busy) {
+			cg_emit(cg, I_MOV64_REG(BPF_R0, src[i]));
+			src[i] = BPF_R0;
+		} else {
+			if (slot_for < 0) {
+				slot = cg_stack_alloc(cg, 8);
+				slot_for = i;
+			}
+			cg_emit(cg, I_STX(BPF_DW, BPF_FP, src[i], slot));
+			src[i] = -2;
+		}
+	}
 }
 
 static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname, const int *args,
 		   int nargs, bool want)
 {
-	bool spilled[CG_NREGS] = { false };
+	bool isarg[CG_NREGS] = { false };
 
-	/* Spill every live caller-saved register (R0-R5). */
-	for (int r = BPF_R0; r <= BPF_R5; r++) {
-		cg_reg_xalloc(cg, r);
-		spilled[r] = cg->reg_spilled_for[r] == 1;
-	}
 	for (int i = 0; i < nargs; i++)
-		load_arg(cg, BPF_R1 + i, args[i], spilled);
-	/* Arguments are consumed by the call. */
+		isarg[args[i]] = true;
+	/*
+	 * Caller-saved registers: live values the call does not consume are
+	 * spilled and restored; arguments are consumed (dead after the call).
+	 */
+	for (int r = BPF_R0; r <= BPF_R5; r++) {
+		if (isarg[r]) {
+			cg->reg_spilled_for[r] = 0;
+			cg->reg_used[r] = true;
+			continue;
+		}
+		cg_reg_xalloc(cg, r);
+	}
+	move_args(cg, args, nargs);
 	for (int i = 0; i < nargs; i++) {
 		int a = args[i];
-		if (a >= BPF_R0 && a <= BPF_R5 && spilled[a])
-			cg->reg_spilled_for[a] = -1;
-		else if (a > BPF_R5)
+		if (a > BPF_R5)
 			cg->reg_used[a] = false;
 	}
 	if (fname != NULL) {

@@ -127,12 +127,18 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	int code = n->id->code;
 	int a[5];
 
+	/* Integer results: the temporaries of their arguments die with the call. */
+	uint32_t mark = cg->scratch_off;
+	int r;
+
 	switch (code) {
 	case SUB_STRLEN:
 		a[0] = cg_expr_string(cg, arg(n, 0));
 		a[1] = imm(cg, nb);
 		a[2] = cg_scratch_alloc(cg, nb);
-		return cg_call_func(cg, "dt_rt_strlen", a, 3);
+		r = cg_call_func(cg, "dt_rt_strlen", a, 3);
+		cg->scratch_off = mark;
+		return r;
 	case SUB_STRJOIN:
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
@@ -171,7 +177,8 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		a[3] = start ? cg_expr(cg, start) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 2 | (code == SUB_RINDEX) << 1 | (start != NULL));
-		int r = cg_call_func(cg, "dt_rt_index", a, 5);
+		r = cg_call_func(cg, "dt_rt_index", a, 5);
+		cg->scratch_off = mark;
 		/* index() is an int. */
 		cg_emit(cg, I_ALU64_IMM(BPF_LSH, r, 32));
 		cg_emit(cg, I_ALU64_IMM(BPF_ARSH, r, 32));
@@ -214,7 +221,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		a[0] = work(cg);
 		a[3] = strtok_state(cg);
 		a[4] = imm(cg, nb);
-		int r = cg_call_func(cg, "dt_rt_strtok", a, 5);
+		r = cg_call_func(cg, "dt_rt_strtok", a, 5);
 		/* 1: nothing to continue from, as reading address 0. */
 		int ok = cg_label_new(cg);
 		cg_jmp_imm(cg, BPF_JNE, r, 1, ok);

@@ -185,3 +185,52 @@ int cg_strcmp(struct dt_cg *cg, struct dt_node *a, int ra, struct dt_node *b, in
 	cg_emit(cg, I_ALU64_IMM(BPF_ARSH, r, 32));
 	return r;
 }
+
+/*
+ * The address a pointer register holds, as a plain number: written to
+ * scratch and read back (the verifier does not track map memory), so that
+ * any offset can be added to it.
+ */
+static void cg_forget_pointer(struct dt_cg *cg, int reg)
+{
+	int w = cg_scratch_alloc(cg, 8);
+
+	cg_emit(cg, I_STX(BPF_DW, w, reg, 0));
+	cg_emit(cg, I_LDX(BPF_DW, reg, w, 0));
+	cg_reg_free(cg, w);
+}
+
+/* s[i]: the character at i, read as any memory (a NULL string faults). */
+int cg_string_char(struct dt_cg *cg, struct dt_node *n)
+{
+	int s = cg_expr_string(cg, n->l);
+	int i = cg_expr(cg, n->call.args);
+
+	cg_forget_pointer(cg, s);
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, s, i));
+	cg_reg_free(cg, i);
+	cg_load_scalar(cg, s, n->type, false);
+	return s;
+}
+
+/*
+ * s + i (or i + s): the string from its i-th character.  The offset is
+ * kept within the string's bytes (the verifier needs a bound; what lies
+ * past the NUL is the empty string anyway).
+ */
+int cg_string_offset(struct dt_cg *cg, struct dt_node *n)
+{
+	bool left = dt_type_is_string(n->l->type);
+	int s = cg_expr_string(cg, left ? n->l : n->r);
+	int i = cg_expr(cg, left ? n->r : n->l);
+	uint32_t max = cg_string_size(cg, left ? n->l : n->r) - 1;
+	int ok = cg_label_new(cg), big = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JLE, i, (int32_t)max, ok);
+	cg_label_place(cg, big);
+	cg_emit(cg, I_MOV64_IMM(i, (int32_t)max));
+	cg_label_place(cg, ok);
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, s, i));
+	cg_reg_free(cg, i);
+	return s;
+}

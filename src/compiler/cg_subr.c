@@ -7,12 +7,15 @@
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 {
 	switch (n->kind) {
 	case N_MEMBER: {
+		if (n->aux != NULL)	/* a translated member: its value or address */
+			return cg_xlate_member(cg, n);
 		uint32_t off = 0;
 		struct dt_type *st = dt_type_base(n->l->type);
 		int base;
@@ -71,13 +74,21 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 	dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "cannot take the address of this expression");
 }
 
-/* Read a bit-field member: load its storage unit, shift and mask. */
+/*
+ * Bytes a bit-field spans from the byte that holds its first bit, and that
+ * first bit's position in it (bit-fields of kernel structs share units;
+ * those of D structs have bytes of their own).
+ */
+static uint32_t bitfield_bytes(const struct dt_member *m, uint32_t off_bits)
+{
+	return (off_bits % 8 + m->bitsize + 7) / 8;
+}
+
+/* reg holds the bytes of the field (little-endian): shift, mask, extend. */
 static void bitfield(struct dt_cg *cg, int reg, const struct dt_member *m, uint32_t off_bits)
 {
-	uint32_t unit = dt_type_size(m->type);
-	uint32_t shift = off_bits % (unit * 8);
+	uint32_t shift = off_bits % 8;
 
-	/* Little-endian: the field starts `shift` bits into its unit. */
 	if (shift)
 		cg_emit(cg, I_ALU64_IMM(BPF_RSH, reg, (int32_t)shift));
 	if (m->bitsize < 64) {
@@ -105,16 +116,16 @@ int cg_member(struct dt_cg *cg, struct dt_node *n)
 	uint32_t off_bits;
 	const struct dt_member *m = dt_type_member(&cg->dtp->types, st, n->member, &off_bits);
 	if (m != NULL && m->bitsize != 0) {
-		/* The address points at the byte of the bit offset; read the unit. */
-		uint32_t unit = dt_type_size(m->type);
-		uint32_t byte = off_bits / 8, ustart = (off_bits / (unit * 8)) * unit;
-		if (byte != ustart)
-			cg_emit(cg, I_ALU64_IMM(BPF_SUB, addr, (int32_t)(byte - ustart)));
-		struct dt_type *ut = dt_type_int(&cg->dtp->types, unit, false);
+		/* The address is the byte holding the first bit: read the bytes it spans. */
+		uint32_t nbytes = bitfield_bytes(m, off_bits);
+		if (nbytes > 8)
+			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+				  "bit-field %s spans more than 8 bytes", n->member);
+		struct dt_type *ut = dt_type_int(&cg->dtp->types, 8, false);
 		if (n->flags & DN_AMEM)
 			cg_load_alloca(cg, addr, ut);
 		else
-			cg_load_scalar(cg, addr, ut, user);
+			cg_load_bytes(cg, addr, nbytes, user);
 		bitfield(cg, addr, m, off_bits);
 		return addr;
 	}

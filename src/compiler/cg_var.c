@@ -348,6 +348,48 @@ static struct dt_ident *storage_root(struct dt_node *n)
 	}
 }
 
+/*
+ * A bit-field of a variable's storage: read the bytes it spans, replace
+ * its bits, write them back.
+ */
+static void store_bitfield(struct dt_cg *cg, struct dt_node *lhs, const struct dt_member *m,
+			   uint32_t off_bits, int val)
+{
+	bool user = false;
+	uint32_t shift = off_bits % 8, nbytes = (shift + m->bitsize + 7) / 8;
+
+	if (nbytes > 8)
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line, "bit-field %s spans more than 8 bytes",
+			  lhs->member);
+	int addr = cg_lvalue_addr(cg, lhs, &user);
+	int old = cg_reg_alloc(cg), t = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(old, 0));
+	for (uint32_t k = 0; k < nbytes; k++) {
+		cg_emit(cg, I_LDX(BPF_B, t, addr, (int16_t)k));
+		if (k)
+			cg_emit(cg, I_ALU64_IMM(BPF_LSH, t, (int32_t)(8 * k)));
+		cg_emit(cg, I_ALU64_REG(BPF_OR, old, t));
+	}
+	uint64_t mask = (m->bitsize < 64 ? (1ULL << m->bitsize) - 1 : ~0ULL) << shift;
+	cg_mov_imm64(cg, t, ~mask);
+	cg_emit(cg, I_ALU64_REG(BPF_AND, old, t));
+	if (shift)
+		cg_emit(cg, I_ALU64_IMM(BPF_LSH, val, (int32_t)shift));
+	cg_mov_imm64(cg, t, mask);
+	cg_emit(cg, I_ALU64_REG(BPF_AND, val, t));
+	cg_emit(cg, I_ALU64_REG(BPF_OR, old, val));
+	for (uint32_t k = 0; k < nbytes; k++) {
+		cg_emit(cg, I_MOV64_REG(t, old));
+		if (k)
+			cg_emit(cg, I_ALU64_IMM(BPF_RSH, t, (int32_t)(8 * k)));
+		cg_emit(cg, I_STX(BPF_B, addr, t, (int16_t)k));
+	}
+	cg_reg_free(cg, t);
+	cg_reg_free(cg, old);
+	cg_reg_free(cg, addr);
+	cg_reg_free(cg, val);
+}
+
 /* Store a scalar into an element or member of a global or clause-local. */
 static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 {
@@ -368,9 +410,10 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 		const struct dt_member *m = dt_type_member(&cg->dtp->types,
 							   dt_type_base(lhs->l->type), lhs->member,
 							   &off_bits);
-		if (m != NULL && m->bitsize != 0)
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
-				  "assigning to a bit-field is not supported");
+		if (m != NULL && m->bitsize != 0) {
+			store_bitfield(cg, lhs, m, off_bits, val);
+			return;
+		}
 	}
 	int addr = cg_lvalue_addr(cg, lhs, &user);
 	cg_normalize(cg, val, lhs->type);

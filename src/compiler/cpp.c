@@ -47,7 +47,9 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 		argv[n++] = predefs[i];
 	for (int i = 0; i < dtp->opts.ncppargs; i++)
 		argv[n++] = dtp->opts.cppargs[i];
-	argv[n++] = "-";
+	/* As DTrace: the program is /dev/stdin to cpp, and its messages say so. */
+	argv[n++] = "-fno-show-column";
+	argv[n++] = "/dev/stdin";
 	argv[n] = NULL;
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
@@ -71,12 +73,11 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	close(in[0]);
 	close(out[1]);
 
-	/* Feed the source (with a line marker naming it) while reading the output. */
+	/* Feed the source while reading the output. */
 	struct dt_strbuf feed, res;
 	dt_sb_init(&feed);
 	dt_sb_init(&res);
-	if (filename != NULL)
-		dt_sb_printf(&feed, "# 1 \"%s\"\n", filename);
+	(void)filename;
 	dt_sb_putn(&feed, src, len);
 	size_t fed = 0;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
@@ -120,7 +121,7 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 			return dt_set_error(dtp, -ENOENT, "failed to run %s: No such file or directory",
 					    cpp);
-		return dt_set_error(dtp, -EINVAL, "preprocessor failed");
+		return dt_set_error(dtp, -EINVAL, "Preprocessor failed to process input program");
 	}
 	*outlenp = res.len;
 	*outp = dt_sb_take(&res);

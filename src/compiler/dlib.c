@@ -1,13 +1,25 @@
 /*
  * The D library (cmake/DLibrary.cmake): declarations such as NULL and the
- * errno and signal names that DTrace gives every program.  It is compiled
- * into the handle the first time a program names something it does not
- * define, so that programs that need none of it do not pay for it.
+ * errno and signal names that DTrace gives every program, and the
+ * translators of the stable providers.  It comes in two parts, each
+ * compiled into the handle the first time a program needs it, so that
+ * programs that need none of it do not pay for it:
+ *
+ *   the base part, when a program names something it does not define;
+ *   it must not need kernel types (no BTF is read for it);
+ *
+ *   the kernel part (psinfo_t, curpsinfo, bufinfo_t ...), when a program
+ *   names one of the names it defines (dt_kdlib_names, generated from its
+ *   text at build time).  It is compiled declaration by declaration: one
+ *   that does not check against this kernel's types is left out, and a
+ *   translator member that does not is kept with the reason (xlator.h).
  */
 #include "compiler/dlib.h"
 
 #include <errno.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/parser.h"
@@ -16,35 +28,110 @@
 #include "lib/dt_impl.h"
 
 extern const char dt_dlib_text[];
+extern const char dt_kdlib_text[];
+extern const char dt_kdlib_names[];
 
-int dt_dlib_load(struct dtrace_hdl *dtp)
+static void pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *text)
+{
+	memset(pcb, 0, sizeof(*pcb));
+	pcb->hdl = dtp;
+	pcb->arena = &dtp->arena;
+	pcb->filename = "<D library>";
+	pcb->show_lines = true;
+	pcb->src = text;
+	pcb->srclen = strlen(text);
+	pcb->is_dlib = true;
+}
+
+/* Check one top-level declaration; false if it does not check. */
+static bool sema_one(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *next = n->next;
+	volatile bool ok = false;
+
+	n->next = NULL;
+	pcb->root = n;
+	if (setjmp(pcb->jb) == 0) {
+		dt_sema_program(pcb);
+		ok = true;
+	}
+	n->next = next;
+	return ok;
+}
+
+static void compile_kernel(struct dt_pcb *pcb)
+{
+	dt_parse_program(pcb);
+	for (struct dt_node *n = pcb->root, *next; n != NULL; n = next) {
+		next = n->next;
+		if (!sema_one(pcb, n) && getenv("DTRACE_DEBUG") != NULL)
+			fprintf(stderr, "dtrace DEBUG: D library: %s\n", pcb->hdl->errmsg);
+	}
+}
+
+/* Compile one part; the library's errors must not replace the user's program's. */
+static int load(struct dtrace_hdl *dtp, int *state, const char *text, bool kernel)
 {
 	struct dt_pcb pcb;
-
-	if (dtp->dlib_state != DLIB_UNLOADED)
-		return dtp->dlib_state == DLIB_LOADED ? 0 : -EINVAL;
-	dtp->dlib_state = DLIB_FAILED;
-	/* The library's errors must not replace the user's program's. */
 	char errmsg[sizeof(dtp->errmsg)], errtag[sizeof(dtp->errtag)];
 	int err = dtp->err;
+
+	if (*state != DLIB_UNLOADED)
+		return *state == DLIB_LOADED ? 0 : -EINVAL;
+	*state = DLIB_FAILED;
 	memcpy(errmsg, dtp->errmsg, sizeof(errmsg));
 	memcpy(errtag, dtp->errtag, sizeof(errtag));
-
-	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
-	pcb.arena = &dtp->arena;
-	pcb.filename = "<D library>";
-	pcb.show_lines = true;
-	pcb.src = dt_dlib_text;
-	pcb.srclen = strlen(dt_dlib_text);
-	pcb.is_dlib = true;
+	pcb_init(&pcb, dtp, text);
 	if (setjmp(pcb.jb) == 0) {
-		dt_parse_program(&pcb);
-		dt_sema_program(&pcb);
-		dtp->dlib_state = DLIB_LOADED;
+		if (kernel) {
+			compile_kernel(&pcb);
+		} else {
+			dt_parse_program(&pcb);
+			dt_sema_program(&pcb);
+		}
+		*state = DLIB_LOADED;
 	}
 	dtp->err = err;
 	memcpy(dtp->errmsg, errmsg, sizeof(errmsg));
 	memcpy(dtp->errtag, errtag, sizeof(errtag));
-	return dtp->dlib_state == DLIB_LOADED ? 0 : -EINVAL;
+	return *state == DLIB_LOADED ? 0 : -EINVAL;
+}
+
+int dt_dlib_load(struct dtrace_hdl *dtp)
+{
+	return load(dtp, &dtp->dlib_state, dt_dlib_text, false);
+}
+
+int dt_dlib_load_kernel(struct dtrace_hdl *dtp)
+{
+	int rc = dt_dlib_load(dtp);
+
+	if (rc < 0)
+		return rc;
+	return load(dtp, &dtp->kdlib_state, dt_kdlib_text, true);
+}
+
+bool dt_dlib_kernel_defines(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *s = dt_kdlib_names; *s != '\0';) {
+		const char *e = strchr(s, '\n');
+		size_t len = e != NULL ? (size_t)(e - s) : strlen(s);
+		if (len == n && memcmp(s, name, n) == 0)
+			return true;
+		if (e == NULL)
+			break;
+		s = e + 1;
+	}
+	return false;
+}
+
+int dt_dlib_provide(struct dtrace_hdl *dtp, const char *name)
+{
+	if (dtp->dlib_state == DLIB_UNLOADED)
+		return dt_dlib_load(dtp) == 0 ? 1 : -EINVAL;
+	if (dtp->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))
+		return dt_dlib_load_kernel(dtp) == 0 ? 1 : -EINVAL;
+	return 0;
 }

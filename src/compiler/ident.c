@@ -48,7 +48,7 @@ static const struct builtin builtins[] = {
 	{ "copyoutstr", IDK_SUBR, SUB_COPYOUTSTR, "void(char *, uintptr_t, size_t)" },
 	{ "count", IDK_AGGFUNC, AGG_COUNT, "void()" },
 	{ "cpu", IDK_BVAR, BV_CPU, "processorid_t" },
-	{ "curcpu", IDK_BVAR, BV_CURCPU, "void *" },
+	{ "curcpu", IDK_BVAR, BV_CURCPU, "cpuinfo_t *" },
 	{ "curthread", IDK_BVAR, BV_CURTHREAD, "vmlinux`struct task_struct *" },
 	{ "d_path", IDK_SUBR, SUB_D_PATH, "string(struct path *)" },
 	{ "ddi_pathname", IDK_SUBR, SUB_DDI_PATHNAME, "string(void *, int64_t)" },
@@ -337,6 +337,8 @@ const char *dt_idkind_name(enum dt_idkind k)
 		return "aggregation";
 	case IDK_ENUM:
 		return "enumerator";
+	case IDK_XLARG:
+		return "translator input";
 	}
 	return "identifier";
 }

@@ -26,6 +26,7 @@ enum dt_idkind {
 	IDK_INLINE,	/* inline name = expr */
 	IDK_AGG,	/* @name */
 	IDK_ENUM,	/* enumerator constant: value */
+	IDK_XLARG,	/* a translator's input, inside its member definitions */
 };
 
 enum dt_bvar {

@@ -530,6 +530,19 @@ static void lex_expr(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode mo
 				t->tok = k->tok;
 				return;
 			}
+			/* "vmlinux`struct": the keyword, scoped to a module (in sval). */
+			const char *bt = memrchr(lx->src + start, '`', lx->pos - start);
+			if (bt != NULL && bt > lx->src + start) {
+				size_t kn = (size_t)(lx->src + lx->pos - bt - 1);
+				k = keyword(bt + 1, kn);
+				if (k != NULL && (k->tok == K_STRUCT || k->tok == K_UNION ||
+						  k->tok == K_ENUM)) {
+					t->tok = k->tok;
+					t->sval = dt_pstrndup(lx->pcb, lx->src + start,
+							      (size_t)(bt - (lx->src + start)));
+					return;
+				}
+			}
 		}
 		t->tok = T_IDENT;
 		t->sval = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);

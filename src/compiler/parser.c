@@ -7,6 +7,7 @@
 #include "compiler/parser.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/lexer.h"
@@ -28,6 +29,8 @@ struct parser {
 	struct dt_lexer lx;
 	bool in_xlator_input;
 	struct tdname *typedefs;
+	/* In a top-level declaration, where DTrace says "end-of-input". */
+	bool in_decl;
 };
 
 struct dt_node *dt_node_new(struct dt_pcb *pcb, enum dt_nkind kind, int line)
@@ -54,7 +57,8 @@ static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
 	const char *text = dt_tok_text(&p->lx, t);
 
 	if (text == NULL)
-		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end of input");
+		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end%sinput",
+			  p->in_decl ? "-of-" : " of ");
 	dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near \"%s\"", text);
 }
 
@@ -255,8 +259,20 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			const struct dt_token *nt = peek(p);
 			if (nt->tok == T_IDENT || nt->tok == T_TNAME) {
 				ds->name = next(p).sval;
-			} else if (nt->tok != T_LBRACE) {
+			} else if (nt->tok != T_LBRACE || kw.sval != NULL) {
 				syntax_error(p, nt);
+			}
+			/* "vmlinux`struct task_struct" names "struct vmlinux`task_struct". */
+			if (kw.sval != NULL) {
+				size_t n = strlen(kw.sval) + strlen(ds->name) + 2;
+				char *sn = dt_palloc(p->pcb, n);
+				snprintf(sn, n, "%s`%s", kw.sval, ds->name);
+				ds->name = sn;
+			}
+			if (ds->name != NULL && strchr(ds->name, '`') != NULL) {
+				if (peek_tok(p) == T_LBRACE)
+					syntax_error(p, peek(p));
+				continue;
 			}
 			if (accept(p, T_LBRACE)) {
 				if (ds->ts == TS_ENUM)
@@ -669,6 +685,8 @@ static struct dt_node *parse_cast(struct parser *p)
 		parse_type_name(p, n);
 		expect(p, T_RPAR);
 		n->l = parse_cast(p);
+		/* DTrace's line: where the cast is complete (the next token). */
+		n->line = peek(p)->line;
 		return n;
 	}
 	return parse_unary(p);
@@ -986,7 +1004,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 		tail = &mn->next;
 	}
 	expect(p, T_RBRACE);
-	expect(p, T_SEMI);
+	n->xlator.end_line = expect(p, T_SEMI).line;
 	n->xlator.members = head;
 	return n;
 }
@@ -1051,6 +1069,9 @@ void dt_parse_program(struct dt_pcb *pcb)
 
 		switch (pt->tok) {
 		case T_EOF:
+			/* Nothing at all (comments aside) is an error, as in DTrace. */
+			if (head == NULL && !pcb->is_dlib && !pcb->hdl->opts.empty)
+				dt_cerror(pcb, "D_EMPTY", pt->line, "empty D program translation unit");
 			pcb->root = head;
 			return;
 		case K_INLINE:
@@ -1081,7 +1102,9 @@ void dt_parse_program(struct dt_pcb *pcb)
 				dt_lex_next(&p.lx, LM_OUTER, &t);
 				syntax_error(&p, &t);
 			}
+			p.in_decl = true;
 			n = parse_decl(&p);
+			p.in_decl = false;
 			break;
 		}
 		*tail = n;

@@ -39,6 +39,7 @@ struct dt_pcb {
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
+	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 };
 
 /*

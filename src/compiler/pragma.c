@@ -11,7 +11,15 @@
 /* Options that only the command line may set (they affect the consumer's start). */
 static bool cmdline_only(const char *name)
 {
-	return strcmp(name, "lockmem") == 0 || strcmp(name, "grabanon") == 0;
+	static const char *const names[] = {
+		"lockmem", "grabanon", "ldpath", "modpath", "libdir", "syslibdir", "ctfpath",
+		"procfspath", "cpppath", "cpp",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
 }
 
 static void pragma_option(struct dt_pcb *pcb, char **w, int n, int line)
@@ -25,10 +33,15 @@ static void pragma_option(struct dt_pcb *pcb, char **w, int n, int line)
 		char *name = w[i], *val = strchr(name, '=');
 		if (val)
 			*val++ = '\0';
-		if (cmdline_only(name))
+		if (cmdline_only(name)) {
+			if (val != NULL)
+				dt_cerror(pcb, "D_PRAGMA_OPTSET", line,
+					  "failed to set option '%s' to '%s': Option cannot be used from within a D program",
+					  name, val);
 			dt_cerror(pcb, "D_PRAGMA_OPTSET", line,
 				  "failed to set option '%s': Option cannot be used from within a D program",
 				  name);
+		}
 		int rc = dt_option_set(pcb->hdl, name, val);
 		if (rc == -ENOENT)
 			dt_cerror(pcb, "D_PRAGMA_INVAL", line, "invalid option name: %s", name);

@@ -57,7 +57,9 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 
 	switch (ds->ts) {
 	case TS_NONE:
-		if (mods == 0 && !(bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT)))
+		/* "self x;": a storage class alone declares an int, as in C. */
+		if (mods == 0 && !(bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT)) &&
+		    ds->dclass == DC_NONE)
 			dt_cerror(pcb, "D_SYNTAX", ds->line, "syntax error near type");
 		t = int_from_bits(pcb, bits, ds->line);
 		break;
@@ -155,6 +157,9 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 		if (!ds->has_body) {
 			if (t == NULL)
 				t = dt_type_lookup(tt, key);
+			if (t == NULL && strchr(ds->name, '`') != NULL)
+				dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+					  "failed to resolve type %s: Unknown type name", key);
 			if (t == NULL) {
 				/* A forward declaration, completed later if defined. */
 				t = dt_type_new(tt, TK_FWD, ds->name);
@@ -180,7 +185,7 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 	if (m == NULL)
 		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
 	uint32_t off = 0, maxalign = 1, size = 0, i = 0;
-	uint32_t bitpos = 0;	/* bit offset within the struct for bit-fields */
+	bool has_bitfields = false;
 	for (struct dt_node *d = ds->members; d != NULL; d = d->next, i++) {
 		struct dt_sema_decl info;
 		struct dt_type *mt = dt_sema_typename_info(pcb, d->decl.spec, d->decl.decl, &info);
@@ -198,30 +203,42 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 		if (d->decl.bitwidth != NULL) {
 			int64_t w = dt_sema_const(pcb, d->decl.bitwidth, "D_DECL_BFCONST",
 						  "positive integral constant expression expected as bit-field size");
-			if (w < 0 || (uint64_t)w > (uint64_t)msize * 8 || !dt_type_is_integer(mt))
-				dt_cerror(pcb, "D_DECL_BFSIZE", d->line,
-					  "bit-field size must be a positive constant of integral type");
-			uint32_t unit = msize * 8;
-			if (kind == TK_UNION)
-				bitpos = 0;
-			/* A field does not straddle its storage unit. */
-			if (w == 0 || (bitpos % unit) + (uint32_t)w > unit)
-				bitpos = DT_ALIGN(bitpos, unit);
-			m[i].offset_bits = bitpos;
+			if (!dt_type_is_integer(mt))
+				dt_cerror(pcb, "D_DECL_BFTYPE", d->line,
+					  "invalid type for bit-field: %s", info.name ? info.name : "");
+			if (w <= 0)
+				dt_cerror(pcb, "D_DECL_BFCONST", d->line,
+					  "positive integral constant expression expected as bit-field size");
+			if ((uint64_t)w > (uint64_t)msize * 8)
+				dt_cerror(pcb, "D_DECL_BFSIZE", d->line, "bit-field too big for type: %s",
+					  info.name ? info.name : "(anon)");
+			/*
+			 * As DTrace lays out a D struct: a bit-field has bytes of its
+			 * own, as many as its bits need, aligned to the largest power
+			 * of two not above that.
+			 */
+			uint32_t nbytes = ((uint32_t)w + 7) / 8, balign = 1;
+			while (balign * 2 <= nbytes)
+				balign *= 2;
+			has_bitfields = true;
 			m[i].bitsize = (uint32_t)w;
-			bitpos += (uint32_t)w;
-			if (kind == TK_STRUCT)
-				off = DT_ALIGN(bitpos, 8) / 8;
-			if (malign > maxalign)
-				maxalign = malign;
-			size = DT_MAX(size, DT_ALIGN(bitpos, 8) / 8);
+			if (kind == TK_STRUCT) {
+				off = DT_ALIGN(off, balign);
+				m[i].offset_bits = off * 8;
+				off += nbytes;
+				size = off;
+			} else {
+				m[i].offset_bits = 0;
+				size = DT_MAX(size, nbytes);
+			}
+			if (balign > maxalign)
+				maxalign = balign;
 			continue;
 		}
 		if (kind == TK_STRUCT) {
-			off = DT_ALIGN(DT_MAX(off, DT_ALIGN(bitpos, 8) / 8), malign);
+			off = DT_ALIGN(off, malign);
 			m[i].offset_bits = off * 8;
 			off += msize;
-			bitpos = off * 8;
 			size = off;
 		} else {
 			m[i].offset_bits = 0;
@@ -234,7 +251,8 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 	t->nmembers = i;
 	t->members_loaded = true;
 	t->align = maxalign;
-	t->size = DT_ALIGN(size, maxalign);
+	/* A struct with bit-fields is not padded at its end (DTrace's sizes). */
+	t->size = has_bitfields ? size : DT_ALIGN(size, maxalign);
 	t->module = NULL;
 	return t;
 }

@@ -239,9 +239,18 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	if (id->kind == IDK_ACTION) {
 		struct dt_proto *p = dt_ident_proto(pcb, id);
 		bool value_action = dt_type_base(p->ret)->special != DT_SPECIAL_NONE;
-		if (!stmt_level && !value_action)
-			dt_cerror(pcb, "D_ACT_SPEC", n->line,
-				  "%s( ) may not be used as a subexpression: it is an action", id->name);
+		/*
+		 * Inside an expression an action is a void value: its arguments
+		 * are checked, then the operator around it objects (DTrace's
+		 * errors come from there).
+		 */
+		if (!stmt_level && !value_action) {
+			check_argc(pcb, n, id->name, p);
+			check_args(pcb, n, id->name, p, 0);
+			n->type = p->ret;
+			n->flags |= DN_ACTION;
+			return;
+		}
 		if (!pcb->sema)
 			dt_cerror(pcb, "D_ACT_SPEC", n->line, "%s( ) may only be used in a clause", id->name);
 		action_check(pcb, n, id);

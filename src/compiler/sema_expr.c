@@ -7,6 +7,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 #define TT(pcb) (&(pcb)->hdl->types)
@@ -40,10 +41,17 @@ struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
 	return t;
 }
 
+/*
+ * The type of a binary arithmetic result, as DTrace computes it: not C's
+ * promotion to int, but the operand type of greater rank (size, then
+ * unsigned over signed); enums count as int.
+ */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b)
 {
-	a = dt_sema_promote(pcb, a);
-	b = dt_sema_promote(pcb, b);
+	if (dt_type_base(a)->kind == TK_ENUM)
+		a = TT(pcb)->t_int;
+	if (dt_type_base(b)->kind == TK_ENUM)
+		b = TT(pcb)->t_int;
 	uint32_t as = dt_type_size(a), bs = dt_type_size(b);
 	bool au = !dt_type_is_signed(a), bu = !dt_type_is_signed(b);
 
@@ -124,10 +132,26 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 	return dt_type_equal(to, from);
 }
 
-static bool is_void_ptr(struct dt_type *t)
+/* Is n a member access to a bit-field? */
+static bool is_bitfield(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dt_type *b = dt_type_base(t);
+	if (n->kind != N_MEMBER)
+		return false;
+	struct dt_type *st = dt_type_base(n->l->type);
+	if (n->op == T_PTR)
+		st = dt_type_base(st->base);
+	uint32_t off;
+	const struct dt_member *m = dt_type_member(TT(pcb), st, n->member, &off);
+	return m != NULL && m->bitsize != 0;
+}
 
+/* NULL: a void pointer, or the constant 0 (D's NULL is an int). */
+static bool is_null(struct dt_node *n)
+{
+	struct dt_type *b = dt_type_base(n->type);
+
+	if ((n->flags & DN_CONST) && n->cval == 0 && dt_type_is_integer(n->type))
+		return true;
 	return b != NULL && b->kind == TK_PTR && dt_type_is_void(dt_type_base(b->base));
 }
 
@@ -136,7 +160,10 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_ident *id;
 
-	for (int pass = 0; pass < 2; pass++) {
+	/* Inside a translator's member definitions, its input comes first. */
+	if (pcb->xlarg != NULL && strcmp(name, pcb->xlarg->name) == 0)
+		return pcb->xlarg;
+	for (int pass = 0; pass < 3; pass++) {
 		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
@@ -144,7 +171,7 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 		    (id = dt_ident_builtin(dtp, name)) != NULL)
 			return id;
 		/* Perhaps the D library defines it. */
-		if (pcb->is_dlib || dtp->dlib_state != DLIB_UNLOADED || dt_dlib_load(dtp) < 0)
+		if (pcb->is_dlib || dt_dlib_provide(dtp, name) <= 0)
 			break;
 	}
 	return NULL;
@@ -189,6 +216,9 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case IDK_ENUM:
 		mark_const(n, id->type, id->value);
+		break;
+	case IDK_XLARG:
+		n->type = id->type;
 		break;
 	case IDK_ACTION:
 	case IDK_SUBR:
@@ -255,8 +285,8 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 					  "index %lld is out of range for args[ ]", (long long)k->cval);
 			dt_sema_args_check(pcb, (int)k->cval, n->line);
 			n->id = id;
-			n->type = dt_sema_args_type(pcb, (int)k->cval);
 			pcb->sema->stmt->args_used |= 1u << k->cval;
+			dt_sema_args(pcb, n, (int)k->cval);
 			return;
 		}
 		if (id == NULL || id->kind == IDK_ARRAY) {
@@ -289,6 +319,13 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_IDX_TUPLE", n->line, "tuple index is only valid for associative arrays");
 	struct dt_type *bt = dt_type_base(base->type);
 	struct dt_node *k = n->call.args;
+	/* A string's characters: s[i] is a char. */
+	if (dt_type_is_string(base->type) && dt_type_is_integer(k->type)) {
+		n->type = TT(pcb)->t_char;
+		if (pcb->sema)
+			pcb->sema->stmt->uses_scratch = true;
+		return;
+	}
 	if (bt->kind != TK_ARRAY && bt->kind != TK_PTR)
 		dt_cerror(pcb, "D_OP_ARRPTR", n->line,
 			  "operator [ ] may not be applied to operand of type \"%s\"",
@@ -310,6 +347,8 @@ static void cook_member(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_typetab *tt = TT(pcb);
 
 	dt_sema_expr(pcb, n->l);
+	if (dt_sema_xlate_member(pcb, n))
+		return;
 	struct dt_type *t = dt_type_base(n->l->type);
 	if (n->op == T_PTR) {
 		if (t->kind != TK_PTR)
@@ -591,7 +630,10 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_LAND:
 	case T_LOR:
 	case T_LXOR:
-		need_scalar(pcb, n, op, l, r);
+		/* Strings are not truth values. */
+		if (!dt_type_is_scalar(l->type) || !dt_type_is_scalar(r->type))
+			dt_cerror(pcb, "D_OP_SCALAR", n->line,
+				  "operator %s requires operands of scalar type", opname(op));
 		n->type = tt->t_int;
 		break;
 	case T_EQU:
@@ -602,7 +644,7 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_GE: {
 		bool ls = dt_type_is_string(l->type), rs = dt_type_is_string(r->type);
 		/* A string compared with NULL (a void pointer): is it there at all? */
-		if ((ls && is_void_ptr(r->type)) || (rs && is_void_ptr(l->type))) {
+		if ((ls && is_null(r)) || (rs && is_null(l))) {
 			if (op != T_EQU && op != T_NEQ)
 				dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
@@ -634,7 +676,16 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	}
 	case T_ADD:
-	case T_SUB: {
+	case T_SUB:
+		/* A string plus an integer: the string from that character on. */
+		if (op == T_ADD && ((dt_type_is_string(l->type) && dt_type_is_integer(r->type)) ||
+				    (dt_type_is_string(r->type) && dt_type_is_integer(l->type)))) {
+			n->type = tt->t_string;
+			if (pcb->sema)
+				pcb->sema->stmt->uses_scratch = true;
+			return;
+		}
+		{
 		bool lp = dt_type_is_pointer(l->type) || dt_type_is_array(l->type);
 		bool rp = dt_type_is_pointer(r->type) || dt_type_is_array(r->type);
 		if (lp && rp && op == T_SUB) {
@@ -761,6 +812,8 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	}
 	case T_ADDROF:
+		if (is_bitfield(pcb, l))
+			dt_cerror(pcb, "D_ADDROF_BITFIELD", n->line, "cannot take address of bit-field");
 		if (l->kind == N_VAR || (l->kind == N_IDENT && l->id && l->id->kind != IDK_BVAR) ||
 		    (l->kind == N_INDEX && l->id && l->id->kind == IDK_ARRAY))
 			dt_cerror(pcb, "D_ADDROF_VAR", n->line, "cannot take address of dynamic variable");
@@ -794,7 +847,9 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->cond);
 	dt_sema_expr(pcb, n->l);
 	dt_sema_expr(pcb, n->r);
-	if (!dt_type_is_scalar(n->cond->type) && !is_string_like(n->cond->type))
+	if ((n->l->flags | n->r->flags) & DN_ACTION)
+		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
+	if (!dt_type_is_scalar(n->cond->type))
 		dt_cerror(pcb, "D_OP_SCALAR", n->line, "operator ?: expression must be of scalar type");
 	struct dt_type *a = n->l->type, *b = n->r->type;
 	if (dt_type_is_integer(a) && dt_type_is_integer(b)) {
@@ -826,7 +881,11 @@ static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->l);
 	struct dt_type *from = n->l->type;
 	n->type = t;
+	dt_sema_xlate_cast(pcb, n, t);
 	if (dt_type_is_void(t))
+		return;
+	/* A struct or union cast to its own type. */
+	if (dt_type_is_sou(t) && dt_type_equal(t, from))
 		return;
 	if (dt_type_is_string(t)) {
 		if (!is_string_like(from) && !dt_type_is_string(from))
@@ -852,6 +911,8 @@ static void cook_sizeof(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (n->l != NULL) {
 		dt_sema_expr(pcb, n->l);
+		if (is_bitfield(pcb, n->l))
+			dt_cerror(pcb, "D_SIZEOF_BITFIELD", n->line, "cannot apply sizeof to a bit-field");
 		t = n->l->type;
 	} else {
 		t = dt_sema_typename(pcb, n->tn_spec, n->tn_decl, NULL);
@@ -861,7 +922,12 @@ static void cook_sizeof(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_SIZEOF_TYPE", n->line, "cannot apply sizeof to a function");
 	if (b->kind == TK_FWD || b->kind == TK_VOID)
 		dt_cerror(pcb, "D_SIZEOF_TYPE", n->line,
-			  "cannot apply sizeof to an incomplete type");
+			  "cannot apply sizeof to an operand of unknown size");
+	/* A string constant's size is its characters and the NUL. */
+	if (n->l != NULL && n->l->kind == N_STRING) {
+		mark_const(n, TT(pcb)->t_size, (int64_t)dt_expr_strsize(pcb->hdl, n->l));
+		return;
+	}
 	mark_const(n, TT(pcb)->t_size, (int64_t)dt_type_size(t));
 }
 
@@ -931,7 +997,8 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 		dt_sema_expr(pcb, n->l);
 		if (!dt_type_is_scalar(n->l->type) && !is_string_like(n->l->type))
 			dt_cerror(pcb, "D_STRINGOF_TYPE", n->line,
-				  "stringof( ) operand must be a pointer or string");
+				  "cannot apply stringof to a value of type %s",
+				  dt_sema_typestr(pcb, n->l->type));
 		n->type = TT(pcb)->t_string;
 		if (pcb->sema)
 			pcb->sema->stmt->uses_scratch = true;

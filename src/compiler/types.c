@@ -467,20 +467,28 @@ int dt_type_define(struct dt_typetab *tt, const char *key, struct dt_type *t)
 	return k ? dt_htab_put(&tt->names, k, t) : -ENOMEM;
 }
 
-/* Split "vmlinux`struct foo" into module and name. */
-static const char *strip_module(const char *name, char *mod, size_t modlen)
+/*
+ * Split a scoped type name into module and name: "vmlinux`struct foo" and
+ * "struct vmlinux`foo" are both the module vmlinux's "struct foo".
+ */
+static const char *strip_module(const char *name, char *mod, size_t modlen, char *buf,
+				size_t buflen)
 {
-	const char *bt = strrchr(name, '`');
+	const char *bt = strchr(name, '`');
 
 	mod[0] = '\0';
 	if (bt == NULL)
 		return name;
-	size_t n = (size_t)(bt - name);
+	const char *ms = bt;
+	while (ms > name && ms[-1] != ' ' && ms[-1] != '\t')
+		ms--;
+	size_t n = (size_t)(bt - ms);
 	if (n >= modlen)
 		n = modlen - 1;
-	memcpy(mod, name, n);
+	memcpy(mod, ms, n);
 	mod[n] = '\0';
-	return bt + 1;
+	snprintf(buf, buflen, "%.*s%s", (int)(ms - name), name, bt + 1);
+	return buf;
 }
 
 static struct dt_type *kernel_lookup(struct dt_typetab *tt, const char *name)
@@ -550,8 +558,8 @@ static void squeeze(const char *in, char *out, size_t outlen)
 
 struct dt_type *dt_type_lookup(struct dt_typetab *tt, const char *name)
 {
-	char mod[64], norm[256];
-	const char *n = strip_module(name, mod, sizeof(mod));
+	char mod[64], norm[256], unscoped[256];
+	const char *n = strip_module(name, mod, sizeof(mod), unscoped, sizeof(unscoped));
 
 	squeeze(n, norm, sizeof(norm));
 	if (mod[0] == '\0' || strcmp(mod, "D") == 0 || strcmp(mod, "C") == 0) {
@@ -571,10 +579,13 @@ bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 
 	if (dt_htab_get(&tt->names, name) != NULL)
 		return true;
+	/* vmlinux`uint64_t: a type only if the module has it. */
+	if (strchr(name, '`') != NULL)
+		return dt_type_lookup(tt, name) != NULL;
 	/* The D library's typedefs (ipaddr_t ...). */
-	if (!pcb->is_dlib && pcb->hdl->dlib_state == DLIB_UNLOADED && dt_dlib_load(pcb->hdl) == 0 &&
-	    dt_htab_get(&tt->names, name) != NULL)
-		return true;
+	while (!pcb->is_dlib && dt_dlib_provide(pcb->hdl, name) > 0)
+		if (dt_htab_get(&tt->names, name) != NULL)
+			return true;
 	/* A variable of that name wins over a kernel typedef. */
 	if (dt_ident_lookup_any(pcb->hdl, name) != NULL)
 		return false;

@@ -29,6 +29,7 @@ struct dt_aggstate;
 struct bo_object;
 struct dt_recdec;
 struct dt_symbolizer;
+struct dt_translator;
 struct dt_fbt;
 
 struct dtrace_prog {
@@ -55,6 +56,8 @@ struct dtrace_hdl {
 	uint32_t nvars;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
 	int dlib_state;			/* enum dt_dlib_state */
+	int kdlib_state;		/* ... of the library's kernel part (dlib.h) */
+	struct dt_translator *xlators;	/* translators, in definition order (xlator.h) */
 	bool uses_strtok;		/* strtok()'s state is in scratch ... */
 	uint32_t strtok_off;		/* ... at this offset among the locals */
 	uint32_t scratch_max;		/* largest per-statement temporaries */
@@ -62,6 +65,7 @@ struct dtrace_hdl {
 	struct bo_object *obj;		/* the BPF object being built */
 	DT_VEC(void *) formats;		/* parsed printf formats (struct dt_pf_format) */
 	bool need_probe_map;		/* some clause reads probe names at run time */
+	bool need_curcpu_map;		/* some clause reads curcpu (lib/curcpu.c) */
 	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
 	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
 	bool uses_usyms;		/* some clause records user addresses (ustack() & co.) */

@@ -15,6 +15,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
+#include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
@@ -163,7 +164,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		       (real.tv_nsec - mono.tv_nsec);
 	struct bpf_map *ci = bpf_object__find_map_by_name(rt->obj, MAP_CPUINFO);
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
-	if ((rc = fill_probe_map(dtp, rt)) < 0)
+	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0)
 		goto fail;
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];

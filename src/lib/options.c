@@ -48,7 +48,7 @@ static const struct optdef opts[] = {
 	{ "cppargs", OK_IGNORED }, { "cpphdrs", OK_IGNORED }, { "amin", OK_IGNORED },
 	{ "argref", OK_IGNORED }, { "core", OK_IGNORED }, { "ctypes", OK_IGNORED },
 	{ "ctfpath", OK_IGNORED }, { "debug", OK_IGNORED }, { "debugassert", OK_IGNORED },
-	{ "disasm", OK_IGNORED }, { "dtypes", OK_IGNORED }, { "empty", OK_IGNORED },
+	{ "disasm", OK_IGNORED }, { "dtypes", OK_IGNORED }, { "empty", OK_FLAG, O(empty) },
 	{ "evaltime", OK_IGNORED }, { "iregs", OK_IGNORED }, { "kdefs", OK_IGNORED },
 	{ "late", OK_IGNORED }, { "lazyload", OK_IGNORED }, { "ldpath", OK_IGNORED },
 	{ "libdir", OK_IGNORED }, { "linkmode", OK_IGNORED }, { "linktype", OK_IGNORED },

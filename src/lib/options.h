@@ -13,6 +13,7 @@ struct dt_options {
 	/* Compile-time */
 	bool errtags, droptags, defaultargs, zdefs, cpp;
 	bool knodefs, unodefs, verbose;
+	bool empty;			/* an empty program is not an error */
 	/* Run-time */
 	bool quiet, flowindent, destructive, rawbytes, aggsortkey, aggsortrev, aggpercpu;
 	bool noresolve, grabanon, quietresize;

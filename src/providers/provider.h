@@ -73,6 +73,25 @@ struct dt_provider {
 	const struct dt_mech *(*choose)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Type of args[i] for a probe, or NULL (untyped: int64_t). */
 	struct dt_type *(*arg_type)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i);
+	/*
+	 * Or args[i] as D type names: the type of the value in argi and, if
+	 * args[i] is translated, the type it is translated to ("psinfo_t *",
+	 * or "string" for a user string); false if the probe has no args[i].
+	 */
+	bool (*arg_desc)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+			 const char **xlate);
+	/*
+	 * Whether built-in variables (pid, curthread ...) describe a thread
+	 * other than the one running the probe (sched:::on-cpu: the thread
+	 * switched to), whose task_struct the prologue leaves in DCTX_TASK.
+	 */
+	bool (*other_thread)(const struct dt_probe *prp);
+	/*
+	 * Stability for -lv: of probe descriptions (identifier names, data
+	 * semantics, dependency class), then of arguments; NULL: Private,
+	 * Private, Unknown for both.
+	 */
+	const char *const *attrs;
 	/* How many args[] a probe has, or -1 if that is not known. */
 	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
@@ -116,6 +135,9 @@ extern const struct dt_provider dt_prov_profile;
 extern const struct dt_provider dt_prov_sdt;
 extern const struct dt_provider dt_prov_pid;
 extern const struct dt_provider dt_prov_usdt;
+extern const struct dt_provider dt_prov_proc;
+extern const struct dt_provider dt_prov_sched;
+extern const struct dt_provider dt_prov_io;
 extern const struct dt_provider dt_prov_fbt;
 
 #endif

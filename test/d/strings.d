@@ -14,5 +14,17 @@ BEGIN
 	n += (u == s) ? 1 : 10;
 	n += (u != s) ? 100 : 1000;
 	printf("%d %s\n", n, s > t ? s : t);
+}
+
+BEGIN
+{
+	/* Characters and tails of strings. */
+	v = "ABCDEFG";
+	k = 3;
+	printf("%d %c [%s] [%s] [%s] [%s]\n", v[1], v[k], v + 2, 1 + v, v + 100, v + k);
+}
+
+BEGIN
+{
 	exit(0);
 }

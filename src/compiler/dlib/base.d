@@ -2,7 +2,7 @@
  * The D library: what DTrace defines for every D program.  Loaded when a
  * program names something it does not define itself.
  */
-inline void *NULL = (void *)0;
+inline int NULL = 0;
 
 /* Networking (DTrace's net.d and ip.d). */
 typedef uint32_t ipaddr_t;

@@ -1,0 +1,99 @@
+/*
+ * The io provider's arguments: bufinfo_t (the transfer), devinfo_t (the
+ * device) and fileinfo_t (the file), translated from the block layer's
+ * struct request; and fileinfo_t from a struct file.
+ */
+
+typedef struct bufinfo {
+	int b_flags;			/* B_READ or B_WRITE, B_ASYNC, B_PHYS */
+	size_t b_bcount;		/* bytes to transfer */
+	caddr_t b_addr;			/* (not known here: 0) */
+	uint64_t b_lblkno;		/* first sector */
+	uint64_t b_blkno;		/* first sector */
+	size_t b_resid;			/* (0) */
+	size_t b_bufsize;		/* bytes to transfer */
+	caddr_t b_iodone;		/* completion routine */
+	int b_error;			/* (0) */
+	dev_t b_edev;			/* the device (partition) */
+} bufinfo_t;
+
+typedef struct devinfo {
+	int dev_major;			/* major number */
+	int dev_minor;			/* minor number */
+	int dev_instance;		/* (0) */
+	string dev_name;		/* driver: "virtio_blk", "nvme" ... */
+	string dev_statname;		/* disk and partition: "vda", "sda1" ... */
+	string dev_pathname;		/* "/dev/" and dev_statname */
+} devinfo_t;
+
+typedef struct fileinfo {
+	string fi_name;			/* file name */
+	string fi_dirname;		/* its directory */
+	string fi_pathname;		/* its path */
+	loff_t fi_offset;		/* offset in the file */
+	string fi_fs;			/* file system type */
+	string fi_mount;		/* mount point */
+	int fi_oflags;			/* open(2) flags */
+} fileinfo_t;
+
+/* REQ_OP_WRITE is odd; REQ_SYNC is flag bit 11 (after the 8 bits of the op). */
+translator bufinfo_t < struct request *R > {
+	b_flags = (R->cmd_flags & 1 ? B_WRITE : B_READ) |
+	    (R->cmd_flags & 0x800 ? 0 : B_ASYNC) | B_PHYS;
+	b_bcount = R->__data_len;
+	b_addr = 0;
+	b_lblkno = R->__sector;
+	b_blkno = R->__sector;
+	b_resid = 0;
+	b_bufsize = R->__data_len;
+	b_iodone = (caddr_t)R->end_io;
+	b_error = 0;
+	b_edev = R->part != NULL ? R->part->bd_dev : 0;
+};
+
+translator devinfo_t < struct request *R > {
+	dev_major = R->part != NULL ? getmajor(R->part->bd_dev) : 0;
+	dev_minor = R->part != NULL ? getminor(R->part->bd_dev) : 0;
+	dev_instance = 0;
+	dev_name = R->q->disk != NULL && R->q->disk->part0->bd_device.parent != NULL &&
+	    R->q->disk->part0->bd_device.parent->driver != NULL ?
+	    stringof(R->q->disk->part0->bd_device.parent->driver->name) : "<none>";
+	/* The partition number: in __bd_flags' low byte, or bd_partno before 6.10. */
+	dev_statname = R->part == NULL ? "<none>" :
+	    (R->part->__bd_flags.counter & 0xff) == 0 ? stringof(R->part->bd_disk->disk_name) :
+	    strjoin(stringof(R->part->bd_disk->disk_name),
+	    lltostr(R->part->__bd_flags.counter & 0xff));
+	dev_statname = R->part == NULL ? "<none>" :
+	    R->part->bd_partno == 0 ? stringof(R->part->bd_disk->disk_name) :
+	    strjoin(stringof(R->part->bd_disk->disk_name), lltostr(R->part->bd_partno));
+	dev_pathname = R->part == NULL ? "<none>" :
+	    (R->part->__bd_flags.counter & 0xff) == 0 ?
+	    strjoin("/dev/", stringof(R->part->bd_disk->disk_name)) :
+	    strjoin("/dev/", strjoin(stringof(R->part->bd_disk->disk_name),
+	    lltostr(R->part->__bd_flags.counter & 0xff)));
+	dev_pathname = R->part == NULL ? "<none>" :
+	    R->part->bd_partno == 0 ? strjoin("/dev/", stringof(R->part->bd_disk->disk_name)) :
+	    strjoin("/dev/", strjoin(stringof(R->part->bd_disk->disk_name),
+	    lltostr(R->part->bd_partno)));
+};
+
+/* A request does not say which file it is for. */
+translator fileinfo_t < struct request *R > {
+	fi_name = "<unknown>";
+	fi_dirname = "<unknown>";
+	fi_pathname = "<unknown>";
+	fi_offset = 0;
+	fi_fs = "<unknown>";
+	fi_mount = "<unknown>";
+	fi_oflags = 0;
+};
+
+translator fileinfo_t < struct file *F > {
+	fi_name = F == NULL ? "<none>" : stringof(F->f_path.dentry->d_name.name);
+	fi_dirname = F == NULL ? "<none>" : ".";
+	fi_pathname = F == NULL ? "<none>" : "<unknown>";
+	fi_offset = F == NULL ? 0 : F->f_pos;
+	fi_fs = F == NULL ? "<none>" : stringof(F->f_path.mnt->mnt_sb->s_type->name);
+	fi_mount = F == NULL ? "<none>" : "<unknown>";
+	fi_oflags = F == NULL ? 0 : F->f_flags;
+};

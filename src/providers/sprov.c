@@ -1,0 +1,372 @@
+/*
+ * The machinery the stable providers share (sprov.h): listing, one BPF
+ * program per probe (its id is an immediate: a probe may fire on several
+ * tracepoints, and raw tracepoints carry no cookie here), the BTF check of
+ * a raw tracepoint's prototype, attachment, and the pieces prologues are
+ * made of.
+ */
+#include "providers/sprov.h"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "providers/tracefs.h"
+
+static bool event_exists(const char *group, const char *event)
+{
+	const char *base = dt_tracefs();
+	char path[512];
+	struct stat st;
+
+	if (base == NULL)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s/%s", base, group, event);
+	return stat(path, &st) == 0;
+}
+
+int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
+		size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sp_probe *sp = &probes[i];
+		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
+		bool ok = sp->kind == SP_TICK || event_exists(sp->group, sp->events[0]);
+		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+const char *sp_mech_class(const struct dt_probe *prp)
+{
+	return prp->desc[3];
+}
+
+bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+		 const char **xlate)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	(void)dtp;
+	if (i < 0 || i >= 4 || sp->args[i].native == NULL)
+		return false;
+	*native = sp->args[i].native;
+	*xlate = sp->args[i].xlate;
+	return true;
+}
+
+int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+	int n = 0;
+
+	(void)dtp;
+	while (n < 4 && sp->args[n].native != NULL)
+		n++;
+	return n;
+}
+
+bool sp_other_thread(const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	return sp->other_thread;
+}
+
+const char *const sp_attrs[6] = { "Private", "Private", "Unknown", "Evolving", "Evolving", "ISA" };
+
+const char *sp_unavailable(dtrace_hdl_t *dtp)
+{
+	(void)dtp;
+	return dt_tracefs_problem();
+}
+
+/* ---- Prologue pieces ---- */
+
+uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
+{
+	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_type *t = dt_type_lookup(tt, sou);
+	uint32_t off = 0;
+
+	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", 0,
+			  "the probe needs %s member %s, which this kernel's BTF does not have",
+			  sou, member);
+	return off / 8;
+}
+
+uint32_t sp_task_cpu(struct dt_cg *cg)
+{
+	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_type *t = dt_type_lookup(tt, "struct task_struct");
+	uint32_t ti, cpu;
+
+	if (t != NULL && dt_type_member(tt, t, "cpu", &cpu) != NULL)
+		return cpu / 8;
+	ti = sp_member(cg, "struct task_struct", "thread_info");
+	return ti + sp_member(cg, "struct thread_info", "cpu");
+}
+
+void sp_raw_arg(struct dt_cg *cg, int reg, int k)
+{
+	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_R6, (int16_t)(8 * k)));
+}
+
+void sp_tp_field(struct dt_cg *cg, int reg, int16_t off, int size, bool is_signed)
+{
+	cg_emit(cg, I_LDX(cg_size_code((uint32_t)size), reg, BPF_R6, off));
+	if (is_signed && size < 8) {
+		cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, 64 - 8 * size));
+		cg_emit(cg, I_ALU64_IMM(BPF_ARSH, reg, 64 - 8 * size));
+	}
+}
+
+int16_t sp_tp_offset(struct dt_cg *cg, const char *group, const char *event, const char *field)
+{
+	const char *base = dt_tracefs();
+	char path[512], line[512], want[128];
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", base ? base : "", group, event);
+	snprintf(want, sizeof(want), " %s;", field);
+	FILE *f = fopen(path, "re");
+	if (f != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL) {
+			char *fld = strstr(line, "field:");
+			char *o = strstr(line, "offset:");
+			unsigned off;
+			if (fld == NULL || o == NULL || sscanf(o, "offset:%u", &off) != 1)
+				continue;
+			char *semi = strchr(fld, ';');
+			if (semi == NULL)
+				continue;
+			semi[1] = '\0';
+			/* "field:int __syscall_nr;" or "field:const char * filename;" */
+			size_t n = strlen(fld), w = strlen(want);
+			if (n >= w && strcmp(fld + n - w, want) == 0) {
+				fclose(f);
+				return (int16_t)off;
+			}
+		}
+		fclose(f);
+	}
+	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "tracepoint %s:%s has no field %s", group, event,
+		  field);
+}
+
+void sp_read(struct dt_cg *cg, int dctx, int reg, int src, uint32_t off, int size)
+{
+	int slot = cg_stack_alloc(cg, 8);
+
+	(void)dctx;
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	cg_emit(cg, I_MOV64_REG(BPF_R3, src));
+	if (off)
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R3, (int32_t)off));
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, slot));
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, size));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	cg_emit(cg, I_LDX(cg_size_code((uint32_t)size), reg, BPF_FP, slot));
+}
+
+void sp_set_arg(struct dt_cg *cg, int dctx, uint32_t used, int i, int reg)
+{
+	if (used & (1u << i))
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, (int16_t)(dctx + DCTX_ARGS + 8 * i)));
+}
+
+void sp_set_task(struct dt_cg *cg, int dctx, int reg)
+{
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, (int16_t)(dctx + DCTX_TASK)));
+}
+
+void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
+{
+	int key = cg_stack_alloc(cg, 8), tmp = cg_stack_alloc(cg, 8);
+
+	(void)dctx;
+	cg->dtp->need_curcpu_map = true;
+	if (cpu_reg >= 0)
+		cg_emit(cg, I_MOV64_REG(BPF_R3, cpu_reg));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
+	cg_ld_map_fd(cg, BPF_R1, MAP_CURCPU);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, key));
+	cg_emit(cg, I_CALL_HELPER(cpu_reg >= 0 ? BPF_FUNC_map_lookup_percpu_elem
+					       : BPF_FUNC_map_lookup_elem));
+	/* An address as a plain number: copied out of the stack by probe_read. */
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, key));
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, tmp));
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, 8));
+	cg_emit(cg, I_MOV64_REG(BPF_R3, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R3, key));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_FP, tmp));
+}
+
+/* ---- Programs ---- */
+
+/* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
+static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
+{
+	const struct sp_probe *sp = prp->priv;
+	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
+	char name[128];
+	const char *why = "this kernel's BTF does not describe it";
+
+	if (btf == NULL)
+		goto bad;
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+	if (t != NULL)
+		t = btf__type_by_id(btf, t->type);
+	if (t != NULL && btf_is_ptr(t))
+		t = btf__type_by_id(btf, t->type);
+	if (t == NULL || !btf_is_func_proto(t))
+		goto bad;
+	const struct btf_param *p = btf_params(t);
+	int np = btf_vlen(t) - 1, want = 0;	/* the first parameter is the tracepoint's data */
+	while (want < 6 && sp->params[want] != NULL)
+		want++;
+	why = "its arguments differ from what the probe expects";
+	if (np < want)
+		goto bad;
+	for (int i = 0; i < want; i++) {
+		struct dt_type *pt = dt_type_from_btf(&cg->dtp->types, btf, p[i + 1].type);
+		const char *s = pt != NULL ? dt_type_str(&cg->dtp->types, pt) : "";
+		if (strcmp(s, sp->params[i]) != 0)
+			goto bad;
+	}
+	return;
+bad:
+	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "probe %s:::%s cannot be enabled on this kernel: "
+		  "raw tracepoint %s: %s", prp->desc[0], prp->desc[3], event, why);
+}
+
+static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->kind == SP_RAW)
+		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
+			if (e == 0 || event_exists(sp->group, sp->events[e]))
+				check_proto(cg, prp, sp->events[e]);
+	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
+	/* Arguments the probe does not give are 0. */
+	for (int i = 0; i < 10; i++)
+		if (args & (1u << i))
+			cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 8 * i), 0));
+	if (sp->prologue != NULL)
+		sp->prologue(cg, dctx, args, skip);
+}
+
+/* The clock tick: a cpu-clock event at 100 Hz on every online CPU. */
+static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		int fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == ENODEV)
+			continue;	/* offline CPU */
+		if (fd < 0)
+			return dt_set_error(dtp, -errno, "failed to create the clock tick on CPU %d: %s",
+					    cpu, strerror(errno));
+		struct bpf_link *l = bpf_program__attach_perf_event(g->prog, fd);
+		if (l == NULL) {
+			int err = errno;
+			close(fd);
+			return dt_set_error(dtp, -err, "failed to attach to the clock tick: %s",
+					    strerror(err));
+		}
+		if (dt_vec_push(&g->links, l) < 0) {
+			bpf_link__destroy(l);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->kind == SP_TICK)
+		return attach_tick(dtp, g);
+	for (int e = 0; e < 4 && sp->events[e] != NULL; e++) {
+		if (e > 0 && !event_exists(sp->group, sp->events[e]))
+			continue;
+		struct bpf_link *l = sp->kind == SP_RAW
+			? bpf_program__attach_raw_tracepoint(g->prog, sp->events[e])
+			: bpf_program__attach_tracepoint(g->prog, sp->group, sp->events[e]);
+		if (l == NULL) {
+			int err = errno;
+			return dt_set_error(dtp, -err, "failed to attach %s:::%s to %s %s:%s: %s",
+					    prp->desc[0], prp->desc[3],
+					    sp->kind == SP_RAW ? "raw tracepoint" : "tracepoint",
+					    sp->group, sp->events[e], strerror(err));
+		}
+		if (dt_vec_push(&g->links, l) < 0) {
+			bpf_link__destroy(l);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_raw = {
+	.name = "stable-raw-tracepoint",
+	.section = "raw_tp",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
+static const struct dt_mech mech_tp = {
+	.name = "stable-tracepoint",
+	.section = "tracepoint",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
+static const struct dt_mech mech_tick = {
+	.name = "stable-tick",
+	.section = "perf_event",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
+const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct sp_probe *sp = g->probes.v[0]->priv;
+
+	(void)dtp;
+	return sp->kind == SP_RAW ? &mech_raw : sp->kind == SP_TICK ? &mech_tick : &mech_tp;
+}

@@ -1,0 +1,93 @@
+/*
+ * The stable providers (proc, sched, io) as DTrace documents them, made
+ * from kernel tracepoints: each probe is a table entry naming the
+ * tracepoints it fires on (raw tracepoints when it needs the kernel's
+ * objects, perf tracepoints when the record has what it needs), the
+ * code that turns the tracepoint's arguments into the probe's (and may
+ * skip the event), and its arguments' types: native, and translated
+ * (args[0] of proc:::create is a struct task_struct * translated to
+ * psinfo_t *).  A probe is listed only if its tracepoints exist here;
+ * one whose tracepoint does not take what it expects (checked against
+ * the kernel's BTF when the program is built) fails with a message that
+ * says so.
+ */
+#ifndef DT_SPROV_H
+#define DT_SPROV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtrace.h"
+
+struct dt_cg;
+struct dt_group;
+struct dt_probe;
+struct dt_provider;
+struct dt_mech;
+
+enum sp_kind {
+	SP_RAW,		/* raw tracepoints: ctx is the u64 arguments of TP_PROTO */
+	SP_TP,		/* perf tracepoints: ctx is the event record */
+	SP_TICK,	/* a perf cpu-clock event on every CPU at 100 Hz (no tracepoint) */
+};
+
+struct sp_arg {
+	const char *native;	/* type of the value in argN ("struct task_struct *") */
+	const char *xlate;	/* what args[N] is translated to ("psinfo_t *"), or NULL */
+};
+
+struct sp_probe {
+	const char *name;
+	enum sp_kind kind;
+	const char *group;		/* tracefs group of the tracepoints */
+	const char *events[4];		/* the tracepoints (NULL-terminated) */
+	/* SP_RAW: TP_PROTO's parameter types as BTF has them, checked when built. */
+	const char *params[6];
+	struct sp_arg args[4];
+	/*
+	 * Fill the probe's arguments from the tracepoint's (bit i of `used`:
+	 * argi is read); R6 is the context, R7-R9 are free; jump to `skip` to
+	 * ignore the event.
+	 */
+	void (*prologue)(struct dt_cg *cg, int dctx, uint32_t used, int skip);
+	/* Built-in variables describe the thread switched to (sched:::on-cpu). */
+	bool other_thread;
+};
+
+/* Register the probes of `probes` whose tracepoints this kernel has. */
+int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
+		size_t n);
+
+/* The dt_provider functions, for every stable provider. */
+const char *sp_mech_class(const struct dt_probe *prp);
+const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g);
+bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+		 const char **xlate);
+bool sp_other_thread(const struct dt_probe *prp);
+int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+const char *sp_unavailable(dtrace_hdl_t *dtp);
+/* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */
+extern const char *const sp_attrs[6];
+
+/* ---- For prologues ---- */
+
+/* Byte offset of a kernel struct member, from BTF (a build error if there is none). */
+uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member);
+/* Offset of the CPU a task last ran on (thread_info.cpu, or cpu). */
+uint32_t sp_task_cpu(struct dt_cg *cg);
+/* reg = raw tracepoint argument k. */
+void sp_raw_arg(struct dt_cg *cg, int reg, int k);
+/* reg = the `size`-byte (signed) field at `off` of the tracepoint record. */
+void sp_tp_field(struct dt_cg *cg, int reg, int16_t off, int size, bool is_signed);
+/* Offset of a tracepoint record's field (from its format file; a build error if none). */
+int16_t sp_tp_offset(struct dt_cg *cg, const char *group, const char *event, const char *field);
+/* reg = *(u64 or smaller)(src + off) read with probe_read_kernel (0 if unreadable). */
+void sp_read(struct dt_cg *cg, int dctx, int reg, int src, uint32_t off, int size);
+/* argi = reg, if `used` asks for it. */
+void sp_set_arg(struct dt_cg *cg, int dctx, uint32_t used, int i, int reg);
+/* The thread built-in variables describe (other_thread probes). */
+void sp_set_task(struct dt_cg *cg, int dctx, int reg);
+/* reg = this CPU's or CPU `cpu_reg`'s cpuinfo_t (curcpu's map). */
+void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg);
+
+#endif
