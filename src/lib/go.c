@@ -152,8 +152,9 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 					    "(one per clause of a probe, and the run-time functions "
 					    "they call)", what, nclauses, BPF_MAX_SUBPROGS);
 		/* No program refused: a map was (ENOMEM, E2BIG ... from its size). */
-		if (failed == NULL && rc != -EPERM)
-			return dt_map_refused_error(dtp, rt->obj, rc);
+		int mrc;
+		if (failed == NULL && rc != -EPERM && (mrc = dt_map_refused_error(dtp, rt->obj, rc)) < 0)
+			return mrc;
 		if (rc == -EPERM)
 			return dt_set_error(dtp, rc, "failed to enable '%s': %s (the kernel refused "
 					    "BPF: run as root, or with CAP_BPF and CAP_PERFMON; in a "

@@ -36,6 +36,8 @@ int dt_map_refused_error(struct dtrace_hdl *dtp, struct bpf_object *obj, int rc)
 	char name[64], a[32], b[32];
 	int mrc = bo_map_refused(obj, name, sizeof(name));
 
+	if (mrc == 0 && rc != -ENOMEM && rc != -E2BIG)
+		return 0;
 	if (mrc == 0)
 		return dt_set_error(dtp, rc, "the kernel refused to create the BPF maps: %s "
 				    "(together they may be too large: bufsize, aggsize and "

@@ -13,7 +13,8 @@ struct bpf_object;
  * kernel will not create and set the handle's error ("the kernel refused
  * the principal buffer (bufsize 1g): Cannot allocate memory: lower bufsize
  * (-b or -x bufsize)").  `rc` is the load's negative errno, returned (or
- * the map's own) with the message.
+ * the map's own) with the message; 0, and no message, when no map is
+ * refused and rc is not ENOMEM or E2BIG (not a map's size, then).
  */
 int dt_map_refused_error(struct dtrace_hdl *dtp, struct bpf_object *obj, int rc);
 
