@@ -11,7 +11,7 @@ _dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos agg
 bpflogsize bufpolicy bufsize cleanrate cpp cpppath cpu defaultargs define destructive
 droptags dynvarsize empty errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
 maxframes noresolve nspec oformat printsize quiet quietresize rawbytes scratchsize specsize
-stackframes stackindent statusrate strsize switchrate undef unodefs ustackframes verbose zdefs"
+stackframes stackindent statusrate strsize switchrate undef unodefs ustackframes verbose version zdefs"
 
 _dtrace_flags="-32 -64 -a -A -b -B -c -C -D -e -f -F -G -h -H -i -I -l -L -m -n -o -p -P -q -s
 -S -U -v -V -w -x -X -Z"

@@ -369,7 +369,10 @@ int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f 
 /* Interrupt dtrace_sleep() (async-signal-safe). */
 void dtrace_wake(dtrace_hdl_t *dtp);
 
+/* This library's release. */
 const char *dtrace_version(void);
+/* The highest D programming interface version the compiler implements ("2.0"). */
+const char *dtrace_d_version(void);
 
 #ifdef __cplusplus
 }

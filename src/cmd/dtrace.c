@@ -727,7 +727,8 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, dtp, &o);
 	if (rc < 0) {
 		if (o.version) {
-			printf("dtrace: %s\n", dtrace_version());
+			/* As DTrace: the D programming interface version. */
+			printf("dtrace: Sun D %s\n", dtrace_d_version());
 			rc = E_SUCCESS;
 		} else {
 			rc = dtrace_set_macro_args(dtp, o.macro_argc, o.macro_argv) < 0 ? E_ERROR

@@ -86,6 +86,7 @@ struct dt_enumerator {
 	char *name;
 	struct dt_node *value;	/* may be NULL */
 	int line;
+	int end_line;		/* of the token after it (where DTrace reports its errors) */
 	struct dt_enumerator *next;
 };
 
@@ -98,6 +99,7 @@ struct dt_declspec {
 	struct dt_node *members;	/* struct/union: N_DECL list (with bitfields) */
 	struct dt_enumerator *enums;	/* enum body */
 	int line;
+	int tag_line;		/* struct/union/enum: of the token after the tag */
 };
 
 enum dt_dkind {

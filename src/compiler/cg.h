@@ -144,6 +144,18 @@ int cg_call_func(struct dt_cg *cg, const char *name, const int *args, int nargs)
 /* As above but discard the result. */
 void cg_call_helper_void(struct dt_cg *cg, int helper, const int *args, int nargs);
 void cg_call_func_void(struct dt_cg *cg, const char *name, const int *args, int nargs);
+/*
+ * A call argument that takes no register before the call: a value in a
+ * register, a frame address (fp + v) or a constant, the latter two put
+ * straight into their argument register.
+ */
+struct cg_arg {
+	enum { CG_ARG_REG, CG_ARG_FP, CG_ARG_IMM } kind;
+	int32_t v;
+};
+int cg_call_helper_args(struct dt_cg *cg, int helper, const struct cg_arg *args, int nargs);
+/* probe_read_{kernel,user}(fp + slot, size, addr): the result register (0 on success). */
+int cg_probe_read(struct dt_cg *cg, int slot, uint32_t size, int addr, bool userland);
 
 /* ---- stack ---- */
 int cg_stack_alloc(struct dt_cg *cg, int size);	/* returns fp-relative offset */

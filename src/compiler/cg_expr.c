@@ -80,58 +80,37 @@ void cg_fault(struct dt_cg *cg, int fault, int addr_reg)
 void cg_load_scalar(struct dt_cg *cg, int reg, struct dt_type *t, bool userland)
 {
 	uint32_t size = dt_type_size(t);
-	/* The slot is free again once the value is in reg. */
-	int mark = cg_stack_mark(cg);
-	int slot = cg_stack_alloc(cg, 8);
-	int addr = cg_reg_alloc(cg);
 
 	if (size == 0 || size > 8)
 		size = 8;
-	cg_emit(cg, I_MOV64_REG(addr, reg));
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
-	int a[3];
-	a[0] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-	a[2] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(a[2], addr));
-	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-				a, 3);
-	int ok = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-	cg_reg_free(cg, rc);
-	cg_fault(cg, DT_FLT_BADADDR, addr);
-	cg_label_place(cg, ok);
-	cg_reg_free(cg, addr);
-	cg_emit(cg, I_LDX(size_code(size), reg, BPF_FP, slot));
-	cg_stack_release(cg, mark);
+	cg_load_bytes(cg, reg, size, userland);
 	cg_normalize(cg, reg, t);
 }
 
-/* Load n (1..8) bytes at the address in reg, zero-extended (little-endian). */
+/*
+ * Load n (1..8) bytes at the address in reg into reg, zero-extended
+ * (little-endian).  The address waits on the stack for the fault report,
+ * so the read needs no register beyond its result's.
+ */
 void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
 {
-	int slot = cg_stack_alloc(cg, 8);
-	int a[3];
+	/* The slots are free again once the value is in reg. */
+	int mark = cg_stack_mark(cg);
+	int slot = cg_stack_alloc(cg, 8), aslot = cg_stack_alloc(cg, 8);
 
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, aslot));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
-	a[0] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(a[0], BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], slot));
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)n));
-	a[2] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(a[2], reg));
-	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-				a, 3);
+	int rc = cg_probe_read(cg, slot, n, reg, userland);
 	int ok = cg_label_new(cg);
 	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-	cg_reg_free(cg, rc);
-	cg_fault(cg, DT_FLT_BADADDR, reg);
+	cg_emit(cg, I_LDX(BPF_DW, rc, BPF_FP, aslot));
+	cg_fault(cg, DT_FLT_BADADDR, rc);
 	cg_label_place(cg, ok);
-	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_FP, slot));
+	cg_reg_free(cg, rc);
+	/* The call consumed reg as its argument: it holds the value again. */
+	cg->reg_used[reg] = true;
+	cg_emit(cg, I_LDX(size_code(n), reg, BPF_FP, slot));
+	cg_stack_release(cg, mark);
 }
 
 /* Load a scalar of type t from alloca()'d memory at address reg, checked. */
@@ -610,6 +589,8 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 	case N_INDEX:
 		if (n->id != NULL && n->id->kind == IDK_BVAR)
 			return cg_bvar(cg, n);
+		if (n->id != NULL && n->id->kind == IDK_INLINE)
+			return cg_inline_array(cg, n);
 		if (n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS))
 			return cg_var_load(cg, n);
 		if (dt_type_is_string(n->l->type))

@@ -419,6 +419,12 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	if (ncpus <= 0)
 		ncpus = 1;
 	rt->ncpus = ncpus;
+	/* As DTrace: a buffer must hold the largest record a clause writes. */
+	for (size_t i = 0; i < dtp->rdescs.n; i++) {
+		const struct dt_rdesc *rd = dtp->rdescs.v[i];
+		if (rd != NULL && rd->stmt != NULL && (int64_t)rd->size > dtp->opts.bufsize)
+			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+	}
 	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
 		      pow2_at_least((uint64_t)dtp->opts.bufsize, 4096), 0);
 	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
@@ -432,6 +438,9 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	for (size_t i = 0; i < dtp->dynvars.n; i++) {
 		struct dt_ident *id = dtp->dynvars.v[i];
 		uint32_t ks = dt_var_key_size(dtp, id), vs = id->size;
+		/* As DTrace: an array that cannot hold one element cannot be enabled. */
+		if (id->kind == IDK_ARRAY && (uint64_t)dtp->opts.dynvarsize < (uint64_t)ks + vs)
+			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 		uint64_t max = (uint64_t)dtp->opts.dynvarsize / (ks + vs + 32);
 		if (max < 16)
 			max = 16;
@@ -444,8 +453,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		struct dt_aggdesc *ad = dtp->aggs.v[i];
 		uint64_t max = (uint64_t)dtp->opts.aggsize / (ad->key_size + ad->value_size);
 		if (max < 1)
-			return dt_set_error(dtp, -E2BIG, "aggregation @%s does not fit in aggsize (%lld bytes)",
-					    ad->name, (long long)dtp->opts.aggsize);
+			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 		if (max > (1u << 24))
 			max = 1u << 24;
 		rc |= add_map(dtp, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,

@@ -68,14 +68,19 @@ void cg_reg_xfree(struct dt_cg *cg, int reg)
  * the register another one goes to), cycles broken through R0 or, when R0
  * is itself an argument, a stack slot.
  */
-static void move_args(struct dt_cg *cg, const int *args, int nargs)
+static void move_args(struct dt_cg *cg, const struct cg_arg *args, int nargs)
 {
 	int src[5];
 	bool done[5] = { false };
 	int pending = nargs, slot_for = -1, slot = 0;
 
-	for (int i = 0; i < nargs; i++)
-		src[i] = args[i];
+	for (int i = 0; i < nargs; i++) {
+		src[i] = args[i].kind == CG_ARG_REG ? args[i].v : -1;
+		if (src[i] < 0) {
+			done[i] = true;	/* materialized once the registers are in place */
+			pending--;
+		}
+	}
 	while (pending > 0) {
 		bool progress = false;
 		for (int i = 0; i < nargs; i++) {
@@ -118,15 +123,24 @@ static void move_args(struct dt_cg *cg, const int *args, int nargs)
 			src[i] = -2;
 		}
 	}
+	for (int i = 0; i < nargs; i++) {
+		if (args[i].kind == CG_ARG_FP) {
+			cg_emit(cg, I_MOV64_REG(BPF_R1 + i, BPF_FP));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1 + i, args[i].v));
+		} else if (args[i].kind == CG_ARG_IMM) {
+			cg_emit(cg, I_MOV64_IMM(BPF_R1 + i, args[i].v));
+		}
+	}
 }
 
-static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname, const int *args,
-		   int nargs, bool want)
+static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname,
+		   const struct cg_arg *args, int nargs, bool want)
 {
 	bool isarg[CG_NREGS] = { false };
 
 	for (int i = 0; i < nargs; i++)
-		isarg[args[i]] = true;
+		if (args[i].kind == CG_ARG_REG)
+			isarg[args[i].v] = true;
 	/*
 	 * Caller-saved registers: live values the call does not consume are
 	 * spilled and restored; arguments are consumed (dead after the call).
@@ -141,9 +155,8 @@ static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname, co
 	}
 	move_args(cg, args, nargs);
 	for (int i = 0; i < nargs; i++) {
-		int a = args[i];
-		if (a > BPF_R5)
-			cg->reg_used[a] = false;
+		if (args[i].kind == CG_ARG_REG && args[i].v > BPF_R5)
+			cg->reg_used[args[i].v] = false;
 	}
 	if (fname != NULL) {
 		struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = fname };
@@ -179,14 +192,41 @@ static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname, co
 	return res;
 }
 
+static void reg_args(struct cg_arg *out, const int *args, int nargs)
+{
+	for (int i = 0; i < nargs; i++)
+		out[i] = (struct cg_arg){ CG_ARG_REG, args[i] };
+}
+
 int cg_call_helper(struct dt_cg *cg, int helper, const int *args, int nargs)
 {
-	return do_call(cg, I_CALL_HELPER(helper), NULL, args, nargs, true);
+	struct cg_arg a[5];
+
+	reg_args(a, args, nargs);
+	return do_call(cg, I_CALL_HELPER(helper), NULL, a, nargs, true);
 }
 
 void cg_call_helper_void(struct dt_cg *cg, int helper, const int *args, int nargs)
 {
-	do_call(cg, I_CALL_HELPER(helper), NULL, args, nargs, false);
+	struct cg_arg a[5];
+
+	reg_args(a, args, nargs);
+	do_call(cg, I_CALL_HELPER(helper), NULL, a, nargs, false);
+}
+
+int cg_call_helper_args(struct dt_cg *cg, int helper, const struct cg_arg *args, int nargs)
+{
+	return do_call(cg, I_CALL_HELPER(helper), NULL, args, nargs, true);
+}
+
+int cg_probe_read(struct dt_cg *cg, int slot, uint32_t size, int addr, bool userland)
+{
+	const struct cg_arg a[3] = {
+		{ CG_ARG_FP, slot }, { CG_ARG_IMM, (int32_t)size }, { CG_ARG_REG, addr },
+	};
+
+	return cg_call_helper_args(cg, userland ? BPF_FUNC_probe_read_user
+						: BPF_FUNC_probe_read_kernel, a, 3);
 }
 
 static void note_extern(struct dt_cg *cg, const char *name, int nargs)
@@ -206,14 +246,20 @@ static void note_extern(struct dt_cg *cg, const char *name, int nargs)
 
 int cg_call_func(struct dt_cg *cg, const char *name, const int *args, int nargs)
 {
+	struct cg_arg a[5];
+
+	reg_args(a, args, nargs);
 	note_extern(cg, name, nargs);
-	return do_call(cg, I_CALL_PSEUDO(), name, args, nargs, true);
+	return do_call(cg, I_CALL_PSEUDO(), name, a, nargs, true);
 }
 
 void cg_call_func_void(struct dt_cg *cg, const char *name, const int *args, int nargs)
 {
+	struct cg_arg a[5];
+
+	reg_args(a, args, nargs);
 	note_extern(cg, name, nargs);
-	do_call(cg, I_CALL_PSEUDO(), name, args, nargs, false);
+	do_call(cg, I_CALL_PSEUDO(), name, a, nargs, false);
 }
 
 /* ---- stack ---- */

@@ -41,6 +41,18 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 		}
 		break;
 	case N_INDEX: {
+		/* args[i] of an array type (a tracepoint's char comm[16]) holds its address. */
+		if (n->id != NULL && n->id->kind == IDK_BVAR) {
+			if (!cg_is_byref(n->type))
+				break;
+			return cg_expr(cg, n);
+		}
+		/* An element of an associative array: its value's address. */
+		if (n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS)) {
+			if (!cg_is_byref(n->type))
+				break;
+			return cg_expr(cg, n);
+		}
 		struct dt_type *bt = dt_type_base(n->l->type);
 		int base = bt->kind == TK_ARRAY ? cg_lvalue_addr(cg, n->l, userland)
 						: cg_expr(cg, n->l);

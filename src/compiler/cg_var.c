@@ -126,6 +126,18 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 			cg_emit(cg, I_MOV64_REG(dst, base));
 			cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, (int32_t)off));
 			cg_strcpy(cg, dst, s, ks);
+		} else if (cg_is_byref(kt)) {
+			/* A struct or union key: its bytes, not its address. */
+			int v = cg_expr(cg, k);
+			int dst = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_REG(dst, base));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, (int32_t)off));
+			const struct cg_arg a[3] = {
+				{ CG_ARG_REG, dst }, { CG_ARG_IMM, (int32_t)dt_type_size(kt) },
+				{ CG_ARG_REG, v },
+			};
+			int rc = cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3);
+			cg_reg_free(cg, rc);
 		} else {
 			int v = cg_expr(cg, k);
 			cg_normalize(cg, v, kt);

@@ -15,6 +15,56 @@
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
+/*
+ * Bind an inline array's parameters to the keys of a reference to it
+ * (each evaluated into a stack slot); returns how many to unbind.
+ */
+int cg_inline_bind(struct dt_cg *cg, struct dt_node *ref)
+{
+	struct dt_ident *id = ref->id;
+	int slots[8], i = 0;
+
+	if (cg->xl_n + id->nkeys > (int)ARRAY_SIZE(cg->xl_arg) || id->nkeys > 8)
+		dt_cerror(cg->pcb, "D_UNKNOWN", ref->line, "inline arrays nested too deeply");
+	/* Every key first: a key may use another binding of the same names. */
+	for (struct dt_node *k = ref->call.args; k != NULL && i < id->nkeys; k = k->next, i++) {
+		slots[i] = cg_stack_alloc(cg, 8);
+		int r = dt_type_is_string(id->keys[i]) ? cg_expr_string(cg, k) : cg_expr(cg, k);
+		if (!dt_type_is_string(id->keys[i]))
+			cg_normalize(cg, r, id->keys[i]);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, r, slots[i]));
+		cg_reg_free(cg, r);
+	}
+	for (int j = 0; j < i; j++) {
+		cg->xl_arg[cg->xl_n] = id->iparams[j];
+		cg->xl_slot[cg->xl_n] = slots[j];
+		cg->xl_n++;
+	}
+	return i;
+}
+
+void cg_inline_unbind(struct dt_cg *cg, int n)
+{
+	cg->xl_n -= n;
+}
+
+int cg_inline_array(struct dt_cg *cg, struct dt_node *n)
+{
+	int nb = cg_inline_bind(cg, n);
+	struct dt_node *e = n->id->inline_expr;
+	int r;
+
+	if (dt_type_is_string(n->type)) {
+		r = cg_expr_string(cg, e);
+	} else {
+		r = cg_expr(cg, e);
+		if (!cg_is_byref(n->type))
+			cg_normalize(cg, r, n->type);
+	}
+	cg_inline_unbind(cg, nb);
+	return r;
+}
+
 int cg_xlate_arg(struct dt_cg *cg, struct dt_node *n)
 {
 	for (int i = cg->xl_n - 1; i >= 0; i--) {
@@ -73,7 +123,14 @@ int cg_xlate_member(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_xluse *u = n->aux;
 	int mark = cg_stack_mark(cg);
+	/* fds[fd].fi_name: the translation is an inline array's value. */
+	struct dt_node *base = n->l;
+	if (base->kind == N_OP1 && base->op == T_DEREF)
+		base = base->l;
+	int nb = base->kind == N_INDEX && base->id != NULL && base->id->kind == IDK_INLINE &&
+			 base->id->iparams != NULL ? cg_inline_bind(cg, base) : 0;
 	int slot = input_slot(cg, u->xlate);
+	cg_inline_unbind(cg, nb);
 	int r = member_value(cg, u->m, slot);
 
 	/* A scalar member needs none of the stack its translation used. */

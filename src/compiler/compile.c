@@ -14,6 +14,7 @@
 #include "compiler/ident.h"
 #include "compiler/macros.h"
 #include "compiler/parser.h"
+#include "compiler/pragma.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
@@ -356,6 +357,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		if (n->kind == N_PROVIDER)
 			pgp->nproviders++;
 	}
+	dt_pragma_check_unused(&pcb);
 	/* Provider definitions, for dtrace -h. */
 	if (pgp->nproviders > 0) {
 		size_t k = 0;

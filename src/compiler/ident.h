@@ -97,6 +97,7 @@ struct dt_ident {
 	uint32_t size;
 	/* Inlines */
 	struct dt_node *inline_expr;
+	struct dt_ident **iparams;	/* inline arrays: the parameters (IDK_XLARG), nkeys of them */
 	int64_t value;			/* IDK_ENUM */
 	int line;
 	/* Aggregations: the function and its signature from first use. */

@@ -175,6 +175,7 @@ static void parse_enum_body(struct parser *p, struct dt_declspec *ds)
 		e->line = id.line;
 		if (accept(p, T_ASGN))
 			e->value = parse_cond(p);
+		e->end_line = peek(p)->line;
 		*tail = e;
 		tail = &e->next;
 	} while (accept(p, T_COMMA));
@@ -206,8 +207,11 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		default: break;
 		}
 		if (dc != DC_NONE) {
-			if (!allow_class || ds->dclass != DC_NONE)
+			if (!allow_class)
 				syntax_error(p, t);
+			if (ds->dclass != DC_NONE)
+				dt_cerror(p->pcb, "D_DECL_CLASS", t->line,
+					  "only one storage class allowed in a declaration");
 			next(p);
 			ds->dclass = dc;
 			any = true;
@@ -234,8 +238,17 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		default:
 			break;
 		}
-		if (ds->ts != TS_NONE)
+		if (ds->ts != TS_NONE) {
+			/* "char int", or a struct body missing its ';' before the next one. */
+			switch (t->tok) {
+			case K_VOID: case K_CHAR: case K_INT: case K_FLOAT: case K_DOUBLE:
+			case K_STRING: case K_STRUCT: case K_UNION: case K_ENUM:
+				dt_cerror(p->pcb, "D_DECL_COMBO", t->line, "invalid type combination");
+			default:
+				break;
+			}
 			break;
+		}
 		enum dt_tspec ts = TS_NONE;
 		switch (t->tok) {
 		case K_VOID: ts = TS_VOID; break;
@@ -259,6 +272,7 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			const struct dt_token *nt = peek(p);
 			if (nt->tok == T_IDENT || nt->tok == T_TNAME) {
 				ds->name = next(p).sval;
+				ds->tag_line = peek(p)->line;
 			} else if (nt->tok != T_LBRACE || kw.sval != NULL) {
 				syntax_error(p, nt);
 			}
@@ -303,9 +317,12 @@ static void parse_array_suffix(struct parser *p, struct dt_declarator *d)
 {
 	if (peek_tok(p) == T_RBRAC)
 		return;
-	if (starts_type(p, peek(p))) {
+	if (peek_tok(p) == T_ELLIPSIS || starts_type(p, peek(p))) {
 		struct dt_node *head = NULL, **tail = &head;
 		do {
+			if (peek_tok(p) == T_ELLIPSIS)
+				dt_cerror(p->pcb, "D_DECL_PROTO_VARARGS", peek(p)->line,
+					  "array prototype may not use a variable-length argument list");
 			struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 			k->decl.spec = parse_declspec(p, false);
 			k->decl.decl = parse_declarator(p, true);

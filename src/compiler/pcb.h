@@ -40,6 +40,14 @@ struct dt_pcb {
 	bool is_dlib;			/* compiling the D library */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
+	struct dt_ident **iparams;	/* an inline array's parameters, while its value is checked */
+	int niparams;
+	/* #pragma D attributes/binding naming identifiers, checked once all is compiled. */
+	struct dt_pragma_ref {
+		const char *what, *name;
+		int line;
+	} *prefs;
+	int nprefs;
 };
 
 /*

@@ -27,15 +27,22 @@ int64_t dt_sema_const(struct dt_pcb *pcb, struct dt_node *n, const char *tag, co
 
 /* ---- Type names ---- */
 
+/* Integer modifiers as DTrace spells a type name it then fails to find ("short long "). */
+static void unknown_int(struct dt_pcb *pcb, unsigned bits, int line)
+{
+	dt_cerror(pcb, "D_UNKNOWN", line, "failed to resolve type %s%s%s%s%s: Unknown type name",
+		  bits & DS_SIGNED ? "signed " : "", bits & DS_UNSIGNED ? "unsigned " : "",
+		  bits & DS_SHORT ? "short " : "", bits & DS_LONG ? "long " : "",
+		  bits & DS_LONGLONG ? "long long " : "");
+}
+
 static struct dt_type *int_from_bits(struct dt_pcb *pcb, unsigned bits, int line)
 {
 	struct dt_typetab *tt = &pcb->hdl->types;
 	bool uns = bits & DS_UNSIGNED;
 
-	if ((bits & DS_SIGNED) && uns)
-		dt_cerror(pcb, "D_TYPE_ERR", line, "invalid type combination");
-	if ((bits & DS_SHORT) && (bits & DS_LONG))
-		dt_cerror(pcb, "D_TYPE_ERR", line, "invalid type combination");
+	if (((bits & DS_SIGNED) && uns) || ((bits & DS_SHORT) && (bits & (DS_LONG | DS_LONGLONG))))
+		unknown_int(pcb, bits, line);
 	if (bits & DS_SHORT)
 		return uns ? tt->t_ushort : tt->t_short;
 	if (bits & DS_LONGLONG)
@@ -43,6 +50,19 @@ static struct dt_type *int_from_bits(struct dt_pcb *pcb, unsigned bits, int line
 	if (bits & DS_LONG)
 		return uns ? tt->t_ulong : tt->t_long;
 	return uns ? tt->t_uint : tt->t_int;
+}
+
+/* DTrace's checks of modifiers on a type that is not an integer. */
+static void check_nonint_mods(struct dt_pcb *pcb, unsigned mods, bool is_float, int line)
+{
+	if (mods & (DS_SIGNED | DS_UNSIGNED))
+		dt_cerror(pcb, "D_DECL_SIGNINT", line,
+			  "invalid type declaration: signed and unsigned may only be used with integer type");
+	if (!is_float && (mods & (DS_LONG | DS_LONGLONG)))
+		dt_cerror(pcb, "D_DECL_LONGINT", line,
+			  "invalid type declaration: long and long long may only be used with integer or floating-point type");
+	if (mods)
+		unknown_int(pcb, mods, line);
 }
 
 static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds);
@@ -65,16 +85,16 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 		break;
 	case TS_VOID:
 		if (mods)
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+			dt_cerror(pcb, "D_DECL_VOIDATTR", ds->line,
 				  "invalid type declaration: attributes may not be used with void type");
 		t = tt->t_void;
 		break;
 	case TS_CHAR:
-		if (bits & (DS_SHORT | DS_LONG))
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+		if (bits & (DS_SHORT | DS_LONG | DS_LONGLONG))
+			dt_cerror(pcb, "D_DECL_CHARATTR", ds->line,
 				  "invalid type declaration: short and long may not be used with char type");
 		if ((bits & DS_SIGNED) && (bits & DS_UNSIGNED))
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+			unknown_int(pcb, bits, ds->line);
 		t = (bits & DS_UNSIGNED) ? tt->t_uchar : (bits & DS_SIGNED) ? tt->t_schar : tt->t_char;
 		break;
 	case TS_INT:
@@ -82,13 +102,11 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 		break;
 	case TS_FLOAT:
 	case TS_DOUBLE:
-		if (mods & ~DS_LONG)
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		check_nonint_mods(pcb, mods & ~DS_LONG, true, ds->line);
 		t = ds->ts == TS_FLOAT ? tt->t_float : tt->t_double;
 		break;
 	case TS_STRING:
-		if (mods)
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		check_nonint_mods(pcb, mods, false, ds->line);
 		t = tt->t_string;
 		break;
 	case TS_NAME:
@@ -98,21 +116,20 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 				  ds->name);
 		if (mods & (DS_LONG | DS_LONGLONG | DS_SHORT)) {
 			if (!dt_type_is_integer(t))
-				dt_cerror(pcb, "D_TYPE_ERR", ds->line,
+				dt_cerror(pcb, "D_DECL_LONGINT", ds->line,
 					  "invalid type declaration: long and long long may only be used with integer or floating-point type");
 		}
 		if (mods & (DS_SIGNED | DS_UNSIGNED))
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+			dt_cerror(pcb, "D_DECL_SIGNINT", ds->line,
+				  "invalid type declaration: signed and unsigned may only be used with integer type");
 		break;
 	case TS_STRUCT:
 	case TS_UNION:
-		if (mods)
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		check_nonint_mods(pcb, mods, false, ds->tag_line ? ds->tag_line : ds->line);
 		t = define_sou(pcb, ds);
 		break;
 	case TS_ENUM:
-		if (mods)
-			dt_cerror(pcb, "D_TYPE_ERR", ds->line, "invalid type combination");
+		check_nonint_mods(pcb, mods, false, ds->tag_line ? ds->tag_line : ds->line);
 		t = define_enum(pcb, ds);
 		break;
 	}
@@ -190,10 +207,18 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 		struct dt_sema_decl info;
 		struct dt_type *mt = dt_sema_typename_info(pcb, d->decl.spec, d->decl.decl, &info);
 		struct dt_type *bt = dt_type_base(mt);
-		if (bt->kind == TK_FWD || bt->kind == TK_VOID)
+		if (bt->kind == TK_FWD)
 			dt_cerror(pcb, "D_DECL_INCOMPLETE", d->line,
 				  "incomplete struct/union/enum %s: %s", dt_sema_typestr(pcb, mt),
 				  info.name ? info.name : "");
+		if (bt->kind == TK_VOID || bt->kind == TK_FUNC)
+			dt_cerror(pcb, "D_DECL_VOIDOBJ", d->line, "cannot have void member: %s",
+				  info.name ? info.name : "(anon)");
+		for (uint32_t j = 0; info.name != NULL && j < i; j++)
+			if (m[j].name != NULL && strcmp(m[j].name, info.name) == 0)
+				dt_cerror(pcb, "D_UNKNOWN", d->line,
+					  "failed to define member '%s': Duplicate member or variable name",
+					  info.name);
 		uint32_t msize = dt_type_size(mt);
 		uint32_t malign = bt->kind == TK_ARRAY ? dt_type_base(bt->base)->align : bt->align;
 		if (malign == 0)
@@ -291,9 +316,24 @@ static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
 	int64_t v = 0;
 	for (struct dt_enumerator *e = ds->enums; e; e = e->next) {
-		if (e->value != NULL)
-			v = dt_sema_const(pcb, e->value, "D_DECL_ENCONST",
-					  "enumerator value must be an integral constant expression");
+		if (e->value != NULL) {
+			char what[300];
+			snprintf(what, sizeof(what),
+				 "enumerator '%s' must be assigned to an integral constant expression",
+				 e->name);
+			dt_sema_expr(pcb, e->value);
+			if (!(e->value->flags & DN_CONST))
+				dt_cerror(pcb, "D_DECL_ENCONST", e->end_line, "%s", what);
+			v = e->value->cval;
+			if (v > INT32_MAX || v < INT32_MIN)
+				dt_cerror(pcb, "D_DECL_ENOFLOW", e->end_line,
+					  "enumerator '%s' value overflows INT_MAX (%d)", e->name, INT32_MAX);
+		}
+		for (uint32_t j = 0; j < t->nenums; j++)
+			if (strcmp(t->enums[j].name, e->name) == 0)
+				dt_cerror(pcb, "D_UNKNOWN", e->end_line,
+					  "failed to define enumerator '%s': Duplicate member or variable name",
+					  e->name);
 		if (dt_ident_lookup_any(pcb->hdl, e->name) != NULL &&
 		    dt_ident_user(pcb->hdl, IDK_ENUM, e->name) != NULL)
 			dt_cerror(pcb, "D_DECL_IDRED", e->line, "identifier redeclared: %s", e->name);
@@ -339,8 +379,13 @@ struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds
 				info->keys = dt_palloc(pcb, sizeof(*info->keys) * 16);
 				for (struct dt_node *p = c->params; p != NULL && k < 16; p = p->next) {
 					struct dt_sema_decl ki;
-					info->keys[k++] = dt_sema_typename_info(pcb, p->decl.spec,
-										p->decl.decl, &ki);
+					struct dt_type *kt = dt_sema_typename_info(pcb, p->decl.spec,
+										   p->decl.decl, &ki);
+					if (dt_type_is_void(kt))
+						dt_cerror(pcb, "D_DECL_PROTO_TYPE", p->line,
+							  "array prototype may not use parameter of type void: %s, parameter #%d",
+							  ki.name ? ki.name : "(anonymous)", k + 1);
+					info->keys[k++] = kt;
 				}
 				info->nkeys = k;
 				info->assoc = true;
@@ -405,6 +450,38 @@ struct dt_type *dt_sema_typename(struct dt_pcb *pcb, struct dt_declspec *ds,
 
 /* ---- Declarations ---- */
 
+/* "int a[];": the array next to the name has neither a dimension nor key types. */
+static bool is_arrnull(const struct dt_declarator *d)
+{
+	const struct dt_declarator *a = d != NULL ? d->outer : NULL;
+
+	return a != NULL && a->kind == DK_ARRAY && !a->assoc && a->dim == NULL;
+}
+
+/* As DTrace: a function prototype's parameters may not be associative arrays. */
+static void check_func_params(struct dt_pcb *pcb, struct dt_declarator *d)
+{
+	while (d != NULL && d->kind != DK_FUNC)
+		d = d->outer;
+	if (d == NULL)
+		return;
+	int i = 1;
+	for (struct dt_node *prm = d->params; prm != NULL; prm = prm->next, i++) {
+		const char *name = NULL;
+		bool dyn = false;
+		for (struct dt_declarator *x = prm->decl.decl; x != NULL; x = x->outer) {
+			if (x->kind == DK_NAME && x->name != NULL)
+				name = x->name;
+			if (x->kind == DK_ARRAY && x->assoc)
+				dyn = true;
+		}
+		if (dyn)
+			dt_cerror(pcb, "D_DECL_PROTO_TYPE", prm->line,
+				  "function prototype may not use parameter of type dynamic variable: %s, parameter #%d",
+				  name ? name : "(anonymous)", i);
+	}
+}
+
 static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
@@ -417,7 +494,7 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 		if (info.name == NULL)
 			dt_cerror(pcb, "D_DECL_USELESS", n->line, "useless declaration");
 		if (dt_htab_get(&dtp->types.names, info.name) != NULL)
-			dt_cerror(pcb, "D_DECL_TYPERED", n->line, "typedef redeclared: %s", info.name);
+			dt_cerror(pcb, "D_DECL_IDRED", n->line, "typedef redeclared: %s", info.name);
 		struct dt_type *td = dt_type_new(&dtp->types, TK_TYPEDEF, info.name);
 		if (td == NULL)
 			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
@@ -439,7 +516,8 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 	case DC_AUTO:
 	case DC_REGISTER:
 	case DC_STATIC:
-		dt_cerror(pcb, "D_DECL_CLASS", n->line, "specified storage class not appropriate in D");
+		dt_cerror(pcb, "D_DECL_BADCLASS", n->line,
+			  "specified storage class not appropriate in D");
 	case DC_SELF:
 		kind = IDK_TLS;
 		break;
@@ -454,9 +532,20 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 	}
 	if (dt_type_is_void(t) && !info.assoc)
 		dt_cerror(pcb, "D_DECL_VOIDOBJ", n->line, "cannot have void object: %s", info.name);
-	if (dt_type_base(t)->kind == TK_FUNC)
-		dt_cerror(pcb, "D_DECL_FUNC", n->line, "function declarations are not supported: %s",
-			  info.name);
+	if (dt_type_base(t)->kind == TK_FUNC) {
+		/* A prototype declares nothing D can call; its parameters are still checked. */
+		check_func_params(pcb, n->decl.decl);
+		return;
+	}
+	if (strchr(info.name, '`') != NULL)
+		dt_cerror(pcb, "D_DECL_SCOPE", n->line,
+			  "D scoping operator may not be used in a declaration name (%s)", info.name);
+	if (is_arrnull(n->decl.decl))
+		dt_cerror(pcb, "D_DECL_ARRNULL", n->line,
+			  "array declaration requires array dimension or tuple signature: %s", info.name);
+	if (info.assoc && kind == IDK_LOCAL)
+		dt_cerror(pcb, "D_DECL_LOCASSC", n->line,
+			  "associative arrays may not be declared as local variables: %s", info.name);
 	if (info.assoc && kind == IDK_GLOBAL)
 		kind = IDK_ARRAY;
 
@@ -487,19 +576,67 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+/* "inline int a[int x, int y] = x + y": x and y, bound when a[..] is used. */
+static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator *d,
+				       const struct dt_sema_decl *info)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+
+	while (d != NULL && !(d->kind == DK_ARRAY && d->assoc))
+		d = d->outer;
+	if (d == NULL)
+		return NULL;
+	struct dt_ident **v = dt_arena_zalloc(&dtp->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
+	if (v == NULL)
+		dt_cerror(pcb, "D_NOMEM", d->line, "out of memory");
+	int i = 0;
+	for (struct dt_node *prm = d->params; prm != NULL && i < info->nkeys; prm = prm->next, i++) {
+		const char *name = NULL;
+		for (struct dt_declarator *x = prm->decl.decl; x != NULL; x = x->outer)
+			if (x->kind == DK_NAME && x->name != NULL)
+				name = x->name;
+		if (name == NULL)
+			dt_cerror(pcb, "D_DECL_PROTO_NAME", prm->line,
+				  "parameter declaration requires a name: parameter #%d", i + 1);
+		struct dt_ident *a = dt_arena_zalloc(&dtp->arena, sizeof(*a));
+		if (a == NULL)
+			dt_cerror(pcb, "D_NOMEM", prm->line, "out of memory");
+		a->name = dt_arena_strdup(&dtp->arena, name);
+		a->kind = IDK_XLARG;
+		a->type = info->keys[i];
+		a->flags = IDF_DECLARED | IDF_DEFINED;
+		a->line = prm->line;
+		v[i] = a;
+	}
+	return v;
+}
+
 static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_sema_decl info;
 	struct dt_type *t = dt_sema_typename_info(pcb, n->decl.spec, n->decl.decl, &info);
 
-	if (dt_ident_lookup_any(dtp, info.name) != NULL || dt_ident_user(dtp, IDK_ARRAY, info.name)) {
+	struct dt_ident *old = dt_ident_lookup_any(dtp, info.name);
+	if (old == NULL)
+		old = dt_ident_user(dtp, IDK_ARRAY, info.name);
+	if (old != NULL) {
 		/* The user's own definition wins over the library's. */
 		if (pcb->is_dlib)
 			return;
+		if (old->kind == IDK_INLINE || old->kind == IDK_GLOBAL || old->kind == IDK_ARRAY)
+			dt_cerror(pcb, "D_DECL_IDRED", n->line,
+				  "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s %s",
+				  info.name, old->kind == IDK_ARRAY || old->nkeys > 0 ? "array" : "scalar",
+				  old->kind == IDK_INLINE ? "inline" : "");
 		dt_cerror(pcb, "D_DECL_IDRED", n->line, "identifier redeclared: %s", info.name);
 	}
+	struct dt_ident **params = info.assoc ? inline_params(pcb, n->decl.decl, &info) : NULL;
+	pcb->iparams = params;
+	pcb->niparams = params != NULL ? info.nkeys : 0;
 	dt_sema_expr(pcb, n->l);
+	pcb->iparams = NULL;
+	pcb->niparams = 0;
 	if (!dt_sema_assignable(pcb, t, n->l))
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", info.name,
@@ -510,6 +647,14 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 	id->type = t;
 	id->inline_expr = n->l;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
+	if (params != NULL) {
+		id->iparams = params;
+		id->nkeys = info.nkeys;
+		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
+		if (id->keys == NULL)
+			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);
+	}
 }
 
 void dt_sema_program(struct dt_pcb *pcb)

@@ -86,8 +86,13 @@ static void check_args(struct dt_pcb *pcb, struct dt_node *n, const char *name,
 					  name, i + 1, dt_sema_typestr(pcb, p->params[i]));
 			continue;
 		}
-		if (!arg_ok(pcb, p->params[i], a))
-			bad_arg(pcb, a, name, i + 1, dt_sema_typestr(pcb, p->params[i]));
+		if (!arg_ok(pcb, p->params[i], a)) {
+			/* DTrace names a string parameter "char *". */
+			const char *ps = dt_sema_typestr(pcb, p->params[i]);
+			if (strcmp(ps, "const char *") == 0)
+				ps = "char *";
+			bad_arg(pcb, a, name, i + 1, ps);
+		}
 	}
 }
 

@@ -163,6 +163,9 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 	/* Inside a translator's member definitions, its input comes first. */
 	if (pcb->xlarg != NULL && strcmp(name, pcb->xlarg->name) == 0)
 		return pcb->xlarg;
+	for (int i = 0; i < pcb->niparams; i++)
+		if (strcmp(name, pcb->iparams[i]->name) == 0)
+			return pcb->iparams[i];
 	for (int pass = 0; pass < 3; pass++) {
 		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
 		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
@@ -259,7 +262,7 @@ static void check_keys(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *i
 	for (struct dt_node *k = n->call.args; k != NULL; k = k->next, i++) {
 		if (!dt_sema_assignable(pcb, id->keys[i], k))
 			dt_cerror(pcb, "D_PROTO_ARG", k->line,
-				  "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				  "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 				  id->name, i + 1, dt_sema_typestr(pcb, id->keys[i]),
 				  dt_sema_typestr(pcb, k->type));
 	}
@@ -278,6 +281,10 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			if (dt_node_list_len(n->call.args) != 1)
 				dt_cerror(pcb, "D_ARGS_MULTI", n->line, "args[ ] may not be referenced using a tuple");
 			struct dt_node *k = n->call.args;
+			if (!dt_type_is_integer(k->type))
+				dt_cerror(pcb, "D_PROTO_ARG", n->line,
+					  "args[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
+					  dt_sema_typestr(pcb, k->type));
 			if (!(k->flags & DN_CONST))
 				dt_cerror(pcb, "D_ARGS_IDX", n->line, "index for args[ ] must be a constant");
 			if (k->cval < 0 || k->cval > 9)
@@ -287,6 +294,16 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			n->id = id;
 			pcb->sema->stmt->args_used |= 1u << k->cval;
 			dt_sema_args(pcb, n, (int)k->cval);
+			return;
+		}
+		if (id != NULL && id->kind == IDK_INLINE && id->iparams != NULL) {
+			int nk = dt_node_list_len(n->call.args);
+			if (nk != id->nkeys)
+				dt_cerror(pcb, "D_PROTO_LEN", n->line,
+					  "%s[ ] prototype mismatch: %d arg%s passed, %d expected", id->name,
+					  nk, nk == 1 ? "" : "s", id->nkeys);
+			n->id = id;
+			n->type = id->type;
 			return;
 		}
 		if (id == NULL || id->kind == IDK_ARRAY) {
@@ -552,10 +569,18 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 		dt_sema_agg_assign(pcb, n);
 		return;
 	}
+	/* "x += 1" reads x: it must exist already. */
+	if (n->op != T_ASGN && l->kind == N_IDENT && l->op != T_SELF && l->op != T_THIS &&
+	    dt_sema_resolve(pcb, l->ident.name) == NULL)
+		dt_cerror(pcb, "D_VAR_UNDEF", n->line, "%s has not yet been declared or assigned",
+			  l->ident.name);
 	dt_sema_expr(pcb, r);
 	if (n->op == T_ASGN)
 		dt_sema_lvalue_decl(pcb, l, r);
 	dt_sema_expr(pcb, l);
+	if (l->kind == N_IDENT && l->id != NULL && l->id->kind == IDK_BVAR)
+		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
+			  opname(n->op));
 	if (!is_lvalue_var(l))
 		dt_cerror(pcb, "D_OP_LVAL", n->line, "operator %s requires modifiable lvalue as an operand",
 			  opname(n->op));
@@ -769,6 +794,8 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (n->op == T_PREINC || n->op == T_PREDEC || n->op == T_POSTINC || n->op == T_POSTDEC)
 		declare_incdec(pcb, l);
+	if (n->op == T_ADDROF && l->kind == N_AGG)
+		dt_cerror(pcb, "D_ADDROF_VAR", n->line, "cannot take address of dynamic variable");
 	dt_sema_expr(pcb, l);
 	switch (n->op) {
 	case T_LNEG:
@@ -802,7 +829,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		struct dt_type *t = dt_type_base(l->type);
 		if (t->kind != TK_PTR && t->kind != TK_ARRAY)
 			dt_cerror(pcb, "D_DEREF_NONPTR", n->line,
-				  "operator * requires an operand of pointer type");
+				  "cannot dereference non-pointer type");
 		if (dt_type_is_void(t->base))
 			dt_cerror(pcb, "D_DEREF_VOID", n->line, "cannot dereference pointer to void");
 		n->type = t->base;

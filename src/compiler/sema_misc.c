@@ -17,15 +17,17 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 {
 	struct dt_stmt *st = pcb->sema ? pcb->sema->stmt : NULL;
 
-	if (st != NULL && st->probes.n > 0) {
-		struct dt_probe *prp = st->probes.v[0];
-		if (prp->prov->arg_type != NULL) {
-			struct dt_type *t = prp->prov->arg_type(pcb->hdl, prp, i);
-			if (t != NULL)
-				return t;
-		}
+	/* Typed only if every probe the clause enables agrees on the type. */
+	struct dt_type *t = NULL;
+	for (size_t k = 0; st != NULL && k < st->probes.n; k++) {
+		struct dt_probe *prp = st->probes.v[k];
+		struct dt_type *pt = prp->prov->arg_type != NULL ?
+			prp->prov->arg_type(pcb->hdl, prp, i) : NULL;
+		if (pt == NULL || (t != NULL && !dt_type_equal(t, pt)))
+			return pcb->hdl->types.t_int64;
+		t = pt;
 	}
-	return pcb->hdl->types.t_int64;
+	return t != NULL ? t : pcb->hdl->types.t_int64;
 }
 
 void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
@@ -34,8 +36,16 @@ void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
 
 	if (st == NULL || st->probes.n == 0)
 		return;
+	/* Out of range only if it is so for every probe the clause enables. */
 	struct dt_probe *prp = st->probes.v[0];
-	int n = prp->prov->arg_count ? prp->prov->arg_count(pcb->hdl, prp) : -1;
+	int n = -1;
+	for (size_t k = 0; k < st->probes.n; k++) {
+		struct dt_probe *p = st->probes.v[k];
+		int c = p->prov->arg_count ? p->prov->arg_count(pcb->hdl, p) : -1;
+		if (c < 0 || c > i)
+			return;
+		n = c;
+	}
 	if (n >= 0 && i >= n) {
 		char name[512];
 		dt_cerror(pcb, "D_ARGS_IDX", line, "index %d is out of range for %s args[ ]", i,

@@ -257,8 +257,8 @@ struct dt_node *dt_xlate_of(struct dt_node *n, bool *ptr)
 			*ptr = dt_type_is_pointer(n->type);
 			return n;
 		}
-		if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE &&
-		    n->id->inline_expr != NULL) {
+		if ((n->kind == N_IDENT || n->kind == N_INDEX) && n->id != NULL &&
+		    n->id->kind == IDK_INLINE && n->id->inline_expr != NULL) {
 			n = n->id->inline_expr;
 			continue;
 		}
@@ -297,6 +297,8 @@ static void clause_needs(struct dt_pcb *pcb, struct dt_node *n, int depth)
 				clause_needs(pcb, n->id->inline_expr, depth + 1);
 			break;
 		case N_INDEX:
+			if (n->id != NULL && n->id->kind == IDK_INLINE)
+				clause_needs(pcb, n->id->inline_expr, depth + 1);
 			if (n->id != NULL && n->id->kind == IDK_BVAR && n->id->code == BV_ARGS &&
 			    n->call.args != NULL && (n->call.args->flags & DN_CONST))
 				st->args_used |= 1u << (n->call.args->cval % 10);

@@ -73,5 +73,13 @@ int cg_xlate_member(struct dt_cg *cg, struct dt_node *n);
 int cg_xlate_value(struct dt_cg *cg, struct dt_node *n);
 /* The translator input identifier inside a member expression. */
 int cg_xlate_arg(struct dt_cg *cg, struct dt_node *n);
+/*
+ * Inline arrays ("inline int a[int x] = x + 1"): a reference's value, and
+ * binding/unbinding the parameters to a reference's keys (cg_inline_bind
+ * returns how many to unbind).
+ */
+int cg_inline_array(struct dt_cg *cg, struct dt_node *n);
+int cg_inline_bind(struct dt_cg *cg, struct dt_node *ref);
+void cg_inline_unbind(struct dt_cg *cg, int n);
 
 #endif

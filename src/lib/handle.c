@@ -235,6 +235,11 @@ const char *dtrace_version(void)
 	return DTRACE_VERSION;
 }
 
+const char *dtrace_d_version(void)
+{
+	return DT_D_VERSION;
+}
+
 void dtrace_wake(dtrace_hdl_t *dtp)
 {
 	uint64_t one = 1;

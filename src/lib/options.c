@@ -19,6 +19,7 @@ enum optkind {
 	OK_BUFPOLICY,
 	OK_CPPARG,	/* define/undef/incdir: a cpp argument */
 	OK_IGNORED,	/* accepted for compatibility; no effect in this implementation */
+	OK_VERSION,	/* a D programming interface version this compiler supports */
 };
 
 struct optdef {
@@ -57,7 +58,7 @@ static const struct optdef opts[] = {
 	{ "pspec", OK_IGNORED }, { "stdc", OK_IGNORED }, { "strip", OK_IGNORED },
 	{ "syslibdir", OK_IGNORED }, { "sysslice", OK_IGNORED }, { "tree", OK_IGNORED },
 	{ "tregs", OK_IGNORED }, { "udefs", OK_IGNORED }, { "useruid", OK_IGNORED },
-	{ "version", OK_IGNORED }, { "temporal", OK_IGNORED }, { "bufresize", OK_IGNORED },
+	{ "version", OK_VERSION }, { "temporal", OK_IGNORED }, { "bufresize", OK_IGNORED },
 	{ "lockmem", OK_IGNORED }, { "pcapsize", OK_IGNORED }, { "bpflog", OK_IGNORED },
 	/* Run-time */
 	{ "aggsize", OK_SIZE, O(aggsize) },
@@ -226,6 +227,20 @@ bool dt_option_is_dynamic(const char *name)
 	return d != NULL && d->dynamic;
 }
 
+/* The D versions DTrace has defined, up to the one this compiler implements. */
+bool dt_d_version_known(const char *v)
+{
+	static const char *const versions[] = {
+		"1.0", "1.1", "1.2", "1.2.1", "1.2.2", "1.3", "1.4", "1.4.1", "1.5", "1.6",
+		"1.6.1", "1.6.2", "1.6.3", "1.6.4", DT_D_VERSION,
+	};
+
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
+		if (strcmp(v, versions[i]) == 0)
+			return true;
+	return false;
+}
+
 static int badval(struct dtrace_hdl *dtp)
 {
 	return dt_set_error(dtp, -EINVAL, "Invalid value for specified option");
@@ -322,6 +337,10 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 		return 0;
 	}
 	case OK_IGNORED:
+		return 0;
+	case OK_VERSION:
+		if (value == NULL || !dt_d_version_known(value))
+			return dt_set_error(dtp, -EINVAL, "Requested version is not supported by compiler");
 		return 0;
 	}
 	return badval(dtp);

@@ -9,6 +9,12 @@ struct dtrace_hdl;
 
 #define DT_OPT_UNSET INT64_MIN
 
+/* The D programming interface version this compiler implements (DTrace's). */
+#define DT_D_VERSION "2.0"
+
+/* Whether v names a D version up to DT_D_VERSION ("1.6.3"). */
+bool dt_d_version_known(const char *v);
+
 struct dt_options {
 	/* Compile-time */
 	bool errtags, droptags, defaultargs, zdefs, cpp;

@@ -64,7 +64,9 @@ static uint64_t parse_period(const char *name, bool *tick)
 			continue;
 		if (v == 0)
 			return 0;
-		return units[i].mul == 0 ? NS / v : v * units[i].mul;
+		uint64_t period = units[i].mul == 0 ? NS / v : v * units[i].mul;
+		/* DTrace has no probe for a rate faster than its minimum. */
+		return period < MIN_PERIOD ? 0 : period;
 	}
 	return 0;
 }
@@ -167,7 +169,7 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	for (size_t i = 0; i < g->probes.n; i++) {
 		struct dt_probe *prp = g->probes.v[i];
 		bool tick = strncmp(prp->desc[3], "tick-", 5) == 0;
-		uint64_t period = prp->data < MIN_PERIOD ? MIN_PERIOD : prp->data;
+		uint64_t period = prp->data;
 		/*
 		 * tick-N runs on one CPU (0, or the cpu option's); profile-N on
 		 * every online CPU (only the cpu option's, if set).

@@ -2,7 +2,9 @@
  * The sdt provider: every kernel tracepoint <group>:<event> is the probe
  * sdt:<group>::<event> (DTrace for Linux's naming).  A program is attached
  * to each enabled tracepoint; argN are the event's fields in order, read
- * from the tracepoint record as its format file describes.
+ * from the tracepoint record as its format file describes, and args[N]
+ * have the fields' C types (arrays and __data_loc strings are addresses
+ * in the record).
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -10,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/ast.h"
 #include "compiler/cg.h"
+#include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 #include "providers/provider.h"
+#include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
 static int add_event(const char *group, const char *event, void *arg)
@@ -44,58 +49,11 @@ static const char *mech_class(const struct dt_probe *prp)
 	return prp->priv;
 }
 
-struct tp_field {
-	uint16_t off, size;
-	bool is_signed;
-};
-
-/* The non-common fields of a tracepoint's format, in order. */
-static int read_format(const char *group, const char *event, struct tp_field *f, int max)
-{
-	const char *base = dt_tracefs();
-	char path[512];
-	int n = 0;
-
-	if (base == NULL)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/events/%s/%s/format", base, group, event);
-	FILE *fp = fopen(path, "re");
-	if (fp == NULL)
-		return -errno;
-	char line[512];
-	while (fgets(line, sizeof(line), fp) != NULL && n < max) {
-		char *fld = strstr(line, "field:");
-		if (fld == NULL)
-			continue;
-		char *semi = strchr(fld, ';');
-		if (semi == NULL)
-			continue;
-		*semi = '\0';
-		char *name = strrchr(fld, ' ');
-		if (name != NULL && strncmp(name + 1, "common_", 7) == 0)
-			continue;
-		unsigned off, size, sgn = 0;
-		char *o = strstr(semi + 1, "offset:"), *s = strstr(semi + 1, "size:"),
-		     *g = strstr(semi + 1, "signed:");
-		if (o == NULL || s == NULL || sscanf(o, "offset:%u", &off) != 1 ||
-		    sscanf(s, "size:%u", &size) != 1)
-			continue;
-		if (g != NULL)
-			sscanf(g, "signed:%u", &sgn);
-		f[n].off = (uint16_t)off;
-		f[n].size = (uint16_t)size;
-		f[n].is_signed = sgn != 0;
-		n++;
-	}
-	fclose(fp);
-	return n;
-}
-
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args, int skip)
 {
 	struct dt_probe *prp = g->probes.v[0];
-	struct tp_field f[10];
-	int n = read_format(prp->desc[1], prp->desc[3], f, 10);
+	struct dt_tp_field f[10];
+	int n = dt_tp_format(prp->desc[1], prp->desc[3], f, 10);
 
 	(void)skip;
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
@@ -109,7 +67,12 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_
 			continue;
 		}
 		int sz = f[i].size;
-		if (sz == 1 || sz == 2 || sz == 4 || sz == 8) {
+		if (f[i].data_loc) {
+			/* The string's address: the record plus the low 16 bits. */
+			cg_emit(cg, I_LDX(BPF_W, BPF_R0, BPF_R6, (int16_t)f[i].off));
+			cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R0, 0xffff));
+			cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R6));
+		} else if (sz == 1 || sz == 2 || sz == 4 || sz == 8) {
 			int code = sz == 1 ? BPF_B : sz == 2 ? BPF_H : sz == 4 ? BPF_W : BPF_DW;
 			cg_emit(cg, I_LDX(code, BPF_R0, BPF_R6, (int16_t)f[i].off));
 			if (f[i].is_signed && sz < 8) {
@@ -145,6 +108,23 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	return 0;
 }
 
+static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+{
+	struct dt_tp_field f[10];
+	int n = dt_tp_format(prp->desc[1], prp->desc[3], f, 10);
+
+	return i >= 0 && i < n ? dt_tp_field_type(dtp, &f[i]) : NULL;
+}
+
+static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	struct dt_tp_field f[10];
+	int n = dt_tp_format(prp->desc[1], prp->desc[3], f, 10);
+
+	(void)dtp;
+	return n < 0 ? -1 : n;
+}
+
 static const struct dt_mech mech_tp = {
 	.name = "sdt-tracepoint",
 	.section = "tracepoint",
@@ -171,5 +151,7 @@ const struct dt_provider dt_prov_sdt = {
 	.populate = populate,
 	.mech_class = mech_class,
 	.choose = choose,
+	.arg_type = arg_type,
+	.arg_count = arg_count,
 	.unavailable = unavailable,
 };

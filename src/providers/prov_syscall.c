@@ -22,6 +22,7 @@
 #include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/syscall_table.h"
+#include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
 /* More probes than this in one program use the raw_syscalls path. */
@@ -374,6 +375,50 @@ static const struct dt_mech mech_raw = {
 	.fill_maps = raw_fill_maps,
 };
 
+/* The fields of the syscall's tracepoint after __syscall_nr: its arguments, or "ret". */
+static int syscall_fields(const struct dt_probe *prp, struct dt_tp_field *f, int max)
+{
+	bool entry = strcmp(prp->desc[3], "entry") == 0;
+	char event[128];
+	struct dt_tp_field all[8];
+
+	snprintf(event, sizeof(event), "sys_%s_%s", entry ? "enter" : "exit", prp->desc[2]);
+	int n = dt_tp_format("syscalls", event, all, 8), k = 0;
+	for (int i = 0; i < n && k < max; i++)
+		if (strcmp(all[i].name, "__syscall_nr") != 0)
+			f[k++] = all[i];
+	return n < 0 ? n : k;
+}
+
+/* args[] have the syscall's parameter types; its pointers are user addresses. */
+static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+{
+	struct dt_tp_field f[6];
+	int n = syscall_fields(prp, f, 6);
+
+	if (i < 0 || i >= n)
+		return NULL;
+	struct dt_type *t = dt_tp_field_type(dtp, &f[i]);
+	if (t == NULL || !dt_type_is_pointer(t))
+		return t;
+	struct dt_type *u = dt_arena_alloc(&dtp->types.arena, sizeof(*u));
+	if (u == NULL)
+		return t;
+	*u = *dt_type_base(t);
+	u->ptr_to = NULL;
+	u->userland = true;
+	return u;
+}
+
+static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	struct dt_tp_field f[6];
+
+	(void)dtp;
+	int n = syscall_fields(prp, f, 6);
+	return n < 0 ? -1 : n;
+}
+
 static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	(void)dtp;
@@ -398,5 +443,7 @@ const struct dt_provider dt_prov_syscall = {
 	.populate = populate,
 	.mech_class = mech_class,
 	.choose = choose,
+	.arg_type = arg_type,
+	.arg_count = arg_count,
 	.unavailable = unavailable,
 };
