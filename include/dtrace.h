@@ -66,6 +66,16 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[]);
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp);
 
 /*
+ * Open a file the user named for output (-o, -h): created if missing,
+ * appended to (append != 0, as DTrace's -o) or truncated.  A symbolic link
+ * as the last component is followed only if nobody but the user and root
+ * could have put it there (see dtrace(8), FILES WRITTEN); otherwise
+ * -ELOOP.  A file descriptor (close-on-exec) or a negative errno with a
+ * message.
+ */
+int dtrace_open_output(dtrace_hdl_t *dtp, const char *path, int append);
+
+/*
  * Non-zero when the output is structured (-x oformat=json: one JSON object
  * per line); 0 for DTrace's text output.
  */
@@ -186,6 +196,12 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid);
 int dtrace_proc_continue(dtrace_hdl_t *dtp);
 /* Non-zero once every -c/-p process has gone; *pidp tells which went. */
 int dtrace_proc_done(dtrace_hdl_t *dtp);
+/*
+ * 1 once the -c child has exited, with its wait status (waitpid) in
+ * *statusp; 0 while it runs, or without -c.  The -c child never outlives
+ * the handle: dtrace_close() kills it, as DTrace does.
+ */
+int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp);
 
 /*
  * ---- Consuming: callbacks -------------------------------------------

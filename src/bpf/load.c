@@ -3,7 +3,8 @@
  * first loads with log level 0 and, only if the kernel refuses, loads that
  * program again with log level 1 into our buffer (so nothing is printed
  * and a successful load costs no logging).  The kernel keeps the tail of
- * a log that does not fit, which is the part that names the error.
+ * a log that does not fit (Linux 6.4 and later; older kernels keep its
+ * head), and says ENOSPC: the caller may load again with a larger buffer.
  */
 #include "bpf/load.h"
 
@@ -11,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +23,6 @@
 #include "bpf/errmsg.h"
 #include "bpf/verifier_log.h"
 #include "lib/util.h"
-
-#define LOG_SIZE (256 * 1024)	/* per program; untouched pages cost nothing */
 
 int bo_open(const void *elf, size_t size, struct bpf_object **objp,
 	    char *err, size_t errlen)
@@ -48,7 +48,6 @@ static int verifier_error(struct bpf_program *prog, const char *log, const char 
 		size_t len = strlen(log);
 		fprintf(stderr, "%s\n", len > 8192 ? log + len - 8192 : log);
 	}
-	/* A log cut to fit the buffer makes the kernel answer ENOSPC. */
 	if (rc == -ENOSPC)
 		rc = -EACCES;
 	if (pos[0] != '\0')
@@ -103,8 +102,8 @@ static void report_verified(struct bpf_object *obj)
 	}
 }
 
-int bo_load(struct bpf_object *obj, const char *source_name,
-	    struct bpf_program **failedp, char *err, size_t errlen)
+int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
+	    struct bpf_program **failedp, bool *log_cut, char *err, size_t errlen)
 {
 	struct bpf_program *prog;
 	size_t n = 0, i = 0;
@@ -113,18 +112,24 @@ int bo_load(struct bpf_object *obj, const char *source_name,
 
 	if (failedp != NULL)
 		*failedp = NULL;
+	*log_cut = false;
+	/* The kernel's bounds (older kernels: at most UINT_MAX >> 8). */
+	if (log_size < 128)
+		log_size = 128;
+	if (log_size > (UINT_MAX >> 8))
+		log_size = UINT_MAX >> 8;
 	bpf_object__for_each_program(prog, obj)
 		n++;
 	logs = calloc(n + 1, sizeof(*logs));
 	if (logs == NULL)
 		return bo_errf(err, errlen, -ENOMEM, "out of memory");
 	bpf_object__for_each_program(prog, obj) {
-		logs[i] = calloc(1, LOG_SIZE);
+		logs[i] = calloc(1, log_size);
 		if (logs[i] == NULL) {
 			rc = bo_errf(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
-		rc = bpf_program__set_log_buf(prog, logs[i++], LOG_SIZE);
+		rc = bpf_program__set_log_buf(prog, logs[i++], log_size);
 		if (rc < 0) {
 			bo_errf(err, errlen, rc, "BPF program '%s': %s", bpf_program__name(prog),
 				strerror(-rc));
@@ -147,6 +152,8 @@ int bo_load(struct bpf_object *obj, const char *source_name,
 			continue;
 		if (failedp != NULL)
 			*failedp = prog;
+		/* A log cut to fit the buffer makes the kernel answer ENOSPC. */
+		*log_cut = rc == -ENOSPC || strlen(logs[i - 1]) + 1 >= log_size;
 		rc = verifier_error(prog, logs[i - 1], source_name, rc, err, errlen);
 		goto out;
 	}
@@ -157,6 +164,25 @@ out:
 		free(logs[i]);
 	free(logs);
 	return rc;
+}
+
+int bo_map_refused(struct bpf_object *obj, char *name, size_t namelen)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = bpf_map__map_flags(map));
+		int fd = bpf_map_create(bpf_map__type(map), NULL, bpf_map__key_size(map),
+					bpf_map__value_size(map), bpf_map__max_entries(map), &opts);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		int rc = -errno;
+		snprintf(name, namelen, "%s", bpf_map__name(map));
+		return rc;
+	}
+	return 0;
 }
 
 void *bo_bss_var(struct bpf_object *obj, const char *name, size_t *sizep)

@@ -6,6 +6,7 @@
 #ifndef DT_BPF_LOAD_H
 #define DT_BPF_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct bpf_object;
@@ -26,10 +27,21 @@ int bo_open(const void *elf, size_t size, struct bpf_object **objp,
  * "BPF verifier rejected the clause at x.d:12: <reason>": the position is
  * the last line info of file `source_name` (NULL: of any file) that the
  * verifier printed before failing, the reason the last line of its log.
+ * Each program's log buffer is log_size bytes; *log_cut says whether the
+ * refused program's log did not fit (open and load again with a larger one).
  * Negative errno and a message on failure.
  */
-int bo_load(struct bpf_object *obj, const char *source_name,
-	    struct bpf_program **failedp, char *err, size_t errlen);
+int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
+	    struct bpf_program **failedp, bool *log_cut, char *err, size_t errlen);
+
+/*
+ * After bo_load() failed with no program refused: find a map the kernel
+ * will not create, by creating each one alone (and closing it at once).
+ * Its name goes to name[namelen]; returns the kernel's negative errno, or
+ * 0 if every map can be created alone (then only all of them together were
+ * too much).
+ */
+int bo_map_refused(struct bpf_object *obj, char *name, size_t namelen);
 
 /*
  * The .bss variable `name` (its size in *sizep if not NULL): after

@@ -86,7 +86,18 @@ struct bo_object {
 	DT_VEC(struct bo_var) bss_vars;
 	uint32_t bss_size;
 	DT_VEC(uint8_t) rodata;
+	/* Every function made for this object, in funcs or not (bo_object_free frees them). */
+	DT_VEC(struct bo_func *) owned;
 };
+
+/*
+ * Note that `fn` (allocated by the caller, e.g. in an arena) belongs to
+ * the object: bo_object_free() frees its vectors.  0 or -ENOMEM.
+ */
+int bo_func_own(struct bo_object *obj, struct bo_func *fn);
+
+/* Free what the object's vectors and its functions' vectors hold (not obj itself). */
+void bo_object_free(struct bo_object *obj);
 
 /*
  * Write the object as a relocatable BPF ELF (ET_REL, EM_BPF) with .BTF and

@@ -4,6 +4,7 @@
  * and exits as DTrace does (0 success, 1 failure, 2 usage).  Everything
  * goes through the public API in dtrace.h.
  */
+#define _GNU_SOURCE	/* sigabbrev_np */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dtrace.h"
@@ -199,6 +201,25 @@ static void no_match(dtrace_hdl_t *dtp, const char *desc, void *arg)
 	(void)dtp;
 	(void)arg;
 	errmsg("failed to match %s: No probe matches description", desc);
+}
+
+/*
+ * A file named on the command line, for writing: appended to (-o, as
+ * DTrace) or truncated (-h); never through a symbolic link others could
+ * have planted (dtrace_open_output).  NULL, and why in *why.
+ */
+static FILE *open_ofile(dtrace_hdl_t *dtp, const char *path, bool append, const char **why)
+{
+	int fd = dtrace_open_output(dtp, path, append);
+	FILE *fp = NULL;
+
+	if (fd < 0) {
+		*why = dtrace_errmsg(dtp);
+	} else if ((fp = fdopen(fd, append ? "a" : "w")) == NULL) {
+		*why = strerror(errno);
+		close(fd);
+	}
+	return fp;
 }
 
 /* The description as reported: cut before any predicate or action. */
@@ -466,9 +487,10 @@ static int generate(dtrace_hdl_t *dtp, struct options *o)
 		return E_USAGE;
 	int rc = E_SUCCESS;
 	if (o->header) {
-		FILE *fp = fopen(file, "w");
+		const char *why = NULL;
+		FILE *fp = open_ofile(dtp, file, false, &why);
 		if (fp == NULL) {
-			errmsg("failed to open header file '%s': %s", file, strerror(errno));
+			errmsg("failed to open header file '%s': %s", file, why);
 			rc = E_ERROR;
 		} else {
 			int r = dtrace_program_header(dtp, fp, file);
@@ -549,8 +571,9 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 	}
 
 	if (o->list) {
-		if (o->ofile && (out = fopen(o->ofile, "w")) == NULL) {
-			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
+		const char *why = NULL;
+		if (o->ofile && (out = open_ofile(dtp, o->ofile, true, &why)) == NULL) {
+			errmsg("failed to open output file '%s': %s", o->ofile, why);
 			return E_ERROR;
 		}
 		dtrace_provider_iter(dtp, unavailable_provider, NULL);
@@ -587,14 +610,16 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		dtrace_disassemble(dtp, stderr);
 	if (o->compile_only)
 		return E_SUCCESS;
+
 	if (total == 0 && !o->zdefs) {
 		errmsg("no probes %s", o->ncmds ? "matched" : "specified");
 		return E_ERROR;
 	}
 
 	if (o->ofile != NULL) {
-		if ((out = fopen(o->ofile, "w")) == NULL) {
-			errmsg("failed to open output file '%s': %s", o->ofile, strerror(errno));
+		const char *why = NULL;
+		if ((out = open_ofile(dtp, o->ofile, true, &why)) == NULL) {
+			errmsg("failed to open output file '%s': %s", o->ofile, why);
 			return E_ERROR;
 		}
 		dtrace_set_output(dtp, out);
@@ -647,9 +672,17 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			done = true;
 	}
 	if ((o->cmdv != NULL || o->npids > 0) && dtrace_proc_done(dtp) && !quiet) {
-		int st;
-		if (!dtrace_exited(dtp, &st))
-			errmsg("pid %d has exited", (int)dtrace_target_pid(dtp));
+		int st, ws;
+		pid_t pid = dtrace_target_pid(dtp);
+		/* As DTrace's prochandler() (the status is known for -c only). */
+		if (dtrace_exited(dtp, &st))
+			;
+		else if (dtrace_proc_status(dtp, &ws) && WIFSIGNALED(ws))
+			errmsg("pid %d terminated by SIG%s", (int)pid, sigabbrev_np(WTERMSIG(ws)));
+		else if (dtrace_proc_status(dtp, &ws) && WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
+			errmsg("pid %d exited with status %d", (int)pid, WEXITSTATUS(ws));
+		else
+			errmsg("pid %d has exited", (int)pid);
 	}
 	if (dtrace_stop(dtp) < 0) {
 		errmsg("couldn't stop tracing: %s", dtrace_errmsg(dtp));

@@ -18,12 +18,17 @@ void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct
 	cg->fn = fn;
 	cg->fault_label = -1;
 	cg->reg_reserved[BPF_FP] = true;
+	pcb->cg = cg;
+	if (fn != NULL && bo_func_own(obj, fn) < 0)
+		oom(cg);
 }
 
 void cg_fini(struct dt_cg *cg)
 {
 	dt_vec_free(&cg->labels);
 	dt_vec_free(&cg->fixups);
+	if (cg->pcb != NULL && cg->pcb->cg == cg)
+		cg->pcb->cg = NULL;
 }
 
 void cg_set_line(struct dt_cg *cg, int line)

@@ -48,6 +48,9 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	memcpy(dtp->errmsg, msg, sizeof(msg));
 	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag ? tag : "");
 	dtp->err = -EINVAL;
+	/* Code generation in progress: its frame is still live here, not after the jump. */
+	if (pcb->cg != NULL)
+		cg_fini(pcb->cg);
 	longjmp(pcb->jb, 1);
 }
 
@@ -161,6 +164,9 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	st->id = dtp->nextstmt;
 	st->npdescs = c->clause.npdescs;
 	dtp->nextstmt += (uint32_t)c->clause.npdescs;
+	/* In the program first: a compile error frees what matching collected. */
+	if (dt_vec_push(&pgp->stmts, st) < 0)
+		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
 	struct match_ctx mc = { st, 0, { 0 } };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
@@ -188,8 +194,6 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		}
 	}
 	dt_vec_free(&mc.seen);
-	if (dt_vec_push(&pgp->stmts, st) < 0)
-		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
 	dt_sema_clause(pcb, st);
 }
 
@@ -197,15 +201,20 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 struct agg_sizes {
 	struct dt_aggdesc *ad;
 	struct dt_node *first;
-	uint32_t sizes[16];
+	uint32_t *sizes;	/* [ad->nkeys], in the arena */
 };
 
-static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_sizes *v, int *n)
+struct agg_scan {
+	struct agg_sizes *v;	/* in the arena, grown by doubling */
+	int n, cap;
+};
+
+static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_scan *sc)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		if (s->kind == N_IF || s->kind == N_BLOCK) {
-			scan_aggs(pcb, s->body, v, n);
-			scan_aggs(pcb, s->elsebody, v, n);
+			scan_aggs(pcb, s->body, sc);
+			scan_aggs(pcb, s->elsebody, sc);
 			continue;
 		}
 		if (s->kind != N_EXPRSTMT || s->l->kind != N_OP2 || s->l->l->kind != N_AGG)
@@ -215,18 +224,27 @@ static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_sizes
 		if (ad == NULL || ad->key_size != 0)
 			continue;
 		int i;
-		for (i = 0; i < *n && v[i].ad != ad; i++)
+		for (i = 0; i < sc->n && sc->v[i].ad != ad; i++)
 			;
-		if (i == *n) {
-			if (*n == 256)
-				continue;
-			memset(&v[i], 0, sizeof(v[i]));
-			v[i].ad = ad;
-			v[i].first = agg;
-			(*n)++;
+		if (i == sc->n) {
+			/* Any number of aggregations: a program may have thousands. */
+			if (sc->n == sc->cap) {
+				int cap = sc->cap ? 2 * sc->cap : 64;
+				struct agg_sizes *nv = dt_palloc(pcb, sizeof(*nv) * (size_t)cap);
+				if (sc->n > 0)
+					memcpy(nv, sc->v, sizeof(*nv) * (size_t)sc->n);
+				sc->v = nv;
+				sc->cap = cap;
+			}
+			memset(&sc->v[i], 0, sizeof(sc->v[i]));
+			sc->v[i].ad = ad;
+			sc->v[i].first = agg;
+			sc->v[i].sizes = dt_palloc(pcb, sizeof(uint32_t) * (size_t)(ad->nkeys + 1));
+			sc->n++;
 		}
+		struct agg_sizes *v = sc->v;
 		int k = 0;
-		for (struct dt_node *key = agg->agg.keys; key && k < 16; key = key->next, k++) {
+		for (struct dt_node *key = agg->agg.keys; key && k < ad->nkeys; key = key->next, k++) {
 			uint32_t sz = dt_expr_strsize(pcb->hdl, key);
 			if (sz > v[i].sizes[k])
 				v[i].sizes[k] = sz;
@@ -236,13 +254,12 @@ static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_sizes
 
 static void layout_aggs(struct dt_pcb *pcb, struct dtrace_prog *pgp)
 {
-	struct agg_sizes *v = dt_palloc(pcb, sizeof(*v) * 256);
-	int n = 0;
+	struct agg_scan sc = { NULL, 0, 0 };
 
 	for (size_t i = 0; i < pgp->stmts.n; i++)
-		scan_aggs(pcb, pgp->stmts.v[i]->clause->clause.body, v, &n);
-	for (int i = 0; i < n; i++)
-		dt_agg_layout(pcb, v[i].first, v[i].sizes);
+		scan_aggs(pcb, pgp->stmts.v[i]->clause->clause.body, &sc);
+	for (int i = 0; i < sc.n; i++)
+		dt_agg_layout(pcb, sc.v[i].first, sc.v[i].sizes);
 }
 
 static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, size_t *lenp)
@@ -318,6 +335,10 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pcb.argref = refs;
 	if (setjmp(pcb.jb) != 0) {
 		free(refs);
+		for (size_t i = 0; i < pgp->stmts.n; i++) {
+			dt_vec_free(&pgp->stmts.v[i]->probes);
+			dt_vec_free(&pgp->stmts.v[i]->probe_pdesc);
+		}
 		free(pgp->stmts.v);
 		free(pgp);
 		dt_compile_hint(dtp);

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,8 +338,9 @@ static void lex_macro(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode m
 			p++;
 		lx->pos = p;
 		char *text = dt_pstrndup(lx->pcb, lx->src + start, p - start);
-		const char *v = dt_macro_arg(lx->pcb, atoi(text + (asstring ? 2 : 1)), text,
-					     lx->line);
+		/* Not atoi: $4294967297 is no $1. */
+		long n = strtol(text + (asstring ? 2 : 1), NULL, 10);
+		const char *v = dt_macro_arg(lx->pcb, n > INT_MAX ? -1 : (int)n, text, lx->line);
 		if (asstring) {
 			t->tok = T_STRING;
 			t->sval = dt_pstrdup(lx->pcb, v);

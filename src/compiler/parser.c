@@ -1151,36 +1151,54 @@ struct dt_node *dt_parse_type_string(struct dt_pcb *pcb, const char *text)
 
 /* ---- Probe descriptions ---- */
 
-/* Expand $1, $target, ... inside a probe description field. */
+/* a followed by n bytes of b, in the compile arena. */
+static char *append(struct dt_pcb *pcb, const char *a, const char *b, size_t n)
+{
+	size_t alen = strlen(a);
+	char *r = dt_palloc(pcb, alen + n + 1);
+
+	memcpy(r, a, alen);
+	memcpy(r + alen, b, n);
+	r[alen + n] = '\0';
+	return r;
+}
+
+/*
+ * Expand $1, $target, ... inside a probe description field.  Built in the
+ * arena: an unknown macro is a compile error, which leaves nothing to free.
+ */
 static char *expand_macros(struct dt_pcb *pcb, const char *s, int line)
 {
 	if (strchr(s, '$') == NULL)
 		return dt_pstrdup(pcb, s);
-	struct dt_strbuf sb;
-	dt_sb_init(&sb);
+	char *r = "";
 	while (*s) {
 		if (*s != '$') {
-			dt_sb_putc(&sb, *s++);
+			size_t n = strcspn(s, "$");
+			r = append(pcb, r, s, n);
+			s += n;
 			continue;
 		}
 		const char *start = s++;
 		if (isdigit((unsigned char)*s)) {
 			int n = 0;
-			while (isdigit((unsigned char)*s))
-				n = n * 10 + (*s++ - '0');
+			for (; isdigit((unsigned char)*s); s++)	/* no overflow: too big is unknown */
+				n = n < 100000000 ? n * 10 + (*s - '0') : n;
 			char *text = dt_pstrndup(pcb, start, (size_t)(s - start));
-			dt_sb_puts(&sb, dt_macro_arg(pcb, n, text, line));
+			const char *v = dt_macro_arg(pcb, n, text, line);
+			r = append(pcb, r, v, strlen(v));
 		} else if (isalpha((unsigned char)*s) || *s == '_') {
 			while (isalnum((unsigned char)*s) || *s == '_')
 				s++;
 			char *text = dt_pstrndup(pcb, start, (size_t)(s - start));
-			dt_sb_printf(&sb, "%lld", (long long)dt_macro_var(pcb, text + 1, text, line));
+			char num[32];
+			snprintf(num, sizeof(num), "%lld",
+				 (long long)dt_macro_var(pcb, text + 1, text, line));
+			r = append(pcb, r, num, strlen(num));
 		} else {
-			dt_sb_putc(&sb, '$');
+			r = append(pcb, r, "$", 1);
 		}
 	}
-	char *r = dt_pstrdup(pcb, sb.s ? sb.s : "");
-	dt_sb_free(&sb);
 	return r;
 }
 

@@ -15,6 +15,7 @@
 
 struct dtrace_hdl;
 struct dt_sema_ctx;
+struct dt_cg;
 
 struct dt_pcb {
 	struct dtrace_hdl *hdl;
@@ -37,6 +38,7 @@ struct dt_pcb {
 	const char *region;		/* "predicate" / "action list" while checking a clause */
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
+	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 	struct dt_ident **iparams;	/* an inline array's parameters, while its value is checked */
 	int niparams;

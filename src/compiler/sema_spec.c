@@ -8,6 +8,7 @@
  * counts as recording data.
  */
 #include "compiler/ident.h"
+#include "compiler/program.h"
 #include "compiler/sema_impl.h"
 
 static bool destructive(const struct dt_ident *id)
@@ -29,6 +30,9 @@ void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_i
 
 	if (cx == NULL)
 		return;
+	/* The clause may then only be enabled with -w (dtrace_go). */
+	if (destructive(id))
+		cx->stmt->destructive = true;
 	/* Of the subroutines, only copyout() and copyoutstr() act (destructively). */
 	if (id->kind == IDK_SUBR && !destructive(id))
 		return;

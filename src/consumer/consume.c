@@ -25,9 +25,28 @@
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
+/*
+ * One pass over the ring reads at most a ring's worth (bufsize): records
+ * that keep coming (dtrace tracing its own writes, say) must not keep the
+ * consumer from its loop, where it sees signals, exit() and its targets.
+ * Returning a negative value stops libbpf after this record.
+ */
+#define PASS_OVER (-EAGAIN)
+
 static int on_record(void *ctx, void *data, size_t size)
 {
-	return dt_bufring_record(ctx, data, size);
+	struct dtrace_hdl *dtp = ctx;
+	struct dt_runtime *rt = dtp->rt;
+	int rc = dt_bufring_record(dtp, data, size);
+
+	if (rc < 0)
+		return rc;
+	rt->pass_bytes += DT_ALIGN(size, 8) + 8;	/* with the ring's record header */
+	if (rt->pass_bytes >= (uint64_t)dtp->opts.bufsize) {
+		rt->pass_full = true;
+		return PASS_OVER;
+	}
+	return 0;
 }
 
 int dt_consume_init(struct dtrace_hdl *dtp)
@@ -123,7 +142,11 @@ int dt_consume_pending(struct dtrace_hdl *dtp)
 
 	if (rt == NULL || rt->ring == NULL)
 		return 0;
+	rt->pass_bytes = 0;
+	rt->pass_full = false;
 	rc = ring_buffer__consume(rt->ring);
+	if (rt->pass_full && rc == PASS_OVER)
+		rc = 0;
 	if (dtp->out != NULL)
 		fflush(dtp->out);
 	dt_report_drops(dtp);
@@ -138,8 +161,8 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	struct dt_runtime *rt = dtp->rt;
 	int64_t ms = dtp->opts.switchrate / 1000000;
 
-	/* Nothing to wait for once exit() has been seen (e.g. in BEGIN). */
-	if (rt == NULL || rt->ring == NULL || dtp->exited)
+	/* Nothing to wait for once exit() has been seen (e.g. in BEGIN), or more is waiting. */
+	if (rt == NULL || rt->ring == NULL || dtp->exited || rt->pass_full)
 		return;
 	/* Drained speculations are freed for reuse when the ring is read. */
 	if (dt_spec_used(dtp) && dtp->opts.cleanrate / 1000000 < ms)
@@ -178,12 +201,16 @@ int dtrace_stop(dtrace_hdl_t *dtp)
 
 	if (rt == NULL || dtp->stopped)
 		return 0;
-	/* Close the gate, drain what is left, then END. */
+	/* Close the gate, drain what is left (no more comes), then END. */
 	*rt->state = DT_STATE_DRAINING;
-	dt_consume_pending(dtp);
+	do
+		dt_consume_pending(dtp);
+	while (rt->pass_full && !dtp->cb_aborted);
 	dt_bufring_flush(dtp);
 	int rc = dt_run_consumer_program(dtp, rt->end);
-	dt_consume_pending(dtp);
+	do
+		dt_consume_pending(dtp);
+	while (rt->pass_full && !dtp->cb_aborted);
 	dt_bufring_flush(dtp);
 	dtp->stopped = true;
 	return rc;

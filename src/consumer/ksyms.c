@@ -98,7 +98,8 @@ static int build(struct dt_ksyms *ks, struct raw *v, size_t n, const size_t *mod
 {
 	const char *names = ks->names;
 
-	qsort(v, n, sizeof(*v), cmp_raw);
+	if (n > 0)	/* v may be NULL then: qsort's argument must not be */
+		qsort(v, n, sizeof(*v), cmp_raw);
 	ks->syms = calloc(n ? n : 1, sizeof(*ks->syms));
 	ks->mods = calloc(nmods ? nmods : 1, sizeof(*ks->mods));
 	if (ks->syms == NULL || ks->mods == NULL)

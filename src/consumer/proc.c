@@ -2,7 +2,9 @@
  * Process control for -c and -p.  A -c child is created at once (so that
  * $target is known to the compiler) and stopped by ptrace right after its
  * exec, before it runs an instruction of its own; it is released once the
- * probes are live, and killed if tracing never starts.
+ * probes are live.  As in DTrace (a created process is released with
+ * PRELEASE_KILL), it does not outlive dtrace: it is killed when the handle
+ * is closed, and by the kernel (PR_SET_PDEATHSIG) if dtrace is killed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -25,6 +28,7 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 
 	if (pipe2(err, O_CLOEXEC) < 0)
 		return dt_set_error(dtp, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
@@ -33,6 +37,9 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 	}
 	if (pid == 0) {
 		close(err[0]);
+		/* Die with dtrace, even by SIGKILL (unless dtrace died already). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
 		/* Stop at the exec, before the program runs (SIGTRAP). */
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
 			execvp(argv[0], argv);
@@ -195,12 +202,21 @@ int dtrace_proc_done(dtrace_hdl_t *dtp)
 
 void dt_proc_release_all(struct dtrace_hdl *dtp)
 {
-	/* A -c child that never started must not outlive us. */
-	if (dtp->child_pid != 0 && dtp->child_stopped) {
+	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
+	if (dtp->child_pid != 0 && !dtp->child_exited) {
 		kill(dtp->child_pid, SIGKILL);
 		while (waitpid(dtp->child_pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		dtp->child_stopped = false;
 		dtp->child_exited = true;
 	}
+}
+
+int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp)
+{
+	if (dtp->child_pid == 0 || !dtp->child_exited)
+		return 0;
+	if (statusp != NULL)
+		*statusp = dtp->child_status;
+	return 1;
 }

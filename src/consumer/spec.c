@@ -54,6 +54,13 @@ int dt_spec_init(struct dtrace_hdl *dtp)
 	if (dtp->spec_off == 0 || rt->specs != NULL)
 		return 0;
 	void *area = bo_bss_var(rt->obj, "dt_specs", &sz);
+	return dt_spec_init_area(dtp, area, sz);
+}
+
+int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz)
+{
+	struct dt_runtime *rt = dtp->rt;
+
 	if (area == NULL || sz < DT_SPEC_AREA_SIZE(dtp->spec_nspec))
 		return dt_set_error(dtp, -ENOENT, "speculation buffers of the BPF object not found");
 	struct dt_specstate *sp = calloc(1, sizeof(*sp));

@@ -16,6 +16,8 @@ struct dt_rdesc;
 
 /* After loading: find the speculations (nothing to do if none are used). */
 int dt_spec_init(struct dtrace_hdl *dtp);
+/* The same with the speculations' area (`sz` bytes) given: the record fuzzer's. */
+int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz);
 void dt_spec_close(struct dtrace_hdl *dtp);
 
 /*

@@ -18,6 +18,7 @@
 #include "consumer/rdesc.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
+#include "lib/map_limits.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
 #include "providers/provider.h"
@@ -72,20 +73,16 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 	return 0;
 }
 
-static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
-{
-	void *elf = NULL, *linked = NULL;
-	size_t elfsz = 0, linkedsz = 0;
-	char err[1024];
-	int rc;
+/* The kernel's limit on the functions of one BPF program (the verifier's). */
+#define BPF_MAX_SUBPROGS 256
 
-	rc = bo_write_elf(dtp->obj, &elf, &elfsz, err, sizeof(err));
-	if (rc == 0)
-		rc = bo_link(elf, elfsz, &linked, &linkedsz, err, sizeof(err));
-	free(elf);
-	if (rc == 0)
-		rc = bo_open(linked, linkedsz, &rt->obj, err, sizeof(err));
-	free(linked);
+/* Open the linked object and make each program what its mechanism needs. */
+static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *linked,
+		       size_t linkedsz)
+{
+	char err[1024];
+	int rc = bo_open(linked, linkedsz, &rt->obj, err, sizeof(err));
+
 	if (rc < 0)
 		return dt_set_error(dtp, rc, "%s", err);
 	for (size_t i = 0; i < rt->groups.n; i++) {
@@ -96,19 +93,69 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		if (p != NULL && (rc = g->mech->prepare(dtp, g, p)) < 0)
 			return rc;
 	}
+	return 0;
+}
+
+/* The first verifier log buffer of each program; bpflogsize bounds the retry. */
+#define LOG_SIZE_FIRST (256 * 1024)
+
+static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	void *elf = NULL, *linked = NULL;
+	size_t elfsz = 0, linkedsz = 0;
+	size_t log_max = dtp->opts.bpflogsize > 0 ? (size_t)dtp->opts.bpflogsize : LOG_SIZE_FIRST;
+	size_t log_size = log_max < LOG_SIZE_FIRST ? log_max : LOG_SIZE_FIRST;
 	struct bpf_program *failed = NULL;
-	rc = bo_load(rt->obj, dtp->obj->source_name, &failed, err, sizeof(err));
+	bool log_cut = false;
+	char err[1024];
+	int rc;
+
+	rc = bo_write_elf(dtp->obj, &elf, &elfsz, err, sizeof(err));
+	if (rc == 0)
+		rc = bo_link(elf, elfsz, &linked, &linkedsz, err, sizeof(err));
+	free(elf);
+	if (rc < 0) {
+		free(linked);
+		return dt_set_error(dtp, rc, "%s", err);
+	}
+	/* A refused program whose log did not fit: again, with bpflogsize for its log. */
+	for (;;) {
+		if ((rc = open_object(dtp, rt, linked, linkedsz)) < 0) {
+			free(linked);
+			return rc;
+		}
+		rc = bo_load(rt->obj, dtp->obj->source_name, log_size, &failed, &log_cut, err,
+			     sizeof(err));
+		if (rc == 0 || !log_cut || log_size >= log_max)
+			break;
+		bo_close(rt->obj);
+		rt->obj = NULL;
+		log_size = log_max;
+	}
+	free(linked);
 	if (rc < 0) {
 		/* Name the probe whose program failed, as DTrace does. */
 		const char *what = "the program";
 		char desc[512];
+		size_t nclauses = 0;
 		for (size_t i = 0; failed && i < rt->groups.n; i++) {
 			struct dt_group *g = rt->groups.v[i];
 			if (g->fn && strcmp(bpf_program__name(failed), g->fn->name) == 0) {
 				dt_probe_fullname(g->probes.v[0], desc, sizeof(desc));
 				what = desc;
+				nclauses = g->stmts.n;
 			}
 		}
+		/* Each clause is a BPF function of its probe's program. */
+		if (nclauses > 0 && strstr(err, "too many subprograms") != NULL)
+			return dt_set_error(dtp, -E2BIG, "failed to enable '%s': %zu clauses: the "
+					    "kernel allows at most %d BPF functions in one program "
+					    "(one per clause of a probe, and the run-time functions "
+					    "they call)", what, nclauses, BPF_MAX_SUBPROGS);
+		/* No program refused: a map was (ENOMEM, E2BIG ... from its size). */
+		int mrc;
+		if (failed == NULL && rc != -EPERM && (mrc = dt_map_refused_error(dtp, rt->obj, rc)) < 0)
+			return mrc;
 		if (rc == -EPERM)
 			return dt_set_error(dtp, rc, "failed to enable '%s': %s (the kernel refused "
 					    "BPF: run as root, or with CAP_BPF and CAP_PERFMON; in a "
@@ -152,12 +199,12 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
 	if (dtp->obj == NULL || dtp->stmts.n == 0)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
+	/* system(), raise(), stop(), chill(), freopen(), copyout() ... only with -w. */
+	for (size_t i = 0; i < dtp->stmts.n && !dtp->opts.destructive; i++)
+		if (dtp->stmts.v[i]->destructive)
+			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
-	/* system(), raise(), stop(), chill(), freopen(), copyout(): only with -w. */
-	for (size_t i = 0; i < dtp->stmts.n; i++)
-		if (dtp->stmts.v[i]->destructive && !dtp->opts.destructive)
-			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
 	if ((rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
 	rt = calloc(1, sizeof(*rt));

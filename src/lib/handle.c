@@ -8,6 +8,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "bpf/object.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "consumer/agg.h"
@@ -96,6 +97,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_vec_free(&dtp->rdescs);
 	dt_vec_free(&dtp->aggs);
 	dt_vec_free(&dtp->grabbed);
+	dt_vec_free(&dtp->dynvars);
+	bo_object_free(dtp->obj);
 	dt_typetab_fini(&dtp->types);
 	dt_options_fini(&dtp->opts);
 	for (int i = 0; i < dtp->argc; i++)

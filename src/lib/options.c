@@ -204,6 +204,8 @@ int dt_parse_rate(const char *s, int64_t *valp)
 	}
 	if (mul == 0)
 		*valp = v ? (int64_t)(1000000000ULL / v) : 0;
+	else if (v > (uint64_t)(INT64_MAX / mul))
+		return -1;	/* more than 292 years of nanoseconds */
 	else
 		*valp = (int64_t)v * mul;
 	return 0;

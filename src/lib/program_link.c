@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lib/dt_impl.h"
+#include "lib/ofile.h"
 #include "lib/usdt_rewrite.h"
 
 static const char shstrtab[] = "\0.shstrtab\0.note.GNU-stack\0.comment\0";
@@ -62,9 +63,12 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 	}
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return dt_set_error(dtp, -ENOTSUP, "libelf is out of date");
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return dt_set_error(dtp, -errno, "failed to open %s: %s", file, strerror(errno));
+	int fd = dt_open_output(dtp, file, false);
+	if (fd < 0) {
+		char why[sizeof(dtp->errmsg)];
+		memcpy(why, dtp->errmsg, sizeof(why));
+		return dt_set_error(dtp, fd, "failed to open %s: %s", file, why);
+	}
 	Elf *e = elf_begin(fd, ELF_C_WRITE, NULL);
 	GElf_Ehdr eh;
 	int ok = e != NULL && gelf_newehdr(e, ELFCLASS64) != NULL && gelf_getehdr(e, &eh) != NULL;

@@ -27,6 +27,8 @@ struct dt_runtime {
 	int cpuinfo_fd;
 	int ncpus;
 	uint64_t *drops_seen;		/* per CPU and kind, already reported */
+	uint64_t pass_bytes;		/* read from the ring in this pass ... */
+	bool pass_full;			/* ... up to bufsize: more is waiting */
 	bool error_clauses;		/* some clause enables ERROR */
 	struct dt_specstate *specs;	/* speculations (consumer/spec.c), NULL if unused */
 	struct dt_waitset *wait;	/* what the consumer sleeps on (consumer/waitset.c) */

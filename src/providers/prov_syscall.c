@@ -115,10 +115,31 @@ static void emit_errno(struct dt_cg *cg, int dctx_off, int reg)
 	cg_label_place(cg, done);
 }
 
+/*
+ * How many arguments every probe's sys_enter_ tracepoint of the group has:
+ * a program that reads past the shortest record is refused at attach
+ * (EACCES), so arguments beyond it read as 0, as in raw_syscalls' absence.
+ */
+static int tp_nargs(const struct dt_group *g)
+{
+	int n = 6;
+
+	for (size_t i = 0; i < g->probes.n; i++) {
+		char ev[128];
+		snprintf(ev, sizeof(ev), "sys_enter_%s", g->probes.v[i]->desc[2]);
+		long end = dt_tracefs_event_size("syscalls", ev);
+		int k = end < 0 ? 6 : end <= 16 ? 0 : (int)((end - 16 + 7) / 8);
+		if (k < n)
+			n = k;
+	}
+	return n;
+}
+
 static void tp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			int skip)
 {
 	(void)skip;
+	int nargs = is_entry(g) && (args & 0x3f) ? tp_nargs(g) : 6;
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_attach_cookie));
 	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, dctx_off + DCTX_PRID));
@@ -127,7 +148,7 @@ static void tp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint
 		for (int i = 0; i < 10; i++) {
 			if (!(args & (1u << i)))
 				continue;
-			if (i < 6) {
+			if (i < nargs) {
 				cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, 16 + 8 * i));
 				cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_ARGS + 8 * i));
 			} else {
@@ -401,7 +422,12 @@ static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	(void)dtp;
-	if (strstr(g->mclass, "-tp") == NULL && g->probes.n > RAW_THRESHOLD)
+	if (strstr(g->mclass, "-tp") != NULL)
+		return &mech_tp;
+	if (g->probes.n > RAW_THRESHOLD)
+		return &mech_raw;
+	/* Syscalls of different arities whose arguments are read: raw_syscalls has them all. */
+	if (is_entry(g) && g->probes.n > 1 && (g->args_used & 0x3f) >> tp_nargs(g) != 0)
 		return &mech_raw;
 	return &mech_tp;
 }

@@ -416,8 +416,10 @@ static void test_load_and_run(void **state)
 	rb = bpf_object__find_map_by_name(obj, "rb");
 	assert_int_equal(bpf_map__set_max_entries(rb, 16384), 0);
 	assert_int_equal(bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "h"), 64), 0);
-	if (bo_load(obj, "test.d", NULL, err, sizeof(err)) < 0)
+	bool cut = true;
+	if (bo_load(obj, "test.d", 256 * 1024, NULL, &cut, err, sizeof(err)) < 0)
 		fail_msg("bo_load: %s", err);
+	assert_false(cut);
 	assert_int_equal(bpf_map__max_entries(rb), 16384);
 	assert_true(btf__fd(bpf_object__btf(obj)) >= 0);
 
@@ -443,15 +445,24 @@ static void test_load_and_run(void **state)
 	assert_int_equal(count_fds(), fds);
 }
 
-static void expect_rejection(struct test_obj *t, const char *prog, const char *pos,
-			     const char *reason)
+static void expect_rejection_log(struct test_obj *t, size_t log_size, bool want_cut,
+				 const char *prog, const char *pos, const char *reason)
 {
 	int fds = count_fds();
 	struct bpf_object *obj = open_obj(&t->obj);
 	struct bpf_program *failed = NULL;
 	char err[512] = "";
+	bool cut = !want_cut;
 
-	assert_true(bo_load(obj, "test.d", &failed, err, sizeof(err)) < 0);
+	assert_true(bo_load(obj, "test.d", log_size, &failed, &cut, err, sizeof(err)) < 0);
+	assert_int_equal(cut, want_cut);
+	if (want_cut) {		/* only that the caller should load again */
+		assert_non_null(failed);
+		bo_close(obj);
+		free_obj(t);
+		assert_int_equal(count_fds(), fds);
+		return;
+	}
 	print_message("verifier error: %s\n", err);
 	if (strstr(err, pos) != err || strstr(err, reason) == NULL)
 		fail_msg("unexpected message: %s", err);
@@ -460,6 +471,12 @@ static void expect_rejection(struct test_obj *t, const char *prog, const char *p
 	bo_close(obj);
 	free_obj(t);
 	assert_int_equal(count_fds(), fds);
+}
+
+static void expect_rejection(struct test_obj *t, const char *prog, const char *pos,
+			     const char *reason)
+{
+	expect_rejection_log(t, 256 * 1024, false, prog, pos, reason);
 }
 
 static void test_verifier_error(void **state)
@@ -484,6 +501,18 @@ static void test_verifier_error_in_runtime(void **state)
 	build_bad_call(&t);
 	expect_rejection(&t, "bad_call", "BPF verifier rejected the clause at test.d:2: ",
 			 "invalid mem access");
+}
+
+/* A log larger than its buffer is reported as cut: the caller retries. */
+static void test_verifier_log_cut(void **state)
+{
+	struct test_obj t;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	build_bad(&t);
+	expect_rejection_log(&t, 128, true, "bad", NULL, NULL);
 }
 
 /* libbpf's own messages only with BO_TEST_LIBBPF_DEBUG set; the
@@ -511,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_load_and_run),
 		cmocka_unit_test(test_verifier_error),
 		cmocka_unit_test(test_verifier_error_in_runtime),
+		cmocka_unit_test(test_verifier_log_cut),
 	};
 
 	libbpf_set_print(getenv("BO_TEST_LIBBPF_DEBUG") ? libbpf_stderr : libbpf_quiet);

@@ -1,0 +1,1 @@
+#pragma D option bufsize=1m

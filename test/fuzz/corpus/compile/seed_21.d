@@ -1,0 +1,1 @@
+provider myapp { probe start(int, char *); probe done__now(); };

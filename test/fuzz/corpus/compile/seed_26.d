@@ -1,0 +1,1 @@
+BEGIN { trace(`max_threads); trace(curthread); trace(walltimestamp); trace(cpu); trace(uid); trace(ppid); }

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SIGINT and SIGTERM end dtrace cleanly while its probes are busy: END
+# runs, the aggregations are printed, the exit status is 0, everything it
+# held is freed, its -c child is gone and its -p target runs on.  Each
+# program prints "ready" from BEGIN; the signal is sent once it has.
+# Usage: teardown_signal.sh DTRACE
+set -u
+d=$1
+t=$(mktemp -d)
+sleep 100000 &
+ptarget=$!
+disown $ptarget
+trap 'kill -9 $ptarget 2>/dev/null; rm -rf "$t"' EXIT
+
+owned() {
+	local f
+	for f in /proc/$1/fdinfo/*; do
+		sed -n 's/^\(prog\|map\|link\|btf\)_id:[[:space:]]*\([0-9][0-9]*\)/\1 \2/p' "$f" 2>/dev/null
+	done
+}
+leftover() {
+	local n type id
+	for i in $(seq 300); do
+		n=0
+		while read -r type id; do
+			bpftool "$type" show id "$id" > /dev/null 2>&1 && n=$((n + 1))
+		done < "$1"
+		[ $n = 0 ] && break
+		sleep 0.1
+	done
+	echo $n
+}
+
+end='END { printf("end\n"); }'
+scenario() {
+	case $1 in
+	syscall) args=(-n 'syscall:::entry { @[probefunc] = count(); self->n++; } syscall:::return { @r = count(); }') ;;
+	print) args=(-o "$t/out" -n 'syscall:::entry { printf("%s %d %d\n", execname, pid, arg0); }') ;;
+	spec) args=(-x nspec=8 -n 'syscall::close:entry { self->s = speculation(); speculate(self->s); printf("%d\n", arg0); }
+	       syscall::close:return /self->s/ { commit(self->s); self->s = 0; } profile-997 { @[cpu] = count(); }') ;;
+	sdt) args=(-n 'sdt:sched::, sdt:writeback:: { @[probename] = count(); }') ;;
+	pid-c) args=(-c "sleep 30" -n 'pid$target:libc.so.6:malloc:entry { n++; }
+	       syscall::clock_nanosleep:entry /pid == $target/ { @ = count(); }') ;;
+	pid-p) args=(-p $ptarget -n 'pid$target:libc.so.6:malloc:entry { n++; } tick-10ms { @ = count(); }') ;;
+	esac
+}
+
+for sig in ${SIGS:-INT TERM}; do
+	for s in ${SCEN:-syscall print spec sdt pid-c pid-p}; do
+		scenario $s
+		# -o: dtrace appends to the file, which is the output here.
+		rm -f "$t/out"
+		if [ $s = print ]; then stdout=/dev/null; else stdout=$t/out; fi
+		"$d" -q -n 'BEGIN { printf("ready\n"); }' "${args[@]}" -n "$end" > "$stdout" 2> "$t/err" &
+		dt=$!
+		: > "$t/noted"
+		child=
+		for i in $(seq 600); do
+			owned $dt >> "$t/noted"
+			[ -z "$child" ] && child=$(pgrep -P $dt | head -1)
+			grep -q ready "$t/out" 2>/dev/null && break
+			kill -0 $dt 2>/dev/null || break
+			sleep 0.05
+		done
+		owned $dt >> "$t/noted"
+		kill -$sig $dt
+		wait $dt
+		rc=$?
+		sort -u "$t/noted" -o "$t/noted"
+		ended=no; grep -q '^end$' "$t/out" && ended=yes
+		# The aggregation printed after END (programs that have one).
+		aggs=no; [ "$(sed -n '/^end$/,$p' "$t/out" | grep -c '[0-9]')" -gt 0 ] && aggs=yes
+		[ $s = print ] && aggs=n/a
+		childst=no
+		if [ -n "$child" ]; then
+			for i in $(seq 100); do [ -d /proc/$child ] || break; sleep 0.1; done
+			[ -d /proc/$child ] && { childst="yes ($(awk '{print $3}' /proc/$child/stat))"; kill -9 $child; }
+		fi
+		[ $s = pid-c ] && [ -z "$child" ] && childst="never seen"
+		tst=$(awk '{print $3}' /proc/$ptarget/stat 2>/dev/null)
+		case $tst in S|R) tst=running ;; esac
+		echo "$sig $s: rc $rc, END ran: $ended, aggregations: $aggs, held $( [ -s "$t/noted" ] && echo objects || echo nothing), left $(leftover "$t/noted"), -c child left: $childst, -p target: $tst"
+		# Drops are counted and reported, as they should be, in numbers that vary.
+		grep -v -E '^dtrace: (pid [0-9]* has exited|[0-9]+ (aggregation |dynamic variable )?drops? on CPU [0-9]+|[0-9]+ failed speculations? .*)$' "$t/err" |
+			sed "s/^/$sig $s stderr: /"
+	done
+done
