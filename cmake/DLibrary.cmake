@@ -23,6 +23,11 @@ foreach(line ${_alias})
 endforeach()
 file(GLOB DTRACE_DLIB_SRCS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/compiler/dlib/*.d)
 list(SORT DTRACE_DLIB_SRCS)
+# The machine's own part (uregs[] indices): dlib/arch/<processor>/*.d.
+file(GLOB _arch CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/src/compiler/dlib/arch/${CMAKE_SYSTEM_PROCESSOR}/*.d)
+list(SORT _arch)
+list(APPEND DTRACE_DLIB_SRCS ${_arch})
 set(_text "")
 foreach(src ${DTRACE_DLIB_SRCS})
   file(READ ${src} _content)

@@ -137,6 +137,45 @@ static int task_id(struct dt_cg *cg, int code)
 	return r;
 }
 
+/*
+ * uregs[i]: slot i of the current thread's user registers (struct pt_regs,
+ * found with bpf_task_pt_regs); past the saved registers (segment
+ * registers, the trap number) 0; beyond DTrace's indices an illegal
+ * operation.
+ */
+#define UREGS_SAVED 21		/* pt_regs slots on x86_64 */
+#define UREGS_LAST 25		/* R_TRAPNO */
+
+static int uregs(struct dt_cg *cg, struct dt_node *n)
+{
+	int idx = cg_expr(cg, n->call.args);
+	int ok = cg_label_new(cg), saved = cg_label_new(cg), done = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JLE, idx, UREGS_LAST, ok);
+	cg_fault(cg, DT_FLT_ILLOP, idx);
+	cg_label_place(cg, ok);
+	cg_jmp_imm(cg, BPF_JLT, idx, UREGS_SAVED, saved);
+	cg_emit(cg, I_MOV64_IMM(idx, 0));
+	cg_ja(cg, done);
+	cg_label_place(cg, saved);
+	int task = helper0(cg, BPF_FUNC_get_current_task_btf);
+	int regs = cg_call_helper(cg, BPF_FUNC_task_pt_regs, &task, 1);
+	/*
+	 * The address as a plain number (through scratch memory, which the
+	 * verifier does not track), so that a run-time index can be added.
+	 */
+	int w = cg_scratch_alloc(cg, 8);
+	cg_emit(cg, I_STX(BPF_DW, w, regs, 0));
+	cg_emit(cg, I_LDX(BPF_DW, regs, w, 0));
+	cg_reg_free(cg, w);
+	cg_emit(cg, I_ALU64_IMM(BPF_LSH, idx, 3));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, idx, regs));
+	cg_reg_free(cg, regs);
+	cg_load_bytes(cg, idx, 8, false);
+	cg_label_place(cg, done);
+	return idx;
+}
+
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_ident *id = n->id;
@@ -159,6 +198,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_ARGS + 8 * (id->code - BV_ARG0)));
 		return r;
+	case BV_UREGS:
+		return uregs(cg, n);
 	case BV_ARGS: {
 		int i = (int)n->call.args->cval;
 		r = cg_reg_alloc(cg);

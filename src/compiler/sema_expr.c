@@ -296,6 +296,20 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			dt_sema_args(pcb, n, (int)k->cval);
 			return;
 		}
+		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_UREGS) {
+			if (dt_node_list_len(n->call.args) != 1)
+				dt_cerror(pcb, "D_ARGS_MULTI", n->line,
+					  "uregs[ ] may not be referenced using a tuple");
+			if (!dt_type_is_integer(n->call.args->type))
+				dt_cerror(pcb, "D_PROTO_ARG", n->line,
+					  "uregs[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
+					  dt_sema_typestr(pcb, n->call.args->type));
+			n->id = id;
+			n->type = TT(pcb)->t_uint64;
+			if (pcb->sema)
+				pcb->sema->stmt->uses_scratch = true;
+			return;
+		}
 		if (id != NULL && id->kind == IDK_INLINE && id->iparams != NULL) {
 			int nk = dt_node_list_len(n->call.args);
 			if (nk != id->nkeys)
