@@ -174,6 +174,11 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 {
 	if (dtp->opts.bufsize <= 0)
 		return dt_set_error(dtp, -EINVAL, "Enabling exceeds size of buffer");
+	/* The ring is a power of two the kernel caps at 2g: say so rather than shrink it. */
+	if (dtp->opts.bufsize > (INT64_C(1) << 31))
+		return dt_set_error(dtp, -E2BIG,
+				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
+				    (long long)dtp->opts.bufsize);
 	if (dtp->opts.bufpolicy != DT_BUFPOLICY_FILL)
 		return 0;
 	for (size_t i = 0; i < dtp->stmts.n; i++) {

@@ -32,3 +32,7 @@ for n in 200 300; do
 	"$d" -q -s "$t/many.d" 2>&1
 	echo "rc=$?"
 done
+
+echo "== a bufsize larger than a BPF ring buffer can be"
+"$d" -q -x bufsize=3g -n 'BEGIN { exit(0); }' 2>&1
+echo "rc=$?"
