@@ -477,7 +477,8 @@ static void lex_outer(struct dt_lexer *lx, struct dt_token *t)
 				t->tok = pk->tok;
 				return;
 			}
-			if (dt_type_name_exists(lx->pcb, prefix)) {
+			if (dt_type_name_exists(lx->pcb, prefix) ||
+			    (lx->is_tname != NULL && lx->is_tname(lx->tname_arg, prefix))) {
 				lx->pos = start + n;
 				t->tok = T_TNAME;
 				t->sval = prefix;

@@ -45,6 +45,9 @@ struct dt_lexer {
 	int parens, brackets, braces;
 	bool in_pred;			/* between the two "/" of a predicate */
 	dt_pragma_f *pragma;
+	/* Typedef names the program declared so far (the parser's), or NULL. */
+	bool (*is_tname)(void *arg, const char *name);
+	void *tname_arg;
 	/* Look-ahead: one token, remembered with the mode it was read in. */
 	bool have_peek;
 	enum dt_lexmode peek_mode;

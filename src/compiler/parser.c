@@ -165,6 +165,9 @@ static void parse_enum_body(struct parser *p, struct dt_declspec *ds)
 {
 	struct dt_enumerator *head = NULL, **tail = &head;
 
+	/* As DTrace's grammar: at least one enumerator. */
+	if (peek_tok(p) == T_RBRACE)
+		syntax_error(p, peek(p));
 	do {
 		if (peek_tok(p) == T_RBRACE)
 			break;
@@ -284,8 +287,15 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 				ds->name = sn;
 			}
 			if (ds->name != NULL && strchr(ds->name, '`') != NULL) {
-				if (peek_tok(p) == T_LBRACE)
-					syntax_error(p, peek(p));
+				if (accept(p, T_LBRACE)) {
+					/* A body is parsed (its errors first), then the name refused. */
+					if (ds->ts == TS_ENUM)
+						parse_enum_body(p, ds);
+					else
+						parse_struct_body(p, ds);
+					dt_cerror(p->pcb, "D_DECL_SCOPE", ds->line,
+						  "D scoping operator may not be used in a type name");
+				}
 				continue;
 			}
 			if (accept(p, T_LBRACE)) {
@@ -896,6 +906,7 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		if (e->tok != T_EPRED)
 			syntax_error(p, e);
 		next(p);
+		n->clause.pred_end_line = peek(p)->line;
 		if (peek_tok(p) != T_LBRACE)
 			dt_cerror(p->pcb, "D_SYNTAX", n->clause.pred->line,
 				  "expected actions { } following probe description and predicate");
@@ -1074,6 +1085,17 @@ static void pragma_cb(struct dt_pcb *pcb, char **words, int nwords, int line)
 	dt_pragma(pcb, words, nwords, line);
 }
 
+/* The lexer's question at the top level: did the program typedef this name? */
+static bool declared_typedef(void *arg, const char *name)
+{
+	const struct parser *p = arg;
+
+	for (const struct tdname *td = p->typedefs; td != NULL; td = td->next)
+		if (strcmp(td->name, name) == 0)
+			return true;
+	return false;
+}
+
 void dt_parse_program(struct dt_pcb *pcb)
 {
 	struct parser p;
@@ -1082,6 +1104,8 @@ void dt_parse_program(struct dt_pcb *pcb)
 	memset(&p, 0, sizeof(p));
 	p.pcb = pcb;
 	dt_lex_init(&p.lx, pcb, pcb->src, pcb->srclen, pragma_cb);
+	p.lx.is_tname = declared_typedef;
+	p.lx.tname_arg = &p;
 
 	for (;;) {
 		struct dt_token t;

@@ -36,6 +36,11 @@ struct dt_pcb {
 	struct dt_node *root;		/* program: list of top-level nodes */
 	struct dt_sema_ctx *sema;	/* the clause being checked */
 	const char *region;		/* "predicate" / "action list" while checking a clause */
+	/*
+	 * While a predicate is checked: where DTrace reports its operators'
+	 * type errors (the parser's look-ahead after the closing '/').
+	 */
+	int pred_line;
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
