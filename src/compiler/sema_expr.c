@@ -3,6 +3,7 @@
 
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
+#include "compiler/ksym.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
@@ -186,6 +187,9 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (n->op == T_SELF || n->op == T_THIS)
 		dt_cerror(pcb, "D_SYNTAX", n->line, "syntax error near \"%s\"", n->ident.name);
+	if (id == NULL && strchr(n->ident.name, '`') != NULL)
+		dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "failed to resolve %s: %s", n->ident.name,
+			  dt_ksym_problem(pcb->hdl, n->ident.name));
 	if (id == NULL)
 		dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "failed to resolve %s: Unknown variable name",
 			  n->ident.name);

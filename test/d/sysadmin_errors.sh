@@ -32,3 +32,6 @@ echo "== kernel locked down (integrity): tracing works"
 t unshare -m sh -c "mount -t tmpfs none /sys/kernel/security &&
 	echo 'none [integrity] confidentiality' > /sys/kernel/security/lockdown &&
 	'$d' -qn 'BEGIN { printf(\"ok\\n\"); exit(0); }'; echo rc=\$?" 2>&1
+
+# A kernel data symbol this kernel cannot give: the message says what is missing.
+"$1" -qn 'BEGIN { trace(`dtrace_no_such_symbol); exit(0); }' 2>&1 | sed 's/^dtrace: invalid probe specifier .*: in action list: //'
