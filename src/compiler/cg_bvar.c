@@ -17,8 +17,7 @@ static int helper0(struct dt_cg *cg, int helper)
 	return cg_call_helper(cg, helper, NULL, 0);
 }
 
-/* Kernel struct member offset in bytes, from BTF, or a compile error. */
-static uint32_t kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
+uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
 {
 	struct dt_typetab *tt = &cg->dtp->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
@@ -120,14 +119,14 @@ static int task_id(struct dt_cg *cg, int code)
 
 	switch (code) {
 	case BV_PID:
-		kread(cg, r, kmember(cg, "struct task_struct", "tgid", "pid"), 4);
+		kread(cg, r, cg_kmember(cg, "struct task_struct", "tgid", "pid"), 4);
 		break;
 	case BV_TID:
-		kread(cg, r, kmember(cg, "struct task_struct", "pid", "tid"), 4);
+		kread(cg, r, cg_kmember(cg, "struct task_struct", "pid", "tid"), 4);
 		break;
 	default: {
-		uint32_t cred = kmember(cg, "struct task_struct", "cred", "uid");
-		uint32_t id = kmember(cg, "struct cred", code == BV_UID ? "uid" : "gid", "uid");
+		uint32_t cred = cg_kmember(cg, "struct task_struct", "cred", "uid");
+		uint32_t id = cg_kmember(cg, "struct cred", code == BV_UID ? "uid" : "gid", "uid");
 		kread(cg, r, cred, 8);
 		kread(cg, r, id, 4);
 		cg_emit(cg, I_MOV32_REG(r, r));
@@ -263,15 +262,15 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case BV_VTIMESTAMP: {
-		uint32_t se = kmember(cg, "struct task_struct", "se", "vtimestamp");
-		uint32_t sum = kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
+		uint32_t se = cg_kmember(cg, "struct task_struct", "se", "vtimestamp");
+		uint32_t sum = cg_kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
 		r = described_task(cg);
 		kread(cg, r, se + sum, 8);
 		return r;
 	}
 	case BV_PPID: {
-		uint32_t parent = kmember(cg, "struct task_struct", "real_parent", "ppid");
-		uint32_t tgid = kmember(cg, "struct task_struct", "tgid", "ppid");
+		uint32_t parent = cg_kmember(cg, "struct task_struct", "real_parent", "ppid");
+		uint32_t tgid = cg_kmember(cg, "struct task_struct", "tgid", "ppid");
 		r = described_task(cg);
 		kread(cg, r, parent, 8);
 		kread(cg, r, tgid, 4);
@@ -316,7 +315,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 			/* The described task's comm (the current one's if DCTX_TASK is 0). */
 			int t = described_task(cg);
 			cg_emit(cg, I_ALU64_IMM(BPF_ADD, t,
-						(int32_t)kmember(cg, "struct task_struct", "comm", "execname")));
+						(int32_t)cg_kmember(cg, "struct task_struct", "comm", "execname")));
 			int b[3] = { a[0], a[1], t };
 			cg_call_helper_void(cg, BPF_FUNC_probe_read_kernel_str, b, 3);
 		} else {
@@ -328,9 +327,9 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case BV_EXECARGS: {
-		uint32_t mm = kmember(cg, "struct task_struct", "mm", "execargs");
-		uint32_t as = kmember(cg, "struct mm_struct", "arg_start", "execargs");
-		uint32_t ae = kmember(cg, "struct mm_struct", "arg_end", "execargs");
+		uint32_t mm = cg_kmember(cg, "struct task_struct", "mm", "execargs");
+		uint32_t as = cg_kmember(cg, "struct mm_struct", "arg_start", "execargs");
+		uint32_t ae = cg_kmember(cg, "struct mm_struct", "arg_end", "execargs");
 		uint32_t nb = dt_str_bytes(cg->dtp);
 		int a[5];
 		a[0] = cg_scratch_alloc(cg, nb);

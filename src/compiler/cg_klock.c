@@ -22,31 +22,6 @@
 #define QW_LOCKED 0xff		/* qrwlock: a writer holds it */
 #define QW_WMASK 0x1ff		/* qrwlock: writer byte and waiting bit */
 
-/* Byte offset of a member path ("raw_lock", "cnts") in a kernel type, or fail the compile. */
-static uint32_t kfield(struct dt_cg *cg, int line, const char *fn, const char *type,
-		       const char *const *path, int n)
-{
-	struct dt_typetab *tt = &cg->dtp->types;
-	struct dt_type *t = dt_type_lookup(tt, type);
-	uint32_t total = 0;
-
-	for (int i = 0; t != NULL && i < n; i++) {
-		uint32_t bits;
-		const struct dt_member *m = dt_type_member(tt, t, path[i], &bits);
-		if (m == NULL) {
-			t = NULL;
-			break;
-		}
-		total += bits / 8;
-		t = m->type;
-	}
-	if (t == NULL)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", line,
-			  "%s( ) needs %s's %s field in the kernel's BTF, which this kernel lacks", fn,
-			  type, path[n - 1]);
-	return total;
-}
-
 /* The word at addr + off (size bytes), faulting on a bad address. */
 static int load_word(struct dt_cg *cg, int addr, uint32_t off, uint32_t size)
 {
@@ -58,16 +33,15 @@ static int load_word(struct dt_cg *cg, int addr, uint32_t off, uint32_t size)
 
 static int mutex_word(struct dt_cg *cg, struct dt_node *n, const char *fn)
 {
-	static const char *const owner[] = { "owner" };
-	uint32_t off = kfield(cg, n->line, fn, "struct mutex", owner, 1);
+	uint32_t off = cg_kmember(cg, "struct mutex", "owner", fn);
 
 	return load_word(cg, cg_expr(cg, n->call.args), off, 8);
 }
 
 static int rwlock_word(struct dt_cg *cg, struct dt_node *n, const char *fn)
 {
-	static const char *const cnts[] = { "raw_lock", "cnts" };
-	uint32_t off = kfield(cg, n->line, fn, "rwlock_t", cnts, 2);
+	uint32_t off = cg_kmember(cg, "rwlock_t", "raw_lock", fn) +
+		       cg_kmember(cg, "arch_rwlock_t", "cnts", fn);
 
 	return load_word(cg, cg_expr(cg, n->call.args), off, 4);
 }

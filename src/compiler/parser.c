@@ -99,14 +99,22 @@ static struct dt_token expect(struct parser *p, enum dt_tok tok)
 
 /* ---- Types and declarations ---- */
 
+/* Did the program typedef this name (so far)?  Also the lexer's question at the top level. */
+static bool declared_typedef(void *arg, const char *name)
+{
+	const struct parser *p = arg;
+
+	for (const struct tdname *td = p->typedefs; td != NULL; td = td->next)
+		if (strcmp(td->name, name) == 0)
+			return true;
+	return false;
+}
+
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
 {
 	if (t->tok != T_IDENT)
 		return false;
-	for (struct tdname *td = p->typedefs; td != NULL; td = td->next)
-		if (strcmp(td->name, t->sval) == 0)
-			return true;
-	return dt_type_name_exists(p->pcb, t->sval);
+	return declared_typedef(p, t->sval) || dt_type_name_exists(p->pcb, t->sval);
 }
 
 /* Does the next token begin declaration specifiers (a type name)? */
@@ -1083,17 +1091,6 @@ static struct dt_node *parse_provider(struct parser *p, int line)
 static void pragma_cb(struct dt_pcb *pcb, char **words, int nwords, int line)
 {
 	dt_pragma(pcb, words, nwords, line);
-}
-
-/* The lexer's question at the top level: did the program typedef this name? */
-static bool declared_typedef(void *arg, const char *name)
-{
-	const struct parser *p = arg;
-
-	for (const struct tdname *td = p->typedefs; td != NULL; td = td->next)
-		if (strcmp(td->name, name) == 0)
-			return true;
-	return false;
 }
 
 void dt_parse_program(struct dt_pcb *pcb)

@@ -2,9 +2,8 @@
  * trace() and tracemem() items of a record, as DTrace prints them:
  *   - integers and pointers in columns as wide as their type (quiet: bare);
  *   - strings as "  %-33s" (quiet: bare);
- *   - structs, unions and arrays as a hex dump, unless their bytes are
- *     printable characters followed only by NULs: then as a string, as
- *     DTrace's dt_print_bytes decides;
+ *   - structs, unions and arrays as a hex dump, unless their bytes are a
+ *     NUL-terminated string (DTrace's dt_print_bytes rule): then as one;
  *   - with the rawbytes option, everything as a hex dump: a string as the
  *     strsize + 1 bytes DTrace records for it, NUL-padded;
  *   - tracemem()'s bytes always as a hex dump, only as many as its third
@@ -12,7 +11,6 @@
  */
 #include "consumer/print_trace.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,30 +50,16 @@ void dt_print_trace_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const str
 		return;
 	}
 	if (dtp->opts.rawbytes || dt_trace_is_bytes(it->type) || it->size > 8) {
-		const char *b = data + it->off;
-		if (!dtp->opts.rawbytes && dt_bytes_look_like_string(b, it->size))
-			dt_format_trace_string(sb, b, strnlen(b, it->size), quiet);
+		/* trace() takes only a NUL-terminated string (a struct {'4'} is bytes). */
+		long len = dtp->opts.rawbytes ? -1 : dt_bytes_string_len(data + it->off, it->size);
+		if (len >= 0 && (size_t)len < it->size)
+			dt_format_trace_string(sb, data + it->off, (size_t)len, quiet);
 		else
-			dt_format_rawbytes(sb, b, it->size);
+			dt_format_rawbytes(sb, data + it->off, it->size);
 		return;
 	}
 	dt_format_trace_int(sb, data + it->off, it->size,
 			    dt_type_is_signed(it->type) && !dt_type_is_pointer(it->type), quiet);
-}
-
-bool dt_bytes_look_like_string(const char *c, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && (isprint((unsigned char)c[i]) || isspace((unsigned char)c[i]) ||
-			 c[i] == '\b' || c[i] == '\a'))
-		i++;
-	if (i == 0 || i == n || c[i] != '\0')
-		return false;
-	while (++i < n)
-		if (c[i] != '\0')
-			return false;
-	return true;
 }
 
 bool dt_trace_is_bytes(struct dt_type *t)

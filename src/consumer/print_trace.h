@@ -15,8 +15,6 @@ void dt_print_trace_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const str
 			 const char *data);
 /* Whether trace() prints a value of type t as a hex dump (structs, unions, arrays). */
 bool dt_trace_is_bytes(struct dt_type *t);
-/* DTrace's test for bytes printed as a string: printable characters, then only NULs. */
-bool dt_bytes_look_like_string(const char *c, size_t n);
 /* An RK_TRACEMEM item: the bytes it prints, then the dump. */
 size_t dt_tracemem_len(const struct dt_ritem *it, const char *data);
 void dt_print_tracemem(struct dt_strbuf *sb, const struct dt_ritem *it, const char *data);

@@ -248,7 +248,8 @@ void dt_format_trace_string(struct dt_strbuf *out, const char *s, size_t n, bool
  * dump.
  */
 void dt_format_bytes(struct dt_strbuf *out, const void *data, size_t n, int width, bool quiet);
-/* DTrace's rule for the above: does this byte buffer print as a string? */
+/* DTrace's rule for the above: the length of the string the bytes hold, or -1. */
+long dt_bytes_string_len(const void *data, size_t n);
 bool dt_bytes_are_string(const void *data, size_t n);
 
 /* The hex dump of tracemem(), rawbytes and non-string trace() data. */

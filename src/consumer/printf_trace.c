@@ -70,9 +70,14 @@ static long string_len(const unsigned char *c, size_t n)
 	return (long)i;
 }
 
+long dt_bytes_string_len(const void *data, size_t n)
+{
+	return n > 0 ? string_len(data, n) : -1;
+}
+
 bool dt_bytes_are_string(const void *data, size_t n)
 {
-	return n > 0 && string_len(data, n) >= 0;
+	return dt_bytes_string_len(data, n) >= 0;
 }
 
 void dt_format_bytes(struct dt_strbuf *out, const void *data, size_t n, int width, bool quiet)

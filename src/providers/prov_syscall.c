@@ -115,6 +115,21 @@ static void emit_errno(struct dt_cg *cg, int dctx_off, int reg)
 	cg_label_place(cg, done);
 }
 
+/* The fields of the syscall's tracepoint after __syscall_nr: its arguments, or "ret". */
+static int syscall_fields(const struct dt_probe *prp, struct dt_tp_field *f, int max)
+{
+	bool entry = strcmp(prp->desc[3], "entry") == 0;
+	char event[128];
+	struct dt_tp_field all[8];
+
+	snprintf(event, sizeof(event), "sys_%s_%s", entry ? "enter" : "exit", prp->desc[2]);
+	int n = dt_tp_format("syscalls", event, all, 8), k = 0;
+	for (int i = 0; i < n && k < max; i++)
+		if (strcmp(all[i].name, "__syscall_nr") != 0)
+			f[k++] = all[i];
+	return n < 0 ? n : k;
+}
+
 /*
  * How many arguments every probe's sys_enter_ tracepoint of the group has:
  * a program that reads past the shortest record is refused at attach
@@ -125,11 +140,9 @@ static int tp_nargs(const struct dt_group *g)
 	int n = 6;
 
 	for (size_t i = 0; i < g->probes.n; i++) {
-		char ev[128];
-		snprintf(ev, sizeof(ev), "sys_enter_%s", g->probes.v[i]->desc[2]);
-		long end = dt_tracefs_event_size("syscalls", ev);
-		int k = end < 0 ? 6 : end <= 16 ? 0 : (int)((end - 16 + 7) / 8);
-		if (k < n)
+		struct dt_tp_field f[6];
+		int k = syscall_fields(g->probes.v[i], f, 6);
+		if (k >= 0 && k < n)
 			n = k;
 	}
 	return n;
@@ -374,21 +387,6 @@ static const struct dt_mech mech_raw = {
 	.add_maps = raw_add_maps,
 	.fill_maps = raw_fill_maps,
 };
-
-/* The fields of the syscall's tracepoint after __syscall_nr: its arguments, or "ret". */
-static int syscall_fields(const struct dt_probe *prp, struct dt_tp_field *f, int max)
-{
-	bool entry = strcmp(prp->desc[3], "entry") == 0;
-	char event[128];
-	struct dt_tp_field all[8];
-
-	snprintf(event, sizeof(event), "sys_%s_%s", entry ? "enter" : "exit", prp->desc[2]);
-	int n = dt_tp_format("syscalls", event, all, 8), k = 0;
-	for (int i = 0; i < n && k < max; i++)
-		if (strcmp(all[i].name, "__syscall_nr") != 0)
-			f[k++] = all[i];
-	return n < 0 ? n : k;
-}
 
 /* args[] have the syscall's parameter types; its pointers are user addresses. */
 static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)

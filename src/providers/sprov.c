@@ -23,6 +23,7 @@
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 #include "providers/provider.h"
+#include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
 static bool event_exists(const char *group, const char *event)
@@ -137,32 +138,12 @@ void sp_tp_field(struct dt_cg *cg, int reg, int16_t off, int size, bool is_signe
 
 int16_t sp_tp_offset(struct dt_cg *cg, const char *group, const char *event, const char *field)
 {
-	const char *base = dt_tracefs();
-	char path[512], line[512], want[128];
+	struct dt_tp_field f[16];
+	int n = dt_tp_format(group, event, f, 16);
 
-	snprintf(path, sizeof(path), "%s/events/%s/%s/format", base ? base : "", group, event);
-	snprintf(want, sizeof(want), " %s;", field);
-	FILE *f = fopen(path, "re");
-	if (f != NULL) {
-		while (fgets(line, sizeof(line), f) != NULL) {
-			char *fld = strstr(line, "field:");
-			char *o = strstr(line, "offset:");
-			unsigned off;
-			if (fld == NULL || o == NULL || sscanf(o, "offset:%u", &off) != 1)
-				continue;
-			char *semi = strchr(fld, ';');
-			if (semi == NULL)
-				continue;
-			semi[1] = '\0';
-			/* "field:int __syscall_nr;" or "field:const char * filename;" */
-			size_t n = strlen(fld), w = strlen(want);
-			if (n >= w && strcmp(fld + n - w, want) == 0) {
-				fclose(f);
-				return (int16_t)off;
-			}
-		}
-		fclose(f);
-	}
+	for (int i = 0; i < n; i++)
+		if (strcmp(f[i].name, field) == 0)
+			return (int16_t)f[i].off;
 	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "tracepoint %s:%s has no field %s", group, event,
 		  field);
 }

@@ -77,30 +77,3 @@ int dt_tracefs_events(int (*f)(const char *group, const char *event, void *arg),
 	fclose(fp);
 	return rc < 0 ? rc : 0;
 }
-
-long dt_tracefs_event_size(const char *group, const char *event)
-{
-	const char *base = dt_tracefs();
-	char path[256];
-	long end = -1;
-
-	if (base == NULL)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/events/%s/%s/format", base, group, event);
-	FILE *fp = fopen(path, "re");
-	if (fp == NULL)
-		return -errno;
-	char *line = NULL;
-	size_t cap = 0;
-	while (getline(&line, &cap, fp) > 0) {
-		const char *o = strstr(line, "offset:"), *s = strstr(line, "size:");
-		if (strstr(line, "field:") == NULL || o == NULL || s == NULL)
-			continue;
-		long e = strtol(o + 7, NULL, 10) + strtol(s + 5, NULL, 10);
-		if (e > end)
-			end = e;
-	}
-	free(line);
-	fclose(fp);
-	return end < 0 ? -ENOENT : end;
-}

@@ -20,11 +20,4 @@ const char *dt_tracefs_problem(void);
  */
 int dt_tracefs_events(int (*f)(const char *group, const char *event, void *arg), void *arg);
 
-/*
- * The bytes of a tracepoint's record (where its last field ends), from
- * events/<group>/<event>/format: a program may read no further, or the
- * kernel refuses to attach it.  A negative errno if unknown.
- */
-long dt_tracefs_event_size(const char *group, const char *event);
-
 #endif
