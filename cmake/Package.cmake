@@ -18,7 +18,7 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 # -C runs the C preprocessor.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cpp")
 # The static library links with these.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, libbpf-dev, libelf-dev, zlib1g-dev")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, libbpf-dev, libelf-dev, libdw-dev, zlib1g-dev")
 set(CPACK_STRIP_FILES OFF)
 set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/")
 include(CPack)

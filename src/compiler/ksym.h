@@ -2,9 +2,14 @@
 #ifndef DT_KSYM_H
 #define DT_KSYM_H
 
-struct dtrace_hdl;
+struct dt_node;
+struct dt_pcb;
 
-/* Why the kernel data symbol `scoped` ("vmlinux`jiffies", "`jiffies") cannot be read. */
-const char *dt_ksym_problem(struct dtrace_hdl *dtp, const char *scoped);
+/*
+ * Turn the identifier `n` ("vmlinux`jiffies", "`jiffies") into a read of
+ * the kernel variable, *(T *)address, or fail with DTrace's error tag
+ * saying what the kernel does not provide.
+ */
+void dt_ksym_cook(struct dt_pcb *pcb, struct dt_node *n);
 
 #endif

@@ -187,9 +187,10 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (n->op == T_SELF || n->op == T_THIS)
 		dt_cerror(pcb, "D_SYNTAX", n->line, "syntax error near \"%s\"", n->ident.name);
-	if (id == NULL && strchr(n->ident.name, '`') != NULL)
-		dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "failed to resolve %s: %s", n->ident.name,
-			  dt_ksym_problem(pcb->hdl, n->ident.name));
+	if (id == NULL && strchr(n->ident.name, '`') != NULL) {
+		dt_ksym_cook(pcb, n);
+		return;
+	}
 	if (id == NULL)
 		dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "failed to resolve %s: Unknown variable name",
 			  n->ident.name);
@@ -324,7 +325,9 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 			n->type = id->type;
 			return;
 		}
-		if (id == NULL || id->kind == IDK_ARRAY) {
+		/* `sym[i]: a C subscript on a kernel array (below). */
+		bool ksym = id == NULL && strchr(base->ident.name, '`') != NULL;
+		if (!ksym && (id == NULL || id->kind == IDK_ARRAY)) {
 			if (id == NULL)
 				dt_cerror(pcb, "D_IDENT_UNDEF", n->line,
 					  "failed to resolve %s: Unknown variable name", base->ident.name);
@@ -518,7 +521,9 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 	if (dt_type_is_charptr(t) && dt_type_is_array(t))
 		t = TT(pcb)->t_string;
 	if (lhs->kind == N_IDENT && lhs->op != T_SELF && lhs->op != T_THIS) {
-		if (dt_sema_resolve(pcb, lhs->ident.name) != NULL)
+		/* A scoped name is a kernel symbol, never a new variable. */
+		if (dt_sema_resolve(pcb, lhs->ident.name) != NULL ||
+		    strchr(lhs->ident.name, '`') != NULL)
 			return;
 		struct dt_ident *id = dt_ident_user_add(dtp, IDK_GLOBAL, lhs->ident.name, lhs->line);
 		if (id == NULL)
@@ -548,7 +553,8 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 			id = dt_ident_user(dtp, IDK_TLS, lhs->l->member);
 			if (id != NULL && (id->flags & IDF_DEFINED))
 				return;
-		} else if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL) {
+		} else if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL ||
+			   strchr(lhs->l->ident.name, '`') != NULL) {
 			return;
 		}
 		for (struct dt_node *k = lhs->call.args; k != NULL; k = k->next)

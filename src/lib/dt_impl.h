@@ -51,6 +51,8 @@ struct dtrace_hdl {
 	struct dt_options opts;
 	struct dt_arena arena;		/* allocations that live as long as the handle */
 	struct dt_typetab types;
+	struct dt_kdebug *kdebug;	/* the kernel's debuginfo, opened on first need */
+	bool kdebug_tried;
 
 	/* Identifiers: user variables, inlines (built-ins are static tables). */
 	struct dt_htab idents;

@@ -10,6 +10,7 @@
 
 #include "bpf/object.h"
 #include "compiler/ident.h"
+#include "compiler/kdebug.h"
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
@@ -100,6 +101,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_vec_free(&dtp->dynvars);
 	bo_object_free(dtp->obj);
 	dt_typetab_fini(&dtp->types);
+	dt_kdebug_close(dtp->kdebug);
 	dt_options_fini(&dtp->opts);
 	for (int i = 0; i < dtp->argc; i++)
 		free(dtp->argv[i]);
