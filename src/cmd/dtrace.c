@@ -287,6 +287,8 @@ static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
 			return E_ERROR;
 		break;
 	case 'L':
+		if (set_opt(dtp, "-L", "libdir", optarg) < 0)
+			return E_ERROR;
 		break;
 	case 'e':
 		o->compile_only = true;

@@ -21,6 +21,7 @@
 #include "consumer/aggdesc.h"
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
+#include "compiler/ulib.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 
@@ -298,6 +299,10 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 
 	if (src == NULL)
 		return NULL;
+	if (dt_ulib_load(dtp) < 0) {
+		free(src);
+		return NULL;
+	}
 	if (flags & DTRACE_C_CPP) {
 		char *out = NULL;
 		size_t outlen = 0;

@@ -289,7 +289,7 @@ static void lex_string(struct dt_lexer *lx, struct dt_token *t)
 	if (lx->pos >= lx->len)
 		dt_cerror(lx->pcb, "D_STR_NL", lx->line, "newline encountered in string literal");
 	t->sval = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
-	dt_str_unescape(t->sval, &t->slen);
+	dt_str_unescape_mode(t->sval, &t->slen, true);
 	lx->pos++;
 	t->tok = T_STRING;
 }

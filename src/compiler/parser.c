@@ -1112,7 +1112,7 @@ void dt_parse_program(struct dt_pcb *pcb)
 		switch (pt->tok) {
 		case T_EOF:
 			/* Nothing at all (comments aside) is an error, as in DTrace. */
-			if (head == NULL && !pcb->is_dlib && !pcb->hdl->opts.empty)
+			if (head == NULL && !pcb->is_dlib && !pcb->is_library && !pcb->hdl->opts.empty)
 				dt_cerror(pcb, "D_EMPTY", pt->line, "empty D program translation unit");
 			pcb->root = head;
 			return;

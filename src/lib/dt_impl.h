@@ -60,7 +60,8 @@ struct dtrace_hdl {
 	uint32_t nvars;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
 	int dlib_state;			/* enum dt_dlib_state */
-	int kdlib_state;		/* ... of the library's kernel part (dlib.h) */
+	int kdlib_state;
+	int ulib_state;			/* -L libraries: 0 not loaded, 1 loaded, <0 failed */		/* ... of the library's kernel part (dlib.h) */
 	struct dt_translator *xlators;	/* translators, in definition order (xlator.h) */
 	bool uses_strtok;		/* strtok()'s state is in scratch ... */
 	uint32_t strtok_off;		/* ... at this offset among the locals */

@@ -17,6 +17,7 @@ enum optkind {
 	OK_INT,		/* plain integer */
 	OK_STRING,
 	OK_BUFPOLICY,
+	OK_LIBDIR,	/* libdir: a directory of D libraries (-L) */
 	OK_CPPARG,	/* define/undef/incdir: a cpp argument */
 	OK_IGNORED,	/* accepted for compatibility; no effect in this implementation */
 	OK_VERSION,	/* the D language version asked for: at most ours */
@@ -52,7 +53,7 @@ static const struct optdef opts[] = {
 	{ "disasm", OK_IGNORED }, { "dtypes", OK_IGNORED }, { "empty", OK_FLAG, O(empty) },
 	{ "evaltime", OK_IGNORED }, { "iregs", OK_IGNORED }, { "kdefs", OK_IGNORED },
 	{ "late", OK_IGNORED }, { "lazyload", OK_IGNORED }, { "ldpath", OK_IGNORED },
-	{ "libdir", OK_IGNORED }, { "linkmode", OK_IGNORED }, { "linktype", OK_IGNORED },
+	{ "libdir", OK_LIBDIR }, { "linkmode", OK_IGNORED }, { "linktype", OK_IGNORED },
 	{ "linknommap", OK_IGNORED }, { "modpath", OK_IGNORED }, { "nolibs", OK_IGNORED },
 	{ "pgmax", OK_IGNORED }, { "preallocate", OK_IGNORED }, { "procfspath", OK_IGNORED },
 	{ "pspec", OK_IGNORED }, { "stdc", OK_IGNORED }, { "strip", OK_IGNORED },
@@ -140,6 +141,9 @@ void dt_options_fini(struct dt_options *o)
 	for (int i = 0; i < o->ncppargs; i++)
 		free(o->cppargs[i]);
 	free(o->cppargs);
+	for (int i = 0; i < o->nlibdirs; i++)
+		free(o->libdirs[i]);
+	free(o->libdirs);
 }
 
 int dt_parse_size(const char *s, int64_t *valp)
@@ -359,6 +363,18 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 		else
 			return badval(dtp);
 		return 0;
+	case OK_LIBDIR: {
+		if (value == NULL)
+			return badval(dtp);
+		char **nd = realloc(o->libdirs, sizeof(char *) * (size_t)(o->nlibdirs + 1));
+		if (nd == NULL)
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		o->libdirs = nd;
+		if ((o->libdirs[o->nlibdirs] = strdup(value)) == NULL)
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		o->nlibdirs++;
+		return 0;
+	}
 	case OK_CPPARG: {
 		if (value == NULL)
 			return badval(dtp);

@@ -44,6 +44,9 @@ struct dt_options {
 	/* cpp arguments collected from -D/-U/-I and define/undef/incdir options */
 	char **cppargs;
 	int ncppargs;
+	/* library directories (-L, libdir) */
+	char **libdirs;
+	int nlibdirs;
 };
 
 enum { DT_BUFPOLICY_SWITCH = 0, DT_BUFPOLICY_FILL = 1, DT_BUFPOLICY_RING = 2 };

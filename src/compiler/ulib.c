@@ -1,0 +1,267 @@
+/*
+ * D libraries from the -L directories (libdir option): every *.d file in
+ * them is compiled into the handle before the first program, so that its
+ * inlines, translators, types and declarations are the program's.  A
+ * library names what it needs with #pragma D depends_on: a library
+ * (compiled first; a cycle or a missing one is an error), a kernel module
+ * or a provider (when absent, the library and every library depending on
+ * it are left out, as DTrace leaves out libraries for absent subsystems).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compiler/parser.h"
+#include "compiler/pcb.h"
+#include "compiler/sema.h"
+#include "compiler/ulib.h"
+#include "lib/dt_impl.h"
+#include "lib/util.h"
+#include "providers/probe.h"
+
+enum { UL_NEW, UL_VISITING, UL_DONE };
+
+struct ulib {
+	char *name;		/* file name, as depends_on names it */
+	char *path;
+	char *text;
+	char **deps;		/* libraries it depends on */
+	int ndeps;
+	bool absent;		/* needs a module or provider that is not there */
+	int mark;
+};
+
+struct ulibs {
+	struct ulib *v;
+	size_t n;
+	DT_VEC(struct ulib *) order;
+};
+
+static char *read_file(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (fp == NULL)
+		return NULL;
+	FILE *mem = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+	while (mem != NULL && (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		fwrite(chunk, 1, n, mem);
+	fclose(fp);
+	if (mem == NULL || fclose(mem) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool module_present(const char *name)
+{
+	char path[300];
+	struct stat st;
+
+	if (strcmp(name, "vmlinux") == 0 || strcmp(name, "kernel") == 0 ||
+	    strcmp(name, "unix") == 0 || strcmp(name, "genunix") == 0)
+		return true;
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	if (stat(path, &st) == 0)
+		return true;
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	return stat(path, &st) == 0;
+}
+
+/* Read the library's "#pragma D depends_on <class> <name>" lines. */
+static int scan_depends(struct dtrace_hdl *dtp, struct ulib *l)
+{
+	for (const char *p = l->text; p != NULL && *p != '\0';) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		char line[512], cls[64], name[256];
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		p = eol != NULL ? eol + 1 : NULL;
+		const char *s = line;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s != '#')
+			continue;
+		s++;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (sscanf(s, "pragma D depends_on %63s %255s", cls, name) != 2)
+			continue;
+		if (strcmp(cls, "library") == 0) {
+			char **nd = realloc(l->deps, sizeof(*nd) * (size_t)(l->ndeps + 1));
+			if (nd == NULL || (nd[l->ndeps] = strdup(name)) == NULL) {
+				if (nd != NULL)
+					l->deps = nd;
+				return dt_set_error(dtp, -ENOMEM, "out of memory");
+			}
+			l->deps = nd;
+			l->ndeps++;
+		} else if (strcmp(cls, "module") == 0) {
+			l->absent |= !module_present(name);
+		} else if (strcmp(cls, "provider") == 0) {
+			l->absent |= dt_provider_lookup(dtp, name) == NULL;
+		}
+	}
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ulib *)a)->name, ((const struct ulib *)b)->name);
+}
+
+/* Every *.d file of every -L directory, in name order within each directory. */
+static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
+{
+	for (int d = 0; d < dtp->opts.nlibdirs; d++) {
+		const char *dir = dtp->opts.libdirs[d];
+		DIR *dp = opendir(dir);
+		if (dp == NULL)
+			return dt_set_error(dtp, -errno, "cannot read library directory %s: %s", dir,
+					    strerror(errno));
+		size_t first = ls->n;
+		struct dirent *de;
+		while ((de = readdir(dp)) != NULL) {
+			size_t n = strlen(de->d_name);
+			if (n < 3 || strcmp(de->d_name + n - 2, ".d") != 0)
+				continue;
+			struct ulib *nv = realloc(ls->v, sizeof(*nv) * (ls->n + 1));
+			if (nv == NULL) {
+				closedir(dp);
+				return dt_set_error(dtp, -ENOMEM, "out of memory");
+			}
+			ls->v = nv;
+			struct ulib *l = &ls->v[ls->n];
+			memset(l, 0, sizeof(*l));
+			l->name = strdup(de->d_name);
+			if (asprintf(&l->path, "%s/%s", dir, de->d_name) < 0)
+				l->path = NULL;
+			ls->n++;
+			if (l->name == NULL || l->path == NULL) {
+				closedir(dp);
+				return dt_set_error(dtp, -ENOMEM, "out of memory");
+			}
+		}
+		closedir(dp);
+		qsort(ls->v + first, ls->n - first, sizeof(*ls->v), by_name);
+	}
+	for (size_t i = 0; i < ls->n; i++) {
+		struct ulib *l = &ls->v[i];
+		if ((l->text = read_file(l->path)) == NULL)
+			return dt_set_error(dtp, -errno, "cannot read library %s: %s", l->path,
+					    strerror(errno));
+		int rc = scan_depends(dtp, l);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static struct ulib *find(struct ulibs *ls, const char *name)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		if (strcmp(ls->v[i].name, name) == 0)
+			return &ls->v[i];
+	return NULL;
+}
+
+/* Depth-first: a library after those it depends on; absence spreads to dependents. */
+static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
+{
+	if (l->mark == UL_DONE)
+		return 0;
+	if (l->mark == UL_VISITING)
+		return dt_set_error(dtp, -EINVAL, "circular library dependency: %s depends on itself "
+				    "through #pragma D depends_on library", l->name);
+	l->mark = UL_VISITING;
+	for (int i = 0; i < l->ndeps; i++) {
+		struct ulib *d = find(ls, l->deps[i]);
+		if (d == NULL)
+			return dt_set_error(dtp, -EINVAL, "library %s depends on library %s, which no "
+					    "library directory holds", l->path, l->deps[i]);
+		int rc = visit(dtp, ls, d);
+		if (rc < 0)
+			return rc;
+		l->absent |= d->absent;
+	}
+	l->mark = UL_DONE;
+	if (dt_vec_push(&ls->order, l) < 0)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Parse and check one library; its errors name it. */
+static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
+{
+	struct dt_pcb pcb;
+
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.hdl = dtp;
+	pcb.arena = &dtp->arena;
+	pcb.filename = l->path;
+	pcb.show_lines = true;
+	pcb.is_library = true;
+	pcb.src = dt_arena_strdup(&dtp->arena, l->text);
+	if (pcb.src == NULL)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	pcb.srclen = strlen(pcb.src);
+	if (setjmp(pcb.jb) != 0) {
+		char *msg = NULL;
+		if (asprintf(&msg, "library %s: %s", l->path, dtp->errmsg) >= 0) {
+			snprintf(dtp->errmsg, sizeof(dtp->errmsg), "%s", msg);
+			free(msg);
+		}
+		return -EINVAL;
+	}
+	dt_parse_program(&pcb);
+	for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
+		if (n->kind == N_CLAUSE)
+			dt_cerror(&pcb, "D_UNKNOWN", n->line,
+				  "a library holds declarations, inlines and translators, not probe "
+				  "clauses");
+	dt_sema_program(&pcb);
+	return 0;
+}
+
+static void free_libs(struct ulibs *ls)
+{
+	for (size_t i = 0; i < ls->n; i++) {
+		struct ulib *l = &ls->v[i];
+		free(l->name);
+		free(l->path);
+		free(l->text);
+		for (int j = 0; j < l->ndeps; j++)
+			free(l->deps[j]);
+		free(l->deps);
+	}
+	free(ls->v);
+	dt_vec_free(&ls->order);
+}
+
+int dt_ulib_load(struct dtrace_hdl *dtp)
+{
+	struct ulibs ls = { 0 };
+	int rc;
+
+	if (dtp->ulib_state != 0 || dtp->opts.nlibdirs == 0)
+		return dtp->ulib_state < 0 ? dtp->ulib_state : 0;
+	rc = read_dirs(dtp, &ls);
+	for (size_t i = 0; rc == 0 && i < ls.n; i++)
+		rc = visit(dtp, &ls, &ls.v[i]);
+	for (size_t i = 0; rc == 0 && i < ls.order.n; i++)
+		if (!ls.order.v[i]->absent)
+			rc = compile_one(dtp, ls.order.v[i]);
+	free_libs(&ls);
+	dtp->ulib_state = rc < 0 ? rc : 1;
+	return rc;
+}
