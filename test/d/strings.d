@@ -22,6 +22,8 @@ BEGIN
 	v = "ABCDEFG";
 	k = 3;
 	printf("%d %c [%s] [%s] [%s] [%s]\n", v[1], v[k], v + 2, 1 + v, v + 100, v + k);
+	/* Escapes DTrace knows (\\ \" octal hex letters); others keep their backslash. */
+	printf("[%s]\n", "a\?b\\c\'d\"e\x41\102\tf");
 }
 
 BEGIN
