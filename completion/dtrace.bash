@@ -10,6 +10,7 @@
 _dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos aggsortrev
 bpflogsize bufpolicy bufsize cleanrate cpp cpppath cpu defaultargs define destructive
 droptags dynvarsize empty errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
+libdir
 maxframes noresolve nspec oformat printsize quiet quietresize rawbytes scratchsize specsize
 stackframes stackindent statusrate strsize switchrate undef unodefs ustackframes verbose version zdefs"
 
