@@ -141,9 +141,10 @@ DT_RT u64 dt_rt_strchr(u64 w, u64 s, u64 c, u64 nb, u64 rev)
 /*
  * strtok(s, delim).  The state (st: a word `next` and a copy of the
  * string) lives for one probe firing: next is 0 when there is nothing to
- * continue from, else 1 + the offset to continue at.  s == 0 continues;
- * with nothing to continue from the result is the fault address 0 (the
- * caller reports it), signalled by returning 1.
+ * continue from, else 1 + the offset to continue at (past the string once
+ * it is exhausted: NULL from then on).  s == 0 continues; with nothing to
+ * continue from the result is the fault address 0 (the caller reports
+ * it), signalled by returning 1.
  */
 DT_RT u64 dt_rt_strtok(u64 w, u64 s, u64 delim, u64 st, u64 nb)
 {
@@ -185,7 +186,7 @@ DT_RT u64 dt_rt_strtok(u64 w, u64 s, u64 delim, u64 st, u64 nb)
 	}
 	u64 first = *(volatile u64 *)&words[0];
 	if (first >= nb) {
-		*next = 0;
+		*next = nb + 1;	/* exhausted: NULL from now on */
 		return 0;
 	}
 	/* The token runs to the next delimiter or the end. */
@@ -204,7 +205,7 @@ DT_RT u64 dt_rt_strtok(u64 w, u64 s, u64 delim, u64 st, u64 nb)
 	}
 	u64 end = *(volatile u64 *)&words[1];
 	if (end >= nb || end <= first) {
-		*next = 0;
+		*next = nb + 1;	/* exhausted: NULL from now on */
 		return 0;
 	}
 	u64 len = end - first;
@@ -212,6 +213,6 @@ DT_RT u64 dt_rt_strtok(u64 w, u64 s, u64 delim, u64 st, u64 nb)
 		len = nb - 1;
 	bpf_probe_read_kernel(d, len, str + first);
 	d[len] = '\0';
-	*next = *(volatile u64 *)&words[2] ? 0 : end + 1;
+	*next = *(volatile u64 *)&words[2] ? nb + 1 : end + 1;
 	return w;
 }

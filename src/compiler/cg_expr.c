@@ -257,7 +257,7 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 	if (is_string_operand(l) != is_string_operand(r) &&
 	    (dt_type_is_pointer(l->type) || dt_type_is_pointer(r->type) ||
 	     ((l->flags | r->flags) & DN_CONST))) {
-		int rl = cg_expr(cg, l), rr = cg_expr(cg, r);
+		int rl = cg_expr_nullable(cg, l), rr = cg_expr_nullable(cg, r);
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));
 		int t = cg_label_new(cg);
@@ -271,16 +271,33 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 	if (is_string_operand(l) || is_string_operand(r)) {
 		/* The operands' string temporaries are dead once compared. */
 		uint32_t mark = cg->scratch_off;
-		int rl = cg_expr_string(cg, l);
-		int rr = cg_expr_string(cg, r);
+		bool nulls = cg_may_be_null(l) || cg_may_be_null(r);
+		int rl = cg_expr_string_nullable(cg, l);
+		int rr = cg_expr_string_nullable(cg, r);
+		int t = cg_label_new(cg);
+		res = cg_reg_alloc(cg);
+		/* Initialized: it is live (spilled) across the strcmp call. */
+		cg_emit(cg, I_MOV64_IMM(res, 0));
+		if (nulls) {
+			/* A NULL string compares by address: equal only to NULL, below any other. */
+			int nul = cg_label_new(cg), str = cg_label_new(cg);
+			cg_jmp_imm(cg, BPF_JEQ, rl, 0, nul);
+			cg_jmp_imm(cg, BPF_JNE, rr, 0, str);
+			cg_label_place(cg, nul);
+			cg_emit(cg, I_MOV64_IMM(res, 1));
+			cg_jmp_reg(cg, cmp_jmp(n->op, false), rl, rr, t);
+			cg_emit(cg, I_MOV64_IMM(res, 0));
+			cg_ja(cg, t);
+			cg_label_place(cg, str);
+		}
 		int c = cg_strcmp(cg, l, rl, r, rr);
 		cg->scratch_off = mark;
 		/* Compare the strcmp result with zero. */
-		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(res, 1));
-		int t = cg_label_new(cg);
-		cg_jmp_imm(cg, cmp_jmp(n->op, true), c, 0, t);
+		int t2 = cg_label_new(cg);
+		cg_jmp_imm(cg, cmp_jmp(n->op, true), c, 0, t2);
 		cg_emit(cg, I_MOV64_IMM(res, 0));
+		cg_label_place(cg, t2);
 		cg_label_place(cg, t);
 		cg_reg_free(cg, c);
 		return res;
@@ -305,10 +322,15 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 static int cg_truth(struct dt_cg *cg, struct dt_node *n)
 {
 	if (dt_type_is_string(n->type)) {
-		/* A string is true: D strings are never NULL pointers. */
-		int r = cg_expr(cg, n);
-		cg_emit(cg, I_MOV64_IMM(r, 1));
-		return r;
+		/* A string is true unless it is NULL. */
+		int r = cg_expr_nullable(cg, n);
+		int res = cg_reg_alloc(cg), t = cg_label_new(cg);
+		cg_emit(cg, I_MOV64_IMM(res, 1));
+		cg_jmp_imm(cg, BPF_JNE, r, 0, t);
+		cg_emit(cg, I_MOV64_IMM(res, 0));
+		cg_label_place(cg, t);
+		cg_reg_free(cg, r);
+		return res;
 	}
 	return cg_expr(cg, n);
 }
@@ -533,13 +555,13 @@ static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 	int mark = cg_stack_mark(cg);
 
 	cg_branch_false(cg, n->cond, other);
-	int a = dt_type_is_string(n->type) ? cg_expr_string(cg, n->l) : cg_expr(cg, n->l);
+	int a = dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, n->l) : cg_expr(cg, n->l);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, a, slot));
 	cg_reg_free(cg, a);
 	cg_stack_release(cg, mark);
 	cg_ja(cg, done);
 	cg_label_place(cg, other);
-	int b = dt_type_is_string(n->type) ? cg_expr_string(cg, n->r) : cg_expr(cg, n->r);
+	int b = dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, n->r) : cg_expr(cg, n->r);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, b, slot));
 	cg_reg_free(cg, b);
 	cg_stack_release(cg, mark);
@@ -559,7 +581,7 @@ static int cg_cast(struct dt_cg *cg, struct dt_node *n)
 	return r;
 }
 
-int cg_expr(struct dt_cg *cg, struct dt_node *n)
+static int expr_value(struct dt_cg *cg, struct dt_node *n)
 {
 	int r;
 
@@ -620,4 +642,19 @@ int cg_expr(struct dt_cg *cg, struct dt_node *n)
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
 			  "this kind of expression is not supported yet by the code generator");
 	}
+}
+
+int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n)
+{
+	return expr_value(cg, n);
+}
+
+/* A NULL string used for its characters is a read of address 0, as in DTrace. */
+int cg_expr(struct dt_cg *cg, struct dt_node *n)
+{
+	int r = expr_value(cg, n);
+
+	if (dt_type_is_string(n->type) && cg_may_be_null(n))
+		cg_null_check(cg, r);
+	return r;
 }

@@ -64,6 +64,23 @@ void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt
 /* A string value (pointer to BPF memory), converting char arrays/pointers. */
 int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
 
+/*
+ * NULL strings (cg_string.c).  A string value in a register is a pointer,
+ * 0 for NULL: what strchr() & co. return when they find nothing, a
+ * dynamic variable that is not there, a global or clause-local string
+ * assigned NULL (marked in its storage as DTrace marks it).  cg_expr()
+ * and cg_expr_string() fault (a read of address 0) on NULL; the
+ * _nullable forms pass it on, for the consumers that accept it.
+ */
+bool cg_may_be_null(const struct dt_node *n);
+int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n);
+int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n);
+void cg_null_check(struct dt_cg *cg, int reg);
+/* A string variable's storage at `reg`: reg becomes 0 if it holds the NULL mark. */
+void cg_str_null_mark_load(struct dt_cg *cg, int reg);
+/* Store the NULL mark into string storage at `dst`. */
+void cg_str_null_mark_store(struct dt_cg *cg, int dst);
+
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 /* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
 bool cg_bvar_other_thread(struct dt_cg *cg);

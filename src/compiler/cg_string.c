@@ -170,6 +170,73 @@ int cg_expr_string(struct dt_cg *cg, struct dt_node *n)
 	return read_str(cg, addr, user);
 }
 
+int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n)
+{
+	if (dt_type_is_string(n->type))
+		return cg_expr_nullable(cg, n);
+	return cg_expr_string(cg, n);
+}
+
+/*
+ * The mark of a NULL string in a string variable's storage: a first byte
+ * 0, which no other bytes follow in an empty string, then 1 (DTrace's
+ * DT_NULL_STRING idea: storage holds strings by value, so NULL needs a
+ * value of its own).
+ */
+#define NULL_MARK 0x0100	/* bytes 0x00 0x01, little-endian */
+
+bool cg_may_be_null(const struct dt_node *n)
+{
+	const struct dt_ident *id = n->id;
+
+	if (!dt_type_is_string(n->type))
+		return false;
+	switch (n->kind) {
+	case N_IDENT:
+	case N_VAR:
+	case N_INDEX:
+		if (id == NULL)
+			return false;
+		if (id->kind == IDK_INLINE && id->inline_expr != NULL && n->kind == N_IDENT)
+			return cg_may_be_null(id->inline_expr);
+		return id->kind == IDK_GLOBAL || id->kind == IDK_LOCAL || id->kind == IDK_TLS ||
+		       id->kind == IDK_ARRAY;
+	case N_CALL:
+		return id != NULL && id->kind == IDK_SUBR &&
+		       (id->code == SUB_STRCHR || id->code == SUB_STRRCHR ||
+			id->code == SUB_STRSTR || id->code == SUB_STRTOK);
+	case N_OP3:
+		return cg_may_be_null(n->l) || cg_may_be_null(n->r);
+	default:
+		return false;
+	}
+}
+
+void cg_null_check(struct dt_cg *cg, int reg)
+{
+	int ok = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JNE, reg, 0, ok);
+	cg_fault(cg, DT_FLT_BADADDR, reg);
+	cg_label_place(cg, ok);
+}
+
+void cg_str_null_mark_load(struct dt_cg *cg, int reg)
+{
+	int mark = cg_reg_alloc(cg), done = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_H, mark, reg, 0));
+	cg_jmp_imm(cg, BPF_JNE, mark, NULL_MARK, done);
+	cg_emit(cg, I_MOV64_IMM(reg, 0));
+	cg_label_place(cg, done);
+	cg_reg_free(cg, mark);
+}
+
+void cg_str_null_mark_store(struct dt_cg *cg, int dst)
+{
+	cg_emit(cg, I_ST(BPF_H, dst, 0, NULL_MARK));
+}
+
 int cg_strcmp(struct dt_cg *cg, struct dt_node *a, int ra, struct dt_node *b, int rb)
 {
 	uint32_t sa = cg_string_size(cg, a), sb = cg_string_size(cg, b);
@@ -203,7 +270,7 @@ static void cg_forget_pointer(struct dt_cg *cg, int reg)
 /* s[i]: the character at i, read as any memory (a NULL string faults). */
 int cg_string_char(struct dt_cg *cg, struct dt_node *n)
 {
-	int s = cg_expr_string(cg, n->l);
+	int s = cg_expr_string_nullable(cg, n->l);
 	int i = cg_expr(cg, n->call.args);
 
 	cg_forget_pointer(cg, s);

@@ -185,20 +185,26 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		global_storage(cg, id);
 		r = cg_reg_alloc(cg);
 		cg_ld_bss(cg, r, id->offset);
-		return load_from(cg, r, id->type, 0);
+		r = load_from(cg, r, id->type, 0);
+		if (dt_type_is_string(id->type))
+			cg_str_null_mark_load(cg, r);
+		return r;
 	case IDK_LOCAL:
 		local_storage(cg, id);
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
-		return load_from(cg, r, id->type, 0);
+		r = load_from(cg, r, id->type, 0);
+		if (dt_type_is_string(id->type))
+			cg_str_null_mark_load(cg, r);
+		return r;
 	case IDK_TLS:
 	case IDK_ARRAY: {
 		int p = dyn_lookup(cg, n, id);
 		int found = cg_label_new(cg), done = cg_label_new(cg);
 		cg_jmp_imm(cg, BPF_JNE, p, 0, found);
-		/* Missing: 0, or the empty string. */
-		if (dt_type_is_string(id->type) || cg_is_byref(id->type))
+		/* Missing: 0 (a NULL string), or zeros for a struct. */
+		if (!dt_type_is_string(id->type) && cg_is_byref(id->type))
 			cg_ld_rodata(cg, p, cg_rodata_zeros(cg, id->size));
 		else
 			cg_emit(cg, I_MOV64_IMM(p, 0));
@@ -222,11 +228,18 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 		     uint32_t size)
 {
 	if (dt_type_is_string(t)) {
-		int d = cg_reg_alloc(cg);
+		int d = cg_reg_alloc(cg), copy = cg_label_new(cg), done = cg_label_new(cg);
 		cg_emit(cg, I_MOV64_REG(d, dst));
 		if (off)
 			cg_emit(cg, I_ALU64_IMM(BPF_ADD, d, off));
+		cg_jmp_imm(cg, BPF_JNE, val, 0, copy);
+		cg_str_null_mark_store(cg, d);
+		cg_ja(cg, done);
+		cg_label_place(cg, copy);
+		/* An empty string must not leave an earlier NULL mark behind. */
+		cg_emit(cg, I_ST(BPF_H, d, 0, 0));
 		cg_strcpy(cg, d, val, size);
+		cg_label_place(cg, done);
 		return;
 	}
 	if (cg_is_byref(t)) {
@@ -269,8 +282,8 @@ static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id
 	bool byref = cg_is_byref(id->type);
 	int done = cg_label_new(cg);
 
-	if (!byref) {
-		/* Assigning zero deletes the variable. */
+	if (!byref || dt_type_is_string(id->type)) {
+		/* Assigning zero (a NULL string) deletes the variable. */
 		int upd = cg_label_new(cg);
 		cg_jmp_imm(cg, BPF_JNE, val, 0, upd);
 		int a[2];
@@ -496,7 +509,12 @@ int cg_assign(struct dt_cg *cg, struct dt_node *n)
 		return z;
 	}
 	if (n->op == T_ASGN) {
-		v = dt_type_is_string(l->type) ? cg_expr_string(cg, r) : cg_expr(cg, r);
+		/* A string variable takes NULL (from NULL itself or a NULL string). */
+		if (dt_type_is_string(l->type) && !dt_type_is_string(r->type) &&
+		    !dt_type_is_charptr(r->type))
+			v = cg_expr(cg, r);
+		else
+			v = dt_type_is_string(l->type) ? cg_expr_string_nullable(cg, r) : cg_expr(cg, r);
 	} else {
 		enum dt_tok base;
 		switch (n->op) {

@@ -632,7 +632,9 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
 			  opname(n->op), dt_sema_typestr(pcb, l->type));
 	if (n->op == T_ASGN) {
-		if (!dt_sema_assignable(pcb, l->type, r))
+		/* A string variable can be NULL. */
+		bool null_string = dt_type_is_string(l->type) && is_null(r);
+		if (!null_string && !dt_sema_assignable(pcb, l->type, r))
 			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 				  "operands have incompatible types: \"%s\" %s \"%s\"",
 				  dt_sema_typestr(pcb, l->type), opname(n->op),
