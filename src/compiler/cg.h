@@ -82,6 +82,15 @@ struct dt_cg {
 	DT_VEC(struct cg_label) labels;
 	DT_VEC(struct cg_fixup) fixups;
 	int fault_label;		/* where faults go (-1 if none yet) */
+	/*
+	 * A large clause is cut into stretches, each ending in an island
+	 * (jumped over) that holds the exits and fault paths its jumps
+	 * target, so that no jump spans more than 16-bit offsets reach.
+	 */
+	int exit_label;			/* the clause's early exit (predicate false ...) */
+	int pred_fault_label;		/* faults in the predicate (-1 if none) */
+	uint32_t stretch_start;		/* first instruction after the last island */
+	bool island_faults;		/* an island held a fault path */
 
 	/* Record being built */
 	bool records;			/* the clause writes a record */

@@ -15,11 +15,44 @@
 
 static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
 
+static void emit_fault_path(struct dt_cg *cg, int label, bool discard);
+
+/* Instructions a stretch may grow to before its island (jumps reach 32767). */
+#define STRETCH_MAX 16000
+
+/* End a stretch: its exits and fault paths, jumped over. */
+static void emit_island(struct dt_cg *cg)
+{
+	int over = cg_label_new(cg);
+
+	cg_ja(cg, over);
+	if (cg->exit_label >= 0) {
+		cg_label_place(cg, cg->exit_label);
+		cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
+		cg_emit(cg, I_EXIT());
+		cg->exit_label = cg_label_new(cg);
+	}
+	if (cg->pred_fault_label >= 0) {
+		emit_fault_path(cg, cg->pred_fault_label, false);
+		cg->pred_fault_label = -1;
+		cg->island_faults = true;
+	}
+	if (cg->fault_label >= 0) {
+		emit_fault_path(cg, cg->fault_label, cg->records);
+		cg->fault_label = -1;
+		cg->island_faults = true;
+	}
+	cg_label_place(cg, over);
+	cg->stretch_start = cg_pos(cg);
+}
+
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		if (s->kind == N_EXPRSTMT)
 			cg->action_index++;
+		if (cg_pos(cg) - cg->stretch_start > STRETCH_MAX)
+			emit_island(cg);
 		cg_stmt(cg, s);
 	}
 }
@@ -230,8 +263,10 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	if (stmt->uses_alloca)
 		cg_alloca_reset(&cg);
 
-	int done = cg_label_new(&cg);
-	int pred_fault = -1;
+	cg.exit_label = cg_label_new(&cg);
+	cg.pred_fault_label = -1;
+	cg.stretch_start = 0;
+	int done = cg.exit_label;
 	if (c->clause.pred != NULL) {
 		cg_set_line(&cg, c->clause.pred->line);
 		cg.in_pred = true;
@@ -240,7 +275,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		check_regs_free(&cg, c->clause.pred->line);
 		cg.scratch_off = 0;
 		/* Faults before the record exists have nothing to discard. */
-		pred_fault = cg.fault_label;
+		cg.pred_fault_label = cg.fault_label;
 		cg.fault_label = -1;
 	}
 	uint32_t size_insn = 0, fill_insn = 0;
@@ -269,17 +304,17 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		}
 		emit_submit(&cg);
 	}
-	cg_label_place(&cg, done);
+	cg_label_place(&cg, cg.exit_label);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());
 
-	if (pred_fault >= 0)
-		emit_fault_path(&cg, pred_fault, false);
+	stmt->may_fault = cg.pred_fault_label >= 0 || cg.fault_label >= 0 || cg.island_faults;
+	if (cg.pred_fault_label >= 0)
+		emit_fault_path(&cg, cg.pred_fault_label, false);
 	if (cg.fault_label >= 0)
 		emit_fault_path(&cg, cg.fault_label, cg.records);
 	if (cg.records)
 		cg_spec_clause_end(&cg);
-	stmt->may_fault = pred_fault >= 0 || cg.fault_label >= 0;
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);
 	if (cg.scratch_max > dtp->scratch_max)

@@ -17,6 +17,8 @@ void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct
 	cg->obj = obj;
 	cg->fn = fn;
 	cg->fault_label = -1;
+	cg->exit_label = -1;
+	cg->pred_fault_label = -1;
 	cg->reg_reserved[BPF_FP] = true;
 	pcb->cg = cg;
 	if (fn != NULL && bo_func_own(obj, fn) < 0)
