@@ -12,7 +12,7 @@ bpflogsize bufpolicy bufsize cleanrate cpp cpppath cpu defaultargs define destru
 droptags dynvarsize empty errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
 libdir
 maxframes noresolve nspec oformat printsize quiet quietresize rawbytes scratchsize specsize
-stackframes stackindent statusrate strsize switchrate undef unodefs ustackframes verbose version zdefs"
+stackframes stackindent statusrate strsize switchrate tregs undef unodefs ustackframes verbose version zdefs"
 
 _dtrace_flags="-32 -64 -a -A -b -B -c -C -D -e -f -F -G -h -H -i -I -l -L -m -n -o -p -P -q -s
 -S -U -v -V -w -x -X -Z"

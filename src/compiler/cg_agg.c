@@ -266,6 +266,7 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 		}
 	}
 	struct buf kb = buf_alloc(cg, ad->key_size);
+	cg_check_tuple(cg, agg->agg.keys);
 	build_key(cg, ad, agg->agg.keys, kb);
 
 	int done = cg_label_new(cg), insert = cg_label_new(cg);

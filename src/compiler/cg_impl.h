@@ -85,6 +85,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 /* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
 bool cg_bvar_other_thread(struct dt_cg *cg);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
+/* A tuple (array or aggregation keys) of at most tregs keys, as DTrace allows. */
+void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys);
 int cg_incdec(struct dt_cg *cg, struct dt_node *n);
 int cg_addr_of(struct dt_cg *cg, struct dt_node *n);
 int cg_subscript(struct dt_cg *cg, struct dt_node *n);

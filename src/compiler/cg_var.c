@@ -98,10 +98,19 @@ static int tls_key(struct dt_cg *cg)
  * Build an associative array key (for a thread-local array, the thread
  * first); returns a register pointing at it.
  */
+void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys)
+{
+	/* DTrace passes a tuple in its tuple registers: tregs (default 8) of them. */
+	if (dt_node_list_len(keys) > cg->dtp->opts.tregs)
+		dt_cerror(cg->pcb, NULL, 0, "Insufficient tuple registers to generate code");
+}
+
 static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys)
 {
 	struct dtrace_hdl *dtp = cg->dtp;
 	uint32_t ksize = dt_var_key_size(dtp, id);
+
+	cg_check_tuple(cg, keys);
 	int base = cg_scratch_alloc(cg, ksize);
 	uint32_t off = 0;
 	int i = 0;

@@ -263,10 +263,14 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	dtp->active = true;
 	if ((rc = dt_run_consumer_program(dtp, rt->begin)) < 0)
 		goto fail;
-	/* BEGIN's output comes first. */
-	dt_consume_pending(dtp);
 	if (*rt->state == DT_STATE_INACTIVE)
 		*rt->state = DT_STATE_ACTIVE;
+	/*
+	 * BEGIN's output comes first (its records lead the ring buffer); its
+	 * actions (system() ...) run with the other probes enabled, as in
+	 * DTrace.
+	 */
+	dt_consume_pending(dtp);
 	return 0;
 fail:
 	dtp->active = false;

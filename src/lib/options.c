@@ -58,7 +58,7 @@ static const struct optdef opts[] = {
 	{ "pgmax", OK_IGNORED }, { "preallocate", OK_IGNORED }, { "procfspath", OK_IGNORED },
 	{ "pspec", OK_IGNORED }, { "stdc", OK_IGNORED }, { "strip", OK_IGNORED },
 	{ "syslibdir", OK_IGNORED }, { "sysslice", OK_IGNORED }, { "tree", OK_IGNORED },
-	{ "tregs", OK_IGNORED }, { "udefs", OK_IGNORED }, { "useruid", OK_IGNORED },
+	{ "tregs", OK_INT, O(tregs) }, { "udefs", OK_IGNORED }, { "useruid", OK_IGNORED },
 	{ "version", OK_VERSION }, { "temporal", OK_IGNORED }, { "bufresize", OK_IGNORED },
 	{ "lockmem", OK_IGNORED }, { "pcapsize", OK_IGNORED }, { "bpflog", OK_IGNORED },
 	/* Run-time */
@@ -128,6 +128,7 @@ void dt_options_init(struct dt_options *o)
 	o->jstackstrsize = 512;
 	o->stackindent = 14;
 	o->cpu = -1;
+	o->tregs = 8;
 	o->bufpolicy = DT_BUFPOLICY_SWITCH;
 	o->printsize = 8192;
 	o->bpflogsize = 16 << 20;

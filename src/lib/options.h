@@ -34,6 +34,7 @@ struct dt_options {
 	int64_t stackframes, ustackframes, maxframes, jstackframes, jstackstrsize;
 	int64_t stackindent;
 	int64_t cpu;			/* -1 = all */
+	int64_t tregs;			/* most keys in a tuple (DTrace's tuple registers) */
 	int64_t bufpolicy;		/* DT_BUFPOLICY_* */
 	int64_t printsize;
 	int64_t scratchsize;
