@@ -42,27 +42,6 @@ struct ulibs {
 	DT_VEC(struct ulib *) order;
 };
 
-static char *read_file(const char *path)
-{
-	FILE *fp = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (fp == NULL)
-		return NULL;
-	FILE *mem = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while (mem != NULL && (n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		fwrite(chunk, 1, n, mem);
-	fclose(fp);
-	if (mem == NULL || fclose(mem) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 static bool module_present(const char *name)
 {
 	char path[300];
@@ -157,7 +136,8 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 	}
 	for (size_t i = 0; i < ls->n; i++) {
 		struct ulib *l = &ls->v[i];
-		if ((l->text = read_file(l->path)) == NULL)
+		size_t len;
+		if ((l->text = dt_read_file(l->path, &len)) == NULL)
 			return dt_set_error(dtp, -errno, "cannot read library %s: %s", l->path,
 					    strerror(errno));
 		int rc = scan_depends(dtp, l);
