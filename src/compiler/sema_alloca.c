@@ -78,6 +78,9 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n)
 		case T_SUB:
 			if (dt_type_is_pointer(n->type))
 				n->flags |= (n->l->flags | n->r->flags) & DN_ALLOCA;
+			/* An address as an integer ((long)p + 1) is still one, not a difference of two. */
+			else if (dt_type_is_integer(n->type))
+				n->flags |= (n->l->flags ^ n->r->flags) & DN_ALLOCA;
 			break;
 		case T_ADD_EQ:
 		case T_SUB_EQ:
