@@ -38,7 +38,10 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	if (tag != NULL && dtp->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
 	/* Scripts report lines; -n and friends name the part of the clause. */
-	if (line > 0 && pcb->show_lines)
+	if (line > 0 && pcb->filetag != NULL)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "\"%s\", line %d: ", pcb->filetag,
+			      line);
+	else if (line > 0 && pcb->show_lines)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "line %d: ", line);
 	else if (pcb->region != NULL && !pcb->show_lines)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "in %s: ", pcb->region);

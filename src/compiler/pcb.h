@@ -44,6 +44,7 @@ struct dt_pcb {
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
 	bool is_library;		/* compiling a -L library (may be empty) */
+	const char *filetag;		/* a library's path: errors say "path", line N */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 	struct dt_ident **iparams;	/* an inline array's parameters, while its value is checked */

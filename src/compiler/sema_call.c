@@ -283,8 +283,8 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
 	if (id == NULL || (id->kind != IDK_ACTION && id->kind != IDK_SUBR &&
 			   id->kind != IDK_AGGFUNC)) {
 		if (id == NULL && dt_sema_resolve(pcb, n->call.name) == NULL)
-			dt_cerror(pcb, "D_IDENT_UNDEF", n->line,
-				  "failed to resolve %s: Unknown function name", n->call.name);
+			dt_cerror(pcb, "D_FUNC_UNDEF", n->line, "undefined function name: %s",
+				  n->call.name);
 		dt_cerror(pcb, "D_FUNC_IDENT", n->line,
 			  "%s is not a function: it may not be called", n->call.name);
 	}

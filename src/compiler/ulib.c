@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compiler/ident.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
@@ -105,9 +106,9 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 	for (int d = 0; d < dtp->opts.nlibdirs; d++) {
 		const char *dir = dtp->opts.libdirs[d];
 		DIR *dp = opendir(dir);
+		/* As in DTrace, a directory that is not there holds no libraries. */
 		if (dp == NULL)
-			return dt_set_error(dtp, -errno, "cannot read library directory %s: %s", dir,
-					    strerror(errno));
+			continue;
 		size_t first = ls->n;
 		struct dirent *de;
 		while ((de = readdir(dp)) != NULL) {
@@ -180,6 +181,36 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
 	return 0;
 }
 
+/*
+ * A library's clauses are parsed, never enabled.  DTrace compiles them as
+ * programs it then drops, which finds calls of functions that do not exist
+ * while parsing; that is the check they get here too (checking them fully
+ * would declare their aggregations and variables in the handle).
+ */
+static void check_calls(struct dt_pcb *pcb, struct dt_node *n)
+{
+	for (; n != NULL; n = n->next) {
+		if (n->kind == N_CALL && dt_ident_builtin(pcb->hdl, n->call.name) == NULL &&
+		    dt_ident_lookup_any(pcb->hdl, n->call.name) == NULL)
+			dt_cerror(pcb, "D_FUNC_UNDEF", n->line, "undefined function name: %s",
+				  n->call.name);
+		if (n->kind == N_CALL || n->kind == N_INDEX)
+			check_calls(pcb, n->call.args);
+		if (n->kind == N_AGG)
+			check_calls(pcb, n->agg.keys);
+		if (n->kind == N_CLAUSE) {
+			check_calls(pcb, n->clause.pred);
+			check_calls(pcb, n->clause.body);
+			continue;
+		}
+		check_calls(pcb, n->l);
+		check_calls(pcb, n->r);
+		check_calls(pcb, n->cond);
+		check_calls(pcb, n->body);
+		check_calls(pcb, n->elsebody);
+	}
+}
+
 /* Parse and check one library; its errors name it. */
 static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 {
@@ -189,27 +220,20 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 	pcb.hdl = dtp;
 	pcb.arena = &dtp->arena;
 	pcb.filename = l->path;
+	pcb.filetag = l->path;
 	pcb.show_lines = true;
 	pcb.is_library = true;
 	pcb.src = dt_arena_strdup(&dtp->arena, l->text);
 	if (pcb.src == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	pcb.srclen = strlen(pcb.src);
-	if (setjmp(pcb.jb) != 0) {
-		char *msg = NULL;
-		if (asprintf(&msg, "library %s: %s", l->path, dtp->errmsg) >= 0) {
-			snprintf(dtp->errmsg, sizeof(dtp->errmsg), "%s", msg);
-			free(msg);
-		}
+	if (setjmp(pcb.jb) != 0)
 		return -EINVAL;
-	}
 	dt_parse_program(&pcb);
+	dt_sema_program(&pcb);
 	for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
 		if (n->kind == N_CLAUSE)
-			dt_cerror(&pcb, "D_UNKNOWN", n->line,
-				  "a library holds declarations, inlines and translators, not probe "
-				  "clauses");
-	dt_sema_program(&pcb);
+			check_calls(&pcb, n);
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # -L: D libraries compiled before the program, in depends_on order; a
-# library needing an absent module is left out with its dependents; cycles,
-# missing libraries, clauses and errors in a library are reported.
+# library needing an absent module is left out with its dependents; its
+# clauses are never enabled; cycles, missing libraries and errors in a
+# library are reported ("path", line N); a directory that is not there
+# holds no libraries.
 d=$1
 lib=$(mktemp -d)
 trap 'rm -rf "$lib"' EXIT
@@ -34,10 +36,12 @@ printf '#pragma D depends_on library e1.d\n' >"$lib/e2.d"
 run 'BEGIN { exit(0); }'
 printf '#pragma D depends_on library nowhere.d\n' >"$lib/e2.d"
 run 'BEGIN { exit(0); }' | sed "s|$lib|LIB|"
-printf 'inline int e1 = 1;\nBEGIN { exit(0); }\n' >"$lib/e1.d"
+printf 'inline int e1 = 1;\nBEGIN { printf("library clause ran\\n"); }\n' >"$lib/e1.d"
 rm "$lib/e2.d"
+run 'BEGIN { printf("e1 %d\n", e1); exit(0); }' | sed "s|$lib|LIB|"
+printf 'BEGIN {\n\tno_such_function();\n}\n' >"$lib/e1.d"
 run 'BEGIN { exit(0); }' | sed "s|$lib|LIB|"
 printf 'inline int e1 = 1 +;\n' >"$lib/e1.d"
 run 'BEGIN { exit(0); }' | sed "s|$lib|LIB|"
 "$d" -L "$lib" -qn "BEGIN { exit(0); }" 2>/dev/null; echo "exit status $?"
-"$d" -L "$lib/none" -qn 'BEGIN { exit(0); }' 2>&1 | sed "s|$lib|LIB|"
+"$d" -L "$lib/none" -qn 'BEGIN { printf("no such directory: %d\n", 1); exit(0); }' 2>&1
