@@ -294,10 +294,8 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		cg->scratch_off = mark;
 		/* Compare the strcmp result with zero. */
 		cg_emit(cg, I_MOV64_IMM(res, 1));
-		int t2 = cg_label_new(cg);
-		cg_jmp_imm(cg, cmp_jmp(n->op, true), c, 0, t2);
+		cg_jmp_imm(cg, cmp_jmp(n->op, true), c, 0, t);
 		cg_emit(cg, I_MOV64_IMM(res, 0));
-		cg_label_place(cg, t2);
 		cg_label_place(cg, t);
 		cg_reg_free(cg, c);
 		return res;

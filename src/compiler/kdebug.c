@@ -38,12 +38,6 @@ static const char *const places[] = {
 	"/lib/modules/%s/build/vmlinux",
 };
 
-const char *dt_kdebug_where(void)
-{
-	return "/usr/lib/debug/boot/vmlinux-<release>, /usr/lib/debug/lib/modules/<release>/vmlinux, "
-	       "/boot/vmlinux-<release>, /lib/modules/<release>/build/vmlinux";
-}
-
 /* The running kernel's GNU build ID, from the notes it exports. */
 static size_t running_build_id(unsigned char *id, size_t max)
 {

@@ -21,9 +21,6 @@ struct dt_typetab;
 struct dt_kdebug *dt_kdebug_open(void);
 void dt_kdebug_close(struct dt_kdebug *kd);
 
-/* The places looked at, for messages: "/usr/lib/debug/boot/vmlinux-6.1.0 ..." */
-const char *dt_kdebug_where(void);
-
 /*
  * A variable's link-time address from the ELF symbol table, and whether it
  * is a per-CPU variable (its address is then an offset into each CPU's

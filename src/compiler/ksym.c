@@ -19,40 +19,39 @@
 #include "compiler/sema.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
+#include "providers/kallsyms.h"
 
-/* What /proc/kallsyms says about a name, _text and __per_cpu_offset (vmlinux only). */
+/* What /proc/kallsyms says about a data symbol and __per_cpu_offset (vmlinux's). */
 struct kallsyms_find {
 	const char *name;
-	uint64_t addr, text, pcpu;
+	uint64_t addr, pcpu;
 	bool found;
 };
 
-static void kallsyms_scan(struct kallsyms_find *f)
-{
-	FILE *fp = fopen("/proc/kallsyms", "re");
-	char line[512];
+/* Data symbol types (A: per-CPU offsets); zero addresses are hidden ones. */
+#define DATA_TYPES "dDbBrRaA"
 
-	if (fp == NULL)
-		return;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		char type, sym[256], mod[64];
-		unsigned long long addr;
-		int n = sscanf(line, "%llx %c %255s %63s", &addr, &type, sym, mod);
-		/* Modules' symbols have a 4th column; zero addresses are hidden ones. */
-		if (n != 3 || addr == 0)
-			continue;
-		if (strcmp(sym, "_text") == 0)
-			f->text = addr;
-		else if (strchr("dDbBrRaA", type) == NULL)	/* A: per-CPU offsets */
-			continue;
-		if (strcmp(sym, f->name) == 0) {
-			f->addr = addr;
-			f->found = true;
-		} else if (strcmp(sym, "__per_cpu_offset") == 0) {
-			f->pcpu = addr;
-		}
+static int on_data_symbol(void *arg, const char *mod, const char *name, uint64_t addr)
+{
+	struct kallsyms_find *f = arg;
+
+	if (addr == 0 || strcmp(mod, "vmlinux") != 0)
+		return 0;
+	if (strcmp(name, f->name) == 0) {
+		f->addr = addr;
+		f->found = true;
+	} else if (strcmp(name, "__per_cpu_offset") == 0) {
+		f->pcpu = addr;
 	}
-	fclose(fp);
+	return 0;
+}
+
+static int on_text_symbol(void *arg, const char *mod, const char *name, uint64_t addr)
+{
+	if (strcmp(name, "_text") != 0 || strcmp(mod, "vmlinux") != 0)
+		return 0;
+	*(uint64_t *)arg = addr;
+	return -1;	/* found: stop */
 }
 
 static struct dt_kdebug *kdebug(struct dtrace_hdl *dtp)
@@ -73,32 +72,25 @@ static struct dt_type *kernel_btf_var(struct dtrace_hdl *dtp, const char *name, 
 	if (id <= 0)
 		return NULL;
 	*percpu = false;
-	for (uint32_t i = 1; i < btf__type_cnt(btf); i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-		if (!btf_is_datasec(t))
-			continue;
-		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
-		for (uint16_t j = 0; j < btf_vlen(t); j++)
-			if (vs[j].type == (uint32_t)id)
-				*percpu = strcmp(btf__name_by_offset(btf, t->name_off),
-						 ".data..percpu") == 0;
-	}
+	int sec = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);
+	const struct btf_type *t = sec > 0 ? btf__type_by_id(btf, (uint32_t)sec) : NULL;
+	for (uint16_t j = 0; t != NULL && j < btf_vlen(t); j++)
+		if (btf_var_secinfos(t)[j].type == (uint32_t)id)
+			*percpu = true;
 	return dt_type_from_btf(&dtp->types, btf, btf__type_by_id(btf, id)->type);
 }
 
-/* A data symbol's run-time address from the debuginfo, moved as _text was. */
-static bool kdebug_addr(struct dt_kdebug *kd, const struct kallsyms_find *f, const char *name,
-			uint64_t *addr, bool *percpu)
+/* A debuginfo address at run time: moved as _text was (per-CPU offsets stay). */
+static bool relocate(struct dt_kdebug *kd, uint64_t *addr, bool percpu)
 {
-	uint64_t text;
+	uint64_t text = 0, linked;
 
-	if (kd == NULL || !dt_kdebug_symbol(kd, name, addr, percpu))
+	if (percpu)
+		return true;
+	dt_kallsyms_walk(on_text_symbol, &text);
+	if (text == 0 || !dt_kdebug_symaddr(kd, "_text", &linked))
 		return false;
-	if (*percpu)
-		return true;	/* an offset into each CPU's area: not relocated */
-	if (f->text == 0 || !dt_kdebug_symaddr(kd, "_text", &text))
-		return false;
-	*addr += f->text - text;
+	*addr += text - linked;
 	return true;
 }
 
@@ -122,36 +114,39 @@ static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksy
 			  "read, not a module's", scoped);
 
 	struct kallsyms_find f = { .name = name };
-	kallsyms_scan(&f);
-	bool btf_percpu = false, dbg_percpu = false;
-	struct dt_type *type = kernel_btf_var(dtp, name, &btf_percpu);
-	uint64_t addr = f.addr;
-	bool have = f.found;
-	if (!have && (have = kdebug_addr(kdebug(dtp), &f, name, &addr, &dbg_percpu)) == false)
+	dt_kallsyms_walk_types(DATA_TYPES, on_data_symbol, &f);
+	bool percpu = false;
+	struct dt_type *type = kernel_btf_var(dtp, name, &percpu);
+	/* The debuginfo, for what kallsyms or BTF do not give. */
+	struct dt_kdebug *kd = type == NULL || !f.found ? kdebug(dtp) : NULL;
+	uint64_t dbg_addr = 0;
+	bool dbg_percpu = false;
+	bool in_dbg = kd != NULL && dt_kdebug_symbol(kd, name, &dbg_addr, &dbg_percpu);
+	if (!f.found && !(in_dbg && relocate(kd, &dbg_addr, dbg_percpu)))
 		dt_cerror(pcb, "D_IDENT_UNDEF", line,
 			  "failed to resolve %s: the kernel lists no such data symbol in /proc/kallsyms "
 			  "(data symbols need CONFIG_KALLSYMS_ALL or the kernel's debuginfo)", scoped);
-	if (type == NULL && kdebug(dtp) != NULL) {
-		type = dt_kdebug_vartype(dtp->kdebug, &dtp->types, name);
-		uint64_t a;
-		if (!dt_kdebug_symbol(dtp->kdebug, name, &a, &dbg_percpu))
-			dbg_percpu = false;
+	if (type == NULL && kd != NULL) {
+		type = dt_kdebug_vartype(kd, &dtp->types, name);
+		percpu = dbg_percpu;
 	}
 	if (type == NULL)
 		dt_cerror(pcb, "D_SYM_NOTYPES", line,
 			  "no symbolic type information is available for vmlinux`%s: %s", name,
-			  dtp->kdebug != NULL ?
+			  kd != NULL ?
 			  "the kernel's debuginfo has no usable type for it" :
 			  "the kernel's BTF types only per-CPU variables, and no debuginfo for this "
 			  "kernel is installed (the linux-image-<release>-dbg package or equivalent)");
 	ks->type = type;
-	ks->addr = addr;
-	ks->percpu = btf_percpu || dbg_percpu;
-	if (ks->percpu) {
+	ks->addr = f.found ? f.addr : dbg_addr;
+	ks->percpu = percpu;
+	if (percpu) {
 		ks->pcpu_offsets = f.pcpu;
+		kd = kdebug(dtp);
 		bool p;
 		if (ks->pcpu_offsets == 0 &&
-		    !kdebug_addr(kdebug(dtp), &f, "__per_cpu_offset", &ks->pcpu_offsets, &p))
+		    !(kd != NULL && dt_kdebug_symbol(kd, "__per_cpu_offset", &ks->pcpu_offsets, &p) &&
+		      relocate(kd, &ks->pcpu_offsets, false)))
 			dt_cerror(pcb, "D_IDENT_UNDEF", line,
 				  "failed to resolve %s: a per-CPU variable is found through "
 				  "__per_cpu_offset, which the kernel does not list", scoped);

@@ -28,18 +28,16 @@
 enum { UL_NEW, UL_VISITING, UL_DONE };
 
 struct ulib {
-	char *name;		/* file name, as depends_on names it */
 	char *path;
+	const char *name;	/* its file name in path, as depends_on names it */
 	char *text;
-	char **deps;		/* libraries it depends on */
-	int ndeps;
+	DT_VEC(char *) deps;	/* libraries it depends on */
 	bool absent;		/* needs a module or provider that is not there */
 	int mark;
 };
 
 struct ulibs {
-	struct ulib *v;
-	size_t n;
+	DT_VEC(struct ulib) libs;
 	DT_VEC(struct ulib *) order;
 };
 
@@ -78,14 +76,11 @@ static int scan_depends(struct dtrace_hdl *dtp, struct ulib *l)
 		if (sscanf(s, "pragma D depends_on %63s %255s", cls, name) != 2)
 			continue;
 		if (strcmp(cls, "library") == 0) {
-			char **nd = realloc(l->deps, sizeof(*nd) * (size_t)(l->ndeps + 1));
-			if (nd == NULL || (nd[l->ndeps] = strdup(name)) == NULL) {
-				if (nd != NULL)
-					l->deps = nd;
+			char *dep = strdup(name);
+			if (dep == NULL || dt_vec_push(&l->deps, dep) < 0) {
+				free(dep);
 				return dt_set_error(dtp, -ENOMEM, "out of memory");
 			}
-			l->deps = nd;
-			l->ndeps++;
 		} else if (strcmp(cls, "module") == 0) {
 			l->absent |= !module_present(name);
 		} else if (strcmp(cls, "provider") == 0) {
@@ -109,36 +104,28 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 		/* As in DTrace, a directory that is not there holds no libraries. */
 		if (dp == NULL)
 			continue;
-		size_t first = ls->n;
+		size_t first = ls->libs.n;
 		struct dirent *de;
 		while ((de = readdir(dp)) != NULL) {
 			size_t n = strlen(de->d_name);
 			if (n < 3 || strcmp(de->d_name + n - 2, ".d") != 0)
 				continue;
-			struct ulib *nv = realloc(ls->v, sizeof(*nv) * (ls->n + 1));
-			if (nv == NULL) {
+			struct ulib l = { 0 };
+			if (asprintf(&l.path, "%s/%s", dir, de->d_name) < 0)
+				l.path = NULL;
+			if (l.path == NULL || dt_vec_push(&ls->libs, l) < 0) {
+				free(l.path);
 				closedir(dp);
 				return dt_set_error(dtp, -ENOMEM, "out of memory");
 			}
-			ls->v = nv;
-			struct ulib *l = &ls->v[ls->n];
-			memset(l, 0, sizeof(*l));
-			l->name = strdup(de->d_name);
-			if (asprintf(&l->path, "%s/%s", dir, de->d_name) < 0)
-				l->path = NULL;
-			ls->n++;
-			if (l->name == NULL || l->path == NULL) {
-				closedir(dp);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
-			}
+			ls->libs.v[ls->libs.n - 1].name = strrchr(l.path, '/') + 1;
 		}
 		closedir(dp);
-		qsort(ls->v + first, ls->n - first, sizeof(*ls->v), by_name);
+		qsort(ls->libs.v + first, ls->libs.n - first, sizeof(*ls->libs.v), by_name);
 	}
-	for (size_t i = 0; i < ls->n; i++) {
-		struct ulib *l = &ls->v[i];
-		size_t len;
-		if ((l->text = dt_read_file(l->path, &len)) == NULL)
+	for (size_t i = 0; i < ls->libs.n; i++) {
+		struct ulib *l = &ls->libs.v[i];
+		if ((l->text = dt_read_file(l->path, NULL)) == NULL)
 			return dt_set_error(dtp, -errno, "cannot read library %s: %s", l->path,
 					    strerror(errno));
 		int rc = scan_depends(dtp, l);
@@ -150,9 +137,9 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 
 static struct ulib *find(struct ulibs *ls, const char *name)
 {
-	for (size_t i = 0; i < ls->n; i++)
-		if (strcmp(ls->v[i].name, name) == 0)
-			return &ls->v[i];
+	for (size_t i = 0; i < ls->libs.n; i++)
+		if (strcmp(ls->libs.v[i].name, name) == 0)
+			return &ls->libs.v[i];
 	return NULL;
 }
 
@@ -165,11 +152,11 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
 		return dt_set_error(dtp, -EINVAL, "circular library dependency: %s depends on itself "
 				    "through #pragma D depends_on library", l->name);
 	l->mark = UL_VISITING;
-	for (int i = 0; i < l->ndeps; i++) {
-		struct ulib *d = find(ls, l->deps[i]);
+	for (size_t i = 0; i < l->deps.n; i++) {
+		struct ulib *d = find(ls, l->deps.v[i]);
 		if (d == NULL)
 			return dt_set_error(dtp, -EINVAL, "library %s depends on library %s, which no "
-					    "library directory holds", l->path, l->deps[i]);
+					    "library directory holds", l->path, l->deps.v[i]);
 		int rc = visit(dtp, ls, d);
 		if (rc < 0)
 			return rc;
@@ -239,16 +226,15 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 
 static void free_libs(struct ulibs *ls)
 {
-	for (size_t i = 0; i < ls->n; i++) {
-		struct ulib *l = &ls->v[i];
-		free(l->name);
+	for (size_t i = 0; i < ls->libs.n; i++) {
+		struct ulib *l = &ls->libs.v[i];
 		free(l->path);
 		free(l->text);
-		for (int j = 0; j < l->ndeps; j++)
-			free(l->deps[j]);
-		free(l->deps);
+		for (size_t j = 0; j < l->deps.n; j++)
+			free(l->deps.v[j]);
+		dt_vec_free(&l->deps);
 	}
-	free(ls->v);
+	dt_vec_free(&ls->libs);
 	dt_vec_free(&ls->order);
 }
 
@@ -260,8 +246,8 @@ int dt_ulib_load(struct dtrace_hdl *dtp)
 	if (dtp->ulib_state != 0 || dtp->opts.nlibdirs == 0)
 		return dtp->ulib_state < 0 ? dtp->ulib_state : 0;
 	rc = read_dirs(dtp, &ls);
-	for (size_t i = 0; rc == 0 && i < ls.n; i++)
-		rc = visit(dtp, &ls, &ls.v[i]);
+	for (size_t i = 0; rc == 0 && i < ls.libs.n; i++)
+		rc = visit(dtp, &ls, &ls.libs.v[i]);
 	for (size_t i = 0; rc == 0 && i < ls.order.n; i++)
 		if (!ls.order.v[i]->absent)
 			rc = compile_one(dtp, ls.order.v[i]);

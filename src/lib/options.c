@@ -292,6 +292,20 @@ static int check_version(struct dtrace_hdl *dtp, const char *value)
 	return 0;
 }
 
+/* Add prefix + value to a list option (-D/-U/-I arguments, -L directories). */
+static int append(struct dtrace_hdl *dtp, char ***v, int *n, const char *prefix, const char *value)
+{
+	char **nv = realloc(*v, sizeof(char *) * (size_t)(*n + 1));
+	char *s = NULL;
+
+	if (nv != NULL)
+		*v = nv;
+	if (nv == NULL || asprintf(&s, "%s%s", prefix, value) < 0)
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
 int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 {
 	const struct optdef *d = find(name);
@@ -364,33 +378,14 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 		else
 			return badval(dtp);
 		return 0;
-	case OK_LIBDIR: {
+	case OK_LIBDIR:
 		if (value == NULL)
 			return badval(dtp);
-		char **nd = realloc(o->libdirs, sizeof(char *) * (size_t)(o->nlibdirs + 1));
-		if (nd == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		o->libdirs = nd;
-		if ((o->libdirs[o->nlibdirs] = strdup(value)) == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		o->nlibdirs++;
-		return 0;
-	}
-	case OK_CPPARG: {
+		return append(dtp, &o->libdirs, &o->nlibdirs, "", value);
+	case OK_CPPARG:
 		if (value == NULL)
 			return badval(dtp);
-		char **na = realloc(o->cppargs, sizeof(char *) * (size_t)(o->ncppargs + 1));
-		if (na == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		o->cppargs = na;
-		size_t len = strlen(d->cppflag) + strlen(value) + 1;
-		char *a = malloc(len);
-		if (a == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		snprintf(a, len, "%s%s", d->cppflag, value);
-		o->cppargs[o->ncppargs++] = a;
-		return 0;
-	}
+		return append(dtp, &o->cppargs, &o->ncppargs, d->cppflag, value);
 	case OK_IGNORED:
 		return 0;
 	case OK_VERSION:

@@ -13,8 +13,14 @@
 #define KALLSYMS "/proc/kallsyms"
 #define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
 
-static int walk_lines(char *text, int (*line)(char *l, dt_ksym_f *f, void *arg), dt_ksym_f *f,
-		      void *arg)
+/* A walk: the symbol types wanted (kallsyms) and the caller's function. */
+struct walk {
+	const char *types;
+	dt_ksym_f *f;
+	void *arg;
+};
+
+static int walk_lines(char *text, int (*line)(char *l, const struct walk *w), const struct walk *w)
 {
 	int rc = 0;
 
@@ -22,19 +28,19 @@ static int walk_lines(char *text, int (*line)(char *l, dt_ksym_f *f, void *arg),
 		nl = strchr(l, '\n');
 		if (nl != NULL)
 			*nl++ = '\0';
-		rc = line(l, f, arg);
+		rc = line(l, w);
 	}
 	return rc < 0 ? rc : 0;
 }
 
-static int kallsyms_line(char *l, dt_ksym_f *f, void *arg)
+static int kallsyms_line(char *l, const struct walk *w)
 {
 	char *end, *mod;
 	uint64_t addr = strtoull(l, &end, 16);
 
 	if (end == l || end[0] != ' ' || end[1] == '\0' || end[2] != ' ')
 		return 0;
-	if (strchr("tTwW", end[1]) == NULL)
+	if (strchr(w->types, end[1]) == NULL)
 		return 0;
 	char *name = end + 3;
 	mod = strchr(name, '\t');
@@ -48,21 +54,27 @@ static int kallsyms_line(char *l, dt_ksym_f *f, void *arg)
 	} else {
 		mod = "vmlinux";
 	}
-	return f(arg, mod, name, addr);
+	return w->f(w->arg, mod, name, addr);
 }
 
-int dt_kallsyms_walk(dt_ksym_f *f, void *arg)
+int dt_kallsyms_walk_types(const char *types, dt_ksym_f *f, void *arg)
 {
+	struct walk w = { types, f, arg };
 	char *text = dt_read_file(KALLSYMS, NULL);
 
 	if (text == NULL)
 		return -errno;
-	int rc = walk_lines(text, kallsyms_line, f, arg);
+	int rc = walk_lines(text, kallsyms_line, &w);
 	free(text);
 	return rc;
 }
 
-static int blacklist_line(char *l, dt_ksym_f *f, void *arg)
+int dt_kallsyms_walk(dt_ksym_f *f, void *arg)
+{
+	return dt_kallsyms_walk_types("tTwW", f, arg);
+}
+
+static int blacklist_line(char *l, const struct walk *w)
 {
 	char *name = strchr(l, '\t');
 
@@ -72,7 +84,7 @@ static int blacklist_line(char *l, dt_ksym_f *f, void *arg)
 	char *sp = strpbrk(name, " \t");
 	if (sp != NULL)
 		*sp = '\0';
-	return f(arg, "vmlinux", name, strtoull(l, NULL, 16));
+	return w->f(w->arg, "vmlinux", name, strtoull(l, NULL, 16));
 }
 
 int dt_kprobe_blacklist_walk(dt_ksym_f *f, void *arg)
@@ -81,7 +93,8 @@ int dt_kprobe_blacklist_walk(dt_ksym_f *f, void *arg)
 
 	if (text == NULL)
 		return 0;	/* no debugfs, or no kprobes: nothing is known */
-	int rc = walk_lines(text, blacklist_line, f, arg);
+	struct walk w = { NULL, f, arg };
+	int rc = walk_lines(text, blacklist_line, &w);
 	free(text);
 	return rc;
 }
