@@ -59,6 +59,40 @@ struct cg_fixup {
 	int label;
 };
 
+/*
+ * Register spilling (cg_reg.c).  Each cg_expr() is a region: code enters
+ * at one instruction and leaves at its end.  When no register is free,
+ * one holding a value of an enclosing evaluation (suspended meanwhile) is
+ * spilled: stored at the region's entry, reloaded at its exit, so that
+ * every path through the region finds it in the register afterwards.
+ */
+struct cg_region {
+	uint32_t entry;			/* instruction index where it began */
+	uint64_t touched;		/* stack slots used since (see cg_frame.c) */
+	size_t fix0;			/* jumps and labels before it */
+	size_t label0;
+};
+
+struct cg_spill {
+	int reg;
+	int slot;			/* frame slot, -1 if nothing was stored */
+	int owner;
+	uint32_t seq;
+	int region;			/* index of the region that reloads it */
+	int store;			/* index in stores if the store waits, else -1 */
+	long stored_at;			/* instruction of the store if it is in place, else -1 */
+};
+
+struct cg_store {
+	uint32_t at;			/* inserted before this instruction */
+	int reg;
+	int16_t off;
+};
+
+struct cg_slots {
+	int first, n;
+};
+
 struct dt_cg {
 	struct dt_pcb *pcb;
 	struct dtrace_hdl *dtp;
@@ -69,14 +103,21 @@ struct dt_cg {
 	int line;			/* current source line for line info */
 	uint32_t label_pos;		/* where the last label was placed */
 
-	/* Registers */
+	/* Registers (cg_reg.c) */
 	bool reg_used[CG_NREGS];
 	bool reg_reserved[CG_NREGS];	/* R6-R8 roles, R10 */
-	int reg_spilled_for[CG_NREGS];	/* >0 while xalloc'ed over a live value */
+	bool reg_written[CG_NREGS];	/* some instruction wrote it since it was allocated */
+	int reg_owner[CG_NREGS];	/* the evaluation depth whose code holds it */
+	uint32_t reg_seq[CG_NREGS];	/* when it was allocated (spill victims: oldest first) */
+	uint32_t reg_clock;
+	DT_VEC(struct cg_region) regions;	/* evaluations in progress, innermost last */
+	DT_VEC(struct cg_spill) spills;		/* values waiting in stack slots */
+	DT_VEC(struct cg_store) stores;		/* spill stores, inserted by cg_resolve */
 
-	/* Stack frame: spill slots at fp-8*(r+1), then temporaries. */
-	int stack_top;			/* bytes in use below the spill area (positive) */
-	int stack_max;
+	/* Stack frame: 8-byte slots at fp-8, fp-16, ... (cg_frame.c) */
+	uint64_t slot_used;
+	DT_VEC(struct cg_slots) slot_log;	/* temporaries since the marks */
+	int frame_size;			/* bytes of stack the function uses */
 
 	/* Labels */
 	DT_VEC(struct cg_label) labels;
@@ -137,12 +178,24 @@ void cg_ld_rodata(struct dt_cg *cg, int reg, uint32_t off);
 uint32_t cg_rodata(struct dt_cg *cg, const void *data, size_t len);
 void cg_set_line(struct dt_cg *cg, int line);
 
-/* ---- registers and calls (cg_reg.c) ---- */
+/* ---- registers (cg_reg.c) ---- */
+/* A free register; never fails for want of one (it spills). */
 int cg_reg_alloc(struct dt_cg *cg);
 void cg_reg_free(struct dt_cg *cg, int reg);
-/* Claim a specific register, spilling what it holds. */
-void cg_reg_xalloc(struct dt_cg *cg, int reg);
-void cg_reg_xfree(struct dt_cg *cg, int reg);
+/* Take back a register that a call consumed as its argument. */
+void cg_reg_claim(struct dt_cg *cg, int reg);
+/* Begin and end an evaluation's region; cg_reg_leave returns where its result is now. */
+void cg_reg_enter(struct dt_cg *cg);
+int cg_reg_leave(struct dt_cg *cg, int result);
+/* Registers an instruction just emitted writes (cg_emit). */
+void cg_reg_note_insn(struct dt_cg *cg, const struct bpf_insn *in);
+/* Put the spill stores in place (cg_resolve, before jumps are resolved). */
+void cg_reg_place_stores(struct dt_cg *cg);
+/* Hand a caller-saved register to a call: store its value if it is live; -1 or the slot. */
+int cg_reg_save(struct dt_cg *cg, int reg);
+void cg_reg_restore(struct dt_cg *cg, int reg, int slot);
+
+/* ---- calls (cg_call.c) ---- */
 /*
  * Call a helper or BPF function with arguments already in registers
  * args[0..nargs-1] (which are freed); returns a new register holding R0.
@@ -166,10 +219,17 @@ int cg_call_helper_args(struct dt_cg *cg, int helper, const struct cg_arg *args,
 /* probe_read_{kernel,user}(fp + slot, size, addr): the result register (0 on success). */
 int cg_probe_read(struct dt_cg *cg, int slot, uint32_t size, int addr, bool userland);
 
-/* ---- stack ---- */
-int cg_stack_alloc(struct dt_cg *cg, int size);	/* returns fp-relative offset */
+/* ---- stack (cg_frame.c) ---- */
+/* Temporaries, freed together back to a mark; fp-relative offsets. */
+int cg_stack_alloc(struct dt_cg *cg, int size);
 int cg_stack_mark(struct dt_cg *cg);
 void cg_stack_release(struct dt_cg *cg, int mark);
+/* One slot for a spilled register, avoiding the slots in `avoid`; its fp offset is CG_SLOT_OFF. */
+int cg_frame_take(struct dt_cg *cg, uint64_t avoid);
+void cg_frame_give(struct dt_cg *cg, int slot);
+#define CG_SLOT_OFF(slot) (-8 * ((slot) + 1))
+/* Bytes of BPF stack one function may use (the rest is its callers' and callees'). */
+#define CG_FRAME_MAX 320
 
 /* ---- expressions (cg_expr.c) ---- */
 /* Evaluate an expression into a new register (value or, for by-ref types, a pointer). */

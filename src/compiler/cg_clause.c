@@ -59,6 +59,8 @@ static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 
 static void check_regs_free(struct dt_cg *cg, int line)
 {
+	if (cg->regions.n != 0 || cg->spills.n != 0)
+		dt_cerror(cg->pcb, "D_UNKNOWN", line, "internal error: registers left spilled");
 	for (int r = 0; r < CG_NREGS; r++) {
 		if (cg->reg_used[r] && !cg->reg_reserved[r])
 			dt_cerror(cg->pcb, "D_UNKNOWN", line,

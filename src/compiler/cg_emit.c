@@ -29,6 +29,10 @@ void cg_fini(struct dt_cg *cg)
 {
 	dt_vec_free(&cg->labels);
 	dt_vec_free(&cg->fixups);
+	dt_vec_free(&cg->regions);
+	dt_vec_free(&cg->spills);
+	dt_vec_free(&cg->stores);
+	dt_vec_free(&cg->slot_log);
 	if (cg->pcb != NULL && cg->pcb->cg == cg)
 		cg->pcb->cg = NULL;
 }
@@ -49,6 +53,7 @@ void cg_emit(struct dt_cg *cg, struct bpf_insn insn)
 	}
 	if (dt_vec_push(&fn->insns, insn) < 0)
 		oom(cg);
+	cg_reg_note_insn(cg, &insn);
 }
 
 uint32_t cg_pos(struct dt_cg *cg)
@@ -150,6 +155,7 @@ void cg_ja(struct dt_cg *cg, int label)
 
 void cg_resolve(struct dt_cg *cg)
 {
+	cg_reg_place_stores(cg);
 	cg_drop_unreachable(cg);
 	for (size_t i = 0; i < cg->fixups.n; i++) {
 		struct cg_fixup *f = &cg->fixups.v[i];

@@ -108,7 +108,7 @@ void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
 	cg_label_place(cg, ok);
 	cg_reg_free(cg, rc);
 	/* The call consumed reg as its argument: it holds the value again. */
-	cg->reg_used[reg] = true;
+	cg_reg_claim(cg, reg);
 	cg_emit(cg, I_LDX(size_code(n), reg, BPF_FP, slot));
 	cg_stack_release(cg, mark);
 }
@@ -642,15 +642,22 @@ static int expr_value(struct dt_cg *cg, struct dt_node *n)
 	}
 }
 
+/* Every evaluation is a region of its own for the register allocator (cg_reg.c). */
+static int region_value(struct dt_cg *cg, struct dt_node *n)
+{
+	cg_reg_enter(cg);
+	return cg_reg_leave(cg, expr_value(cg, n));
+}
+
 int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n)
 {
-	return expr_value(cg, n);
+	return region_value(cg, n);
 }
 
 /* A NULL string used for its characters is a read of address 0, as in DTrace. */
 int cg_expr(struct dt_cg *cg, struct dt_node *n)
 {
-	int r = expr_value(cg, n);
+	int r = region_value(cg, n);
 
 	if (dt_type_is_string(n->type) && cg_may_be_null(n))
 		cg_null_check(cg, r);
