@@ -8,6 +8,7 @@
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
+#include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
@@ -49,6 +50,7 @@ static void emit_island(struct dt_cg *cg)
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		dt_nest_check(cg->pcb, s->line, "statement");
 		if (s->kind == N_EXPRSTMT)
 			cg->action_index++;
 		if (cg_pos(cg) - cg->stretch_start > STRETCH_MAX)

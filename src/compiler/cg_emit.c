@@ -42,9 +42,20 @@ void cg_set_line(struct dt_cg *cg, int line)
 	cg->line = line;
 }
 
+/*
+ * The most instructions the kernel verifies in one program: a clause is
+ * refused well before, and inline definitions that name each other twice
+ * (each doubling the code) stop here rather than after astronomical time.
+ */
+#define CG_INSNS_MAX 1000000
+
 void cg_emit(struct dt_cg *cg, struct bpf_insn insn)
 {
 	struct bo_func *fn = cg->fn;
+
+	if (fn->insns.n >= CG_INSNS_MAX)
+		dt_cerror(cg->pcb, "D_UNKNOWN", cg->line,
+			  "clause too large: more than %d BPF instructions", CG_INSNS_MAX);
 
 	if (cg->line > 0 && (fn->lines.n == 0 || fn->lines.v[fn->lines.n - 1].line != (uint32_t)cg->line)) {
 		struct bo_line l = { .insn = (uint32_t)fn->insns.n, .line = (uint32_t)cg->line };

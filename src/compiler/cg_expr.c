@@ -11,6 +11,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/ident.h"
+#include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
 #include "compiler/xlator.h"
@@ -333,25 +334,114 @@ static int cg_truth(struct dt_cg *cg, struct dt_node *n)
 	return cg_expr(cg, n);
 }
 
+/*
+ * The operands of a chain of one operator (a && b && c ..., left-deep as
+ * parsed), leftmost first, found without recursion; *k is how many.
+ * `small` holds up to CHAIN_SMALL of them.
+ */
+#define CHAIN_SMALL 8
+static struct dt_node **chain_operands(struct dt_cg *cg, struct dt_node *n, enum dt_tok op,
+				       struct dt_node **small, size_t *k)
+{
+	struct dt_node *s;
+	size_t cnt = 1;
+
+	for (s = n; s->kind == N_OP2 && s->op == op; s = s->l)
+		cnt++;
+	struct dt_node **v = cnt <= CHAIN_SMALL ? small : dt_palloc(cg->pcb, cnt * sizeof(*v));
+	*k = cnt;
+	for (s = n; s->kind == N_OP2 && s->op == op; s = s->l)
+		v[--cnt] = s->r;
+	v[0] = s;
+	return v;
+}
+
+/*
+ * The jumps of a long chain to one far label go through relays placed
+ * every RELAY_SPAN instructions (a jump reaches 32767 instructions):
+ * generated predicates can be thousands of || long.
+ */
+#define RELAY_SPAN 8192
+#define RELAY_MIN 64	/* operands below which a chain cannot be that long */
+
+struct relay {
+	int to, cur;		/* the final label; where the jumps go meanwhile */
+	uint32_t start;
+	bool on;
+};
+
+static void relay_begin(struct dt_cg *cg, struct relay *r, int to, size_t operands)
+{
+	r->to = to;
+	r->on = operands > RELAY_MIN;
+	r->cur = r->on ? cg_label_new(cg) : to;
+	r->start = cg_pos(cg);
+}
+
+/* Between operands: a long enough stretch gets its relay here, jumped over. */
+static void relay_step(struct dt_cg *cg, struct relay *r)
+{
+	if (!r->on || cg_pos(cg) - r->start < RELAY_SPAN)
+		return;
+	int over = cg_label_new(cg), next = cg_label_new(cg);
+	cg_ja(cg, over);
+	cg_label_place(cg, r->cur);
+	cg_ja(cg, next);
+	cg_label_place(cg, over);
+	r->cur = next;
+	r->start = cg_pos(cg);
+}
+
+static void relay_end(struct dt_cg *cg, struct relay *r)
+{
+	if (!r->on)
+		return;
+	int over = cg_label_new(cg);
+	cg_ja(cg, over);
+	cg_label_place(cg, r->cur);
+	cg_ja(cg, r->to);
+	cg_label_place(cg, over);
+}
+
 static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label);
+
+/* Each of operands v[0..k-1] jumps to `label` when it is `when`, through relays. */
+static void chain_jumps(struct dt_cg *cg, struct dt_node **v, size_t k, bool when, int label)
+{
+	struct relay r;
+
+	relay_begin(cg, &r, label, k);
+	for (size_t i = 0; i < k; i++) {
+		if (when)
+			cg_branch_true(cg, v[i], r.cur);
+		else
+			cg_branch_false(cg, v[i], r.cur);
+		relay_step(cg, &r);
+	}
+	relay_end(cg, &r);
+}
 
 /* Jump to label when n is false; && || ! by jumps, holding no values. */
 void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 {
+	struct dt_node *small[CHAIN_SMALL], **v;
+	size_t k;
+
 	if (n->flags & DN_CONST) {
 		if (n->cval == 0)
 			cg_ja(cg, label);
 		return;
 	}
 	if (n->kind == N_OP2 && n->op == T_LAND) {
-		cg_branch_false(cg, n->l, label);
-		cg_branch_false(cg, n->r, label);
+		v = chain_operands(cg, n, T_LAND, small, &k);
+		chain_jumps(cg, v, k, false, label);
 		return;
 	}
 	if (n->kind == N_OP2 && n->op == T_LOR) {
 		int skip = cg_label_new(cg);
-		cg_branch_true(cg, n->l, skip);
-		cg_branch_false(cg, n->r, label);
+		v = chain_operands(cg, n, T_LOR, small, &k);
+		chain_jumps(cg, v, k - 1, true, skip);
+		cg_branch_false(cg, v[k - 1], label);
 		cg_label_place(cg, skip);
 		return;
 	}
@@ -392,20 +482,24 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 /* Jump to label when n is true. */
 static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label)
 {
+	struct dt_node *small[CHAIN_SMALL], **v;
+	size_t k;
+
 	if (n->flags & DN_CONST) {
 		if (n->cval != 0)
 			cg_ja(cg, label);
 		return;
 	}
 	if (n->kind == N_OP2 && n->op == T_LOR) {
-		cg_branch_true(cg, n->l, label);
-		cg_branch_true(cg, n->r, label);
+		v = chain_operands(cg, n, T_LOR, small, &k);
+		chain_jumps(cg, v, k, true, label);
 		return;
 	}
 	if (n->kind == N_OP2 && n->op == T_LAND) {
 		int skip = cg_label_new(cg);
-		cg_branch_false(cg, n->l, skip);
-		cg_branch_true(cg, n->r, label);
+		v = chain_operands(cg, n, T_LAND, small, &k);
+		chain_jumps(cg, v, k - 1, false, skip);
+		cg_branch_true(cg, v[k - 1], label);
 		cg_label_place(cg, skip);
 		return;
 	}
@@ -450,6 +544,40 @@ static int cg_logical(struct dt_cg *cg, struct dt_node *n)
 	return res;
 }
 
+/* An operator of the arithmetic path of cg_op2(). */
+static bool arith_chain(const struct dt_node *n)
+{
+	if (n->kind != N_OP2)
+		return false;
+	switch (n->op) {
+	case T_ADD:
+		return !dt_type_is_string(n->type);
+	case T_SUB: case T_MUL: case T_DIV: case T_MOD: case T_BAND: case T_BOR: case T_XOR:
+	case T_LSH: case T_RSH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* l = l op (n's right operand), n's left operand being in l. */
+static void apply_right(struct dt_cg *cg, struct dt_node *n, int l)
+{
+	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
+	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
+	    !dt_type_is_pointer(n->l->type) && !dt_type_is_array(n->l->type) &&
+	    !dt_type_is_pointer(n->r->type)) {
+		int op = alu_op(n->op);
+		if (op == BPF_RSH && dt_type_is_signed(n->l->type))
+			op = BPF_ARSH;
+		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)n->r->cval));
+		return;
+	}
+	int r = cg_expr(cg, n->r);
+	cg_binop(cg, n->op, l, r, n->l->type, n->r->type, n->type);
+	cg_reg_free(cg, r);
+}
+
 static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 {
 	switch (n->op) {
@@ -460,9 +588,12 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
 		return cg_compare(cg, n);
 	case T_COMMA: {
-		int r = cg_expr(cg, n->l);
-		cg_reg_free(cg, r);
-		return cg_expr(cg, n->r);
+		struct dt_node *small[CHAIN_SMALL];
+		size_t k;
+		struct dt_node **v = chain_operands(cg, n, T_COMMA, small, &k);
+		for (size_t i = 0; i + 1 < k; i++)
+			cg_reg_free(cg, cg_expr(cg, v[i]));
+		return cg_expr(cg, v[k - 1]);
 	}
 	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
 	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
@@ -473,20 +604,20 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	}
 	if (n->op == T_ADD && dt_type_is_string(n->type))
 		return cg_string_offset(cg, n);
-	int l = cg_expr(cg, n->l);
-	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
-	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
-	    !dt_type_is_pointer(n->l->type) && !dt_type_is_array(n->l->type) &&
-	    !dt_type_is_pointer(n->r->type)) {
-		int op = alu_op(n->op);
-		if (op == BPF_RSH && dt_type_is_signed(n->l->type))
-			op = BPF_ARSH;
-		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)n->r->cval));
-		return l;
-	}
-	int r = cg_expr(cg, n->r);
-	cg_binop(cg, n->op, l, r, n->l->type, n->r->type, n->type);
-	cg_reg_free(cg, r);
+	/* a + b - c ...: down the left operands, then each right one applied, without recursion. */
+	struct dt_node *small[CHAIN_SMALL], *s;
+	size_t k = 0;
+	if (!arith_chain(n))
+		dt_cerror(cg->pcb, "D_UNKNOWN", n->line, "internal error: binary operator");
+	for (s = n; arith_chain(s); s = s->l)
+		k++;
+	struct dt_node **up = k <= CHAIN_SMALL ? small : dt_palloc(cg->pcb, k * sizeof(*up));
+	for (s = n; arith_chain(s); s = s->l)
+		up[--k] = s;
+	int l = cg_expr(cg, s);
+	for (; up[k] != n; k++)
+		apply_right(cg, up[k], l);
+	apply_right(cg, n, l);
 	return l;
 }
 
@@ -540,29 +671,64 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
 	}
 }
 
+static void op3_into(struct dt_cg *cg, struct dt_node *n, bool str, int slot, int mark,
+		     struct relay *r);
+
+/*
+ * A branch of ?: into its slot; the stack the branch used for its own
+ * temporaries is free after.  A ?: as the branch puts its own branches'
+ * values there.
+ */
+static void op3_branch(struct dt_cg *cg, struct dt_node *n, bool str, int slot, int mark,
+		       struct relay *r)
+{
+	if (n->kind == N_OP3 && dt_type_is_string(n->type) == str) {
+		op3_into(cg, n, str, slot, mark, r);
+		return;
+	}
+	int v = str ? cg_expr_string_nullable(cg, n) : cg_expr(cg, n);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, v, slot));
+	cg_reg_free(cg, v);
+	cg_stack_release(cg, mark);
+}
+
+/* ?: whose value goes to `slot`, then to r's label (a chain a ? b : c ? d : e ... without recursion). */
+static void op3_into(struct dt_cg *cg, struct dt_node *n, bool str, int slot, int mark,
+		     struct relay *r)
+{
+	for (;;) {
+		int other = cg_label_new(cg);
+		cg_branch_false(cg, n->cond, other);
+		op3_branch(cg, n->l, str, slot, mark, r);
+		cg_ja(cg, r->cur);
+		cg_label_place(cg, other);
+		if (n->r->kind != N_OP3 || dt_type_is_string(n->r->type) != str)
+			break;
+		n = n->r;
+		relay_step(cg, r);
+	}
+	op3_branch(cg, n->r, str, slot, mark, r);
+}
+
 /*
  * ?: -- each branch leaves its value in a stack slot, read into a register
- * after they meet: no register is held while the branches are evaluated,
- * so nested ?: in the branches do not run out of registers.
+ * after they meet: no register is held while the branches are evaluated.
+ * A ?: nested as a branch, or chained (a ? b : c ? d : e ...), is part of
+ * the same: one slot.
  */
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
-	int slot = cg_stack_alloc(cg, 8);
-	int other = cg_label_new(cg), done = cg_label_new(cg);
-	/* The stack a branch used for its own temporaries is free after it. */
+	bool str = dt_type_is_string(n->type);
+	int slot = cg_stack_alloc(cg, 8), done = cg_label_new(cg);
 	int mark = cg_stack_mark(cg);
+	size_t len = 1;
+	struct relay r;
 
-	cg_branch_false(cg, n->cond, other);
-	int a = dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, n->l) : cg_expr(cg, n->l);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, a, slot));
-	cg_reg_free(cg, a);
-	cg_stack_release(cg, mark);
-	cg_ja(cg, done);
-	cg_label_place(cg, other);
-	int b = dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, n->r) : cg_expr(cg, n->r);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, b, slot));
-	cg_reg_free(cg, b);
-	cg_stack_release(cg, mark);
+	for (struct dt_node *s = n; s->r->kind == N_OP3; s = s->r)
+		len++;
+	relay_begin(cg, &r, done, len);
+	op3_into(cg, n, str, slot, mark, &r);
+	relay_end(cg, &r);
 	cg_label_place(cg, done);
 	int res = cg_reg_alloc(cg);
 	cg_emit(cg, I_LDX(BPF_DW, res, BPF_FP, slot));
@@ -643,8 +809,15 @@ static int expr_value(struct dt_cg *cg, struct dt_node *n)
 }
 
 /* Every evaluation is a region of its own for the register allocator (cg_reg.c). */
+#define CG_NEST_MAX (2 * DT_NEST_MAX)
 static int region_value(struct dt_cg *cg, struct dt_node *n)
 {
+	/* The parser bounds nesting; inline definitions expand into more. */
+	if (cg->regions.n >= CG_NEST_MAX)
+		dt_cerror(cg->pcb, "D_SYNTAX", n->line,
+			  "expression nested too deeply: code generation goes more than %d levels deep",
+			  CG_NEST_MAX);
+	dt_nest_check(cg->pcb, n->line, "expression");
 	cg_reg_enter(cg);
 	return cg_reg_leave(cg, expr_value(cg, n));
 }

@@ -79,13 +79,15 @@ uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
 {
 	uint32_t strsize = (uint32_t)dtp->opts.strsize;
 
+	/* An inline's value (inlines may name inlines, any number deep). */
+	while (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
+		n = n->id->inline_expr;
+
 	if (n->kind == N_STRING)
 		return (uint32_t)(n->str.len < strsize ? n->str.len : strsize) + 1;
 	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
 	    n->id->code == BV_EXECNAME)
 		return 16;
-	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
-		return dt_expr_strsize(dtp, n->id->inline_expr);
 	return strsize + 1;
 }
 
@@ -187,28 +189,35 @@ int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n)
 
 bool cg_may_be_null(const struct dt_node *n)
 {
-	const struct dt_ident *id = n->id;
-
-	if (!dt_type_is_string(n->type))
-		return false;
-	switch (n->kind) {
-	case N_IDENT:
-	case N_VAR:
-	case N_INDEX:
-		if (id == NULL)
+	/* Inlines naming inlines and chains of ?: are followed without recursion. */
+	for (;;) {
+		const struct dt_ident *id = n->id;
+		if (!dt_type_is_string(n->type))
 			return false;
-		if (id->kind == IDK_INLINE && id->inline_expr != NULL && n->kind == N_IDENT)
-			return cg_may_be_null(id->inline_expr);
-		return id->kind == IDK_GLOBAL || id->kind == IDK_LOCAL || id->kind == IDK_TLS ||
-		       id->kind == IDK_ARRAY;
-	case N_CALL:
-		return id != NULL && id->kind == IDK_SUBR &&
-		       (id->code == SUB_STRCHR || id->code == SUB_STRRCHR ||
-			id->code == SUB_STRSTR || id->code == SUB_STRTOK);
-	case N_OP3:
-		return cg_may_be_null(n->l) || cg_may_be_null(n->r);
-	default:
-		return false;
+		switch (n->kind) {
+		case N_IDENT:
+		case N_VAR:
+		case N_INDEX:
+			if (id == NULL)
+				return false;
+			if (id->kind == IDK_INLINE && id->inline_expr != NULL && n->kind == N_IDENT) {
+				n = id->inline_expr;
+				continue;
+			}
+			return id->kind == IDK_GLOBAL || id->kind == IDK_LOCAL || id->kind == IDK_TLS ||
+			       id->kind == IDK_ARRAY;
+		case N_CALL:
+			return id != NULL && id->kind == IDK_SUBR &&
+			       (id->code == SUB_STRCHR || id->code == SUB_STRRCHR ||
+				id->code == SUB_STRSTR || id->code == SUB_STRTOK);
+		case N_OP3:
+			if (cg_may_be_null(n->l))
+				return true;
+			n = n->r;
+			continue;
+		default:
+			return false;
+		}
 	}
 }
 

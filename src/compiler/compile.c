@@ -13,6 +13,7 @@
 #include "compiler/cpp.h"
 #include "compiler/ident.h"
 #include "compiler/macros.h"
+#include "compiler/nest.h"
 #include "compiler/parser.h"
 #include "compiler/pragma.h"
 #include "compiler/program.h"
@@ -327,6 +328,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pcb.pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
 	pcb.argc = argc;
 	pcb.argv = argv;
+	dt_nest_init(&pcb);
 	pcb.src = dt_arena_strndup(&dtp->arena, src, len);
 	pcb.srclen = len;
 	free(src);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/nest.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
@@ -41,6 +42,7 @@ static void pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *tex
 	pcb->src = text;
 	pcb->srclen = strlen(text);
 	pcb->is_dlib = true;
+	dt_nest_init(pcb);
 }
 
 /* Check one top-level declaration; false if it does not check. */

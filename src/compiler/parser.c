@@ -12,25 +12,32 @@
 
 #include "compiler/lexer.h"
 #include "compiler/macros.h"
+#include "compiler/nest.h"
 #include "compiler/pragma.h"
 #include "compiler/types.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
+#include "lib/htab.h"
 #include "providers/probe.h"
 
-/* Names a typedef of this program declared (they are types from then on). */
-struct tdname {
-	const char *name;
-	struct tdname *next;
+/*
+ * Names a typedef of this program declared (they are types from then on),
+ * hashed in the arena: a generated header may declare thousands.
+ */
+struct tdnames {
+	const char **v;
+	size_t cap, n;		/* cap: 0 or a power of two */
 };
 
 struct parser {
 	struct dt_pcb *pcb;
 	struct dt_lexer lx;
 	bool in_xlator_input;
-	struct tdname *typedefs;
+	struct tdnames typedefs;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
+	int depth[3];		/* nesting levels of each kind (nest.h) */
+	struct dt_token last;	/* the token next() read */
 };
 
 struct dt_node *dt_node_new(struct dt_pcb *pcb, enum dt_nkind kind, int line)
@@ -72,12 +79,29 @@ static enum dt_tok peek_tok(struct parser *p)
 	return peek(p)->tok;
 }
 
-static struct dt_token next(struct parser *p)
+/* The token read; it stays in the parser (no copies in recursive frames) until the next read. */
+static const struct dt_token *next(struct parser *p)
 {
-	struct dt_token t;
+	dt_lex_next(&p->lx, LM_EXPR, &p->last);
+	return &p->last;
+}
 
-	dt_lex_next(&p->lx, LM_EXPR, &t);
-	return t;
+/* What nests: each kind has DT_NEST_MAX levels (nest.h). */
+enum { EXPR, STMT, DECL };
+static const char *const nest_what[] = { "expression", "statement", "declaration" };
+
+/* One level of `kind` deeper; unnest() gives it back. */
+static void nest(struct parser *p, int kind)
+{
+	if (++p->depth[kind] > DT_NEST_MAX)
+		dt_nest_error(p->pcb, peek(p)->line, nest_what[kind], true);
+	if (!dt_nest_room(p->pcb))
+		dt_nest_error(p->pcb, peek(p)->line, nest_what[kind], false);
+}
+
+static void unnest(struct parser *p, int kind)
+{
+	p->depth[kind]--;
 }
 
 static bool accept(struct parser *p, enum dt_tok tok)
@@ -88,7 +112,7 @@ static bool accept(struct parser *p, enum dt_tok tok)
 	return true;
 }
 
-static struct dt_token expect(struct parser *p, enum dt_tok tok)
+static const struct dt_token *expect(struct parser *p, enum dt_tok tok)
 {
 	const struct dt_token *t = peek(p);
 
@@ -102,12 +126,42 @@ static struct dt_token expect(struct parser *p, enum dt_tok tok)
 /* Did the program typedef this name (so far)?  Also the lexer's question at the top level. */
 static bool declared_typedef(void *arg, const char *name)
 {
-	const struct parser *p = arg;
+	const struct tdnames *t = &((const struct parser *)arg)->typedefs;
 
-	for (const struct tdname *td = p->typedefs; td != NULL; td = td->next)
-		if (strcmp(td->name, name) == 0)
+	if (t->cap == 0)
+		return false;
+	for (size_t i = dt_strhash(name) & (t->cap - 1); t->v[i] != NULL; i = (i + 1) & (t->cap - 1))
+		if (strcmp(t->v[i], name) == 0)
 			return true;
 	return false;
+}
+
+static void add_typedef(struct parser *p, const char *name)
+{
+	struct tdnames *t = &p->typedefs;
+
+	if (declared_typedef(p, name))
+		return;
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		const char **v = dt_palloc(p->pcb, cap * sizeof(*v));
+		memset(v, 0, cap * sizeof(*v));
+		for (size_t i = 0; i < t->cap; i++) {
+			if (t->v[i] == NULL)
+				continue;
+			size_t j = dt_strhash(t->v[i]) & (cap - 1);
+			while (v[j] != NULL)
+				j = (j + 1) & (cap - 1);
+			v[j] = t->v[i];
+		}
+		t->v = v;
+		t->cap = cap;
+	}
+	size_t j = dt_strhash(name) & (t->cap - 1);
+	while (t->v[j] != NULL)
+		j = (j + 1) & (t->cap - 1);
+	t->v[j] = name;
+	t->n++;
 }
 
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
@@ -139,12 +193,14 @@ static struct dt_node *parse_cond(struct parser *p);
 static struct dt_node *parse_cast(struct parser *p);
 static struct dt_node *parse_unary(struct parser *p);
 static struct dt_declarator *parse_declarator(struct parser *p, bool abstract);
+static struct dt_declarator *declarator(struct parser *p, bool abstract);
 static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class);
 
 static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 {
 	struct dt_node *head = NULL, **tail = &head;
 
+	nest(p, DECL);
 	while (peek_tok(p) != T_RBRACE) {
 		const struct dt_token *t = peek(p);
 		if (!starts_type(p, t))
@@ -165,6 +221,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 		expect(p, T_SEMI);
 	}
 	expect(p, T_RBRACE);
+	unnest(p, DECL);
 	ds->members = head;
 	ds->has_body = true;
 }
@@ -179,7 +236,7 @@ static void parse_enum_body(struct parser *p, struct dt_declspec *ds)
 	do {
 		if (peek_tok(p) == T_RBRACE)
 			break;
-		struct dt_token id = expect(p, T_IDENT);
+		struct dt_token id = *expect(p, T_IDENT);
 		struct dt_enumerator *e = dt_palloc(p->pcb, sizeof(*e));
 		memset(e, 0, sizeof(*e));
 		e->name = id.sval;
@@ -277,12 +334,12 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			continue;
 		}
 		if (t->tok == K_STRUCT || t->tok == K_UNION || t->tok == K_ENUM) {
-			struct dt_token kw = next(p);
+			struct dt_token kw = *next(p);
 			ds->ts = kw.tok == K_STRUCT ? TS_STRUCT : kw.tok == K_UNION ? TS_UNION : TS_ENUM;
 			any = true;
 			const struct dt_token *nt = peek(p);
 			if (nt->tok == T_IDENT || nt->tok == T_TNAME) {
-				ds->name = next(p).sval;
+				ds->name = next(p)->sval;
 				ds->tag_line = peek(p)->line;
 			} else if (nt->tok != T_LBRACE || kw.sval != NULL) {
 				syntax_error(p, nt);
@@ -318,7 +375,7 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		if ((t->tok == T_IDENT || t->tok == T_TNAME) &&
 		    !(ds->bits & (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG)) &&
 		    (t->tok == T_TNAME || is_typename_ident(p, t))) {
-			ds->name = next(p).sval;
+			ds->name = next(p)->sval;
 			ds->ts = TS_NAME;
 			any = true;
 			continue;
@@ -399,8 +456,19 @@ static struct dt_declarator *chain_tail(struct dt_declarator *d)
  */
 static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 {
+	int depth = p->depth[DECL];
+	struct dt_declarator *d = declarator(p, abstract);
+
+	p->depth[DECL] = depth;
+	return d;
+}
+
+/* Each pointer, grouping and suffix makes the type a level deeper: they all count. */
+static struct dt_declarator *declarator(struct parser *p, bool abstract)
+{
 	int line = peek(p)->line;
 
+	nest(p, DECL);
 	if (accept(p, T_MUL)) {
 		struct dt_declarator *ptr = mkdecl(p, DK_PTR, line);
 		for (;;) {
@@ -415,7 +483,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 				break;
 			next(p);
 		}
-		struct dt_declarator *inner = parse_declarator(p, abstract);
+		struct dt_declarator *inner = declarator(p, abstract);
 		chain_tail(inner)->outer = ptr;
 		return inner;
 	}
@@ -423,7 +491,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 	struct dt_declarator *head;
 	const struct dt_token *t = peek(p);
 	if (t->tok == T_IDENT || (t->tok == T_TNAME && !abstract)) {
-		struct dt_token id = next(p);
+		struct dt_token id = *next(p);
 		head = mkdecl(p, DK_NAME, id.line);
 		head->name = id.sval;
 	} else if (t->tok == T_LPAR) {
@@ -433,7 +501,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 		bool grouping = nt->tok == T_MUL || nt->tok == T_LPAR || nt->tok == T_LBRAC ||
 				(!abstract && nt->tok == T_IDENT && !is_typename_ident(p, nt));
 		if (grouping) {
-			head = parse_declarator(p, abstract);
+			head = declarator(p, abstract);
 			expect(p, T_RPAR);
 		} else {
 			if (!abstract)
@@ -453,14 +521,16 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 	/* Suffixes bind tighter than the pointers around this declarator. */
 	struct dt_declarator *tail = chain_tail(head);
 	for (;;) {
+		if (peek_tok(p) == T_LBRAC || peek_tok(p) == T_LPAR)
+			nest(p, DECL);
 		if (peek_tok(p) == T_LBRAC) {
-			struct dt_declarator *a = mkdecl(p, DK_ARRAY, next(p).line);
+			struct dt_declarator *a = mkdecl(p, DK_ARRAY, next(p)->line);
 			parse_array_suffix(p, a);
 			expect(p, T_RBRAC);
 			tail->outer = a;
 			tail = a;
 		} else if (peek_tok(p) == T_LPAR) {
-			struct dt_declarator *f = mkdecl(p, DK_FUNC, next(p).line);
+			struct dt_declarator *f = mkdecl(p, DK_FUNC, next(p)->line);
 			parse_params(p, f);
 			expect(p, T_RPAR);
 			tail->outer = f;
@@ -508,55 +578,53 @@ static struct dt_node *parse_args(struct parser *p, enum dt_tok close)
 
 static struct dt_node *parse_primary(struct parser *p)
 {
-	struct dt_token t = next(p);
+	const struct dt_token *t = next(p);
+	int line = t->line;
 	struct dt_node *n;
 
-	switch (t.tok) {
+	switch (t->tok) {
 	case T_IDENT:
-		n = dt_node_new(p->pcb, N_IDENT, t.line);
-		n->ident.name = t.sval;
+		n = dt_node_new(p->pcb, N_IDENT, line);
+		n->ident.name = t->sval;
 		return n;
 	case T_AGG:
-		n = dt_node_new(p->pcb, N_AGG, t.line);
-		n->agg.name = t.sval;
+		n = dt_node_new(p->pcb, N_AGG, line);
+		n->agg.name = t->sval;
 		return n;
 	case T_INT:
-		n = dt_node_new(p->pcb, N_INT, t.line);
-		n->i.value = t.ival;
-		memcpy(n->i.suffix, t.isuffix, sizeof(n->i.suffix));
-		n->i.decimal = t.idecimal;
+		n = dt_node_new(p->pcb, N_INT, line);
+		n->i.value = t->ival;
+		memcpy(n->i.suffix, t->isuffix, sizeof(n->i.suffix));
+		n->i.decimal = t->idecimal;
 		return n;
 	case T_STRING:
-		n = dt_node_new(p->pcb, N_STRING, t.line);
-		n->str.s = t.sval;
-		n->str.len = t.slen;
+		n = dt_node_new(p->pcb, N_STRING, line);
+		n->str.s = t->sval;
+		n->str.len = t->slen;
 		return n;
 	case K_SELF:
 	case K_THIS:
-		n = dt_node_new(p->pcb, N_IDENT, t.line);
-		n->ident.name = t.tok == K_SELF ? "self" : "this";
-		n->op = t.tok == K_SELF ? T_SELF : T_THIS;
+		n = dt_node_new(p->pcb, N_IDENT, line);
+		n->ident.name = t->tok == K_SELF ? "self" : "this";
+		n->op = t->tok == K_SELF ? T_SELF : T_THIS;
 		return n;
 	case T_LPAR:
 		n = parse_expr(p);
 		expect(p, T_RPAR);
 		return n;
 	case K_OFFSETOF:
-		n = dt_node_new(p->pcb, N_OFFSETOF, t.line);
+		n = dt_node_new(p->pcb, N_OFFSETOF, line);
 		expect(p, T_LPAR);
 		parse_type_name(p, n);
 		expect(p, T_COMMA);
-		{
-			struct dt_token m;
-			dt_lex_next(&p->lx, LM_MEMBER, &m);
-			if (m.tok != T_IDENT)
-				syntax_error(p, &m);
-			n->member = m.sval;
-		}
+		dt_lex_next(&p->lx, LM_MEMBER, &p->last);
+		if (p->last.tok != T_IDENT)
+			syntax_error(p, &p->last);
+		n->member = p->last.sval;
 		expect(p, T_RPAR);
 		return n;
 	case K_XLATE:
-		n = dt_node_new(p->pcb, N_XLATE, t.line);
+		n = dt_node_new(p->pcb, N_XLATE, line);
 		expect(p, T_LT);
 		parse_type_name(p, n);
 		expect(p, T_GT);
@@ -565,18 +633,28 @@ static struct dt_node *parse_primary(struct parser *p)
 		expect(p, T_RPAR);
 		return n;
 	default:
-		syntax_error(p, &t);
+		syntax_error(p, t);
 	}
 }
 
 static struct dt_node *parse_postfix(struct parser *p)
 {
 	struct dt_node *n = parse_primary(p);
+	int depth = p->depth[EXPR];
 
 	for (;;) {
 		const struct dt_token *t = peek(p);
 		int line = t->line;
 
+		/* Each operator puts what it applies to a level deeper. */
+		switch (t->tok) {
+		case T_LBRAC: case T_LPAR: case T_DOT: case T_PTR: case T_ADDADD: case T_SUBSUB:
+			nest(p, EXPR);
+			break;
+		default:
+			p->depth[EXPR] = depth;
+			return n;
+		}
 		switch (t->tok) {
 		case T_LBRAC: {
 			next(p);
@@ -614,29 +692,29 @@ static struct dt_node *parse_postfix(struct parser *p)
 		}
 		case T_DOT:
 		case T_PTR: {
-			enum dt_tok op = next(p).tok;
-			struct dt_token m;
-			dt_lex_next(&p->lx, LM_MEMBER, &m);
-			if (m.tok != T_IDENT)
-				syntax_error(p, &m);
+			enum dt_tok op = next(p)->tok;
+			dt_lex_next(&p->lx, LM_MEMBER, &p->last);
+			if (p->last.tok != T_IDENT)
+				syntax_error(p, &p->last);
+			char *member = p->last.sval;
 			if (n->kind == N_IDENT && (n->op == T_SELF || n->op == T_THIS) &&
 			    op == T_PTR) {
 				struct dt_node *v = dt_node_new(p->pcb, N_VAR, n->line);
 				v->op = n->op;
-				v->member = m.sval;
+				v->member = member;
 				n = v;
 				break;
 			}
 			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, line);
 			mn->op = op;
 			mn->l = n;
-			mn->member = m.sval;
+			mn->member = member;
 			n = mn;
 			break;
 		}
 		case T_ADDADD:
 		case T_SUBSUB: {
-			enum dt_tok op = next(p).tok;
+			enum dt_tok op = next(p)->tok;
 			struct dt_node *u = dt_node_new(p->pcb, N_OP1, line);
 			u->op = op == T_ADDADD ? T_POSTINC : T_POSTDEC;
 			u->flags |= DN_POSTFIX;
@@ -650,8 +728,11 @@ static struct dt_node *parse_postfix(struct parser *p)
 	}
 }
 
-/* "(" followed by a type name begins a cast (or sizeof's operand). */
-static bool paren_type_follows(struct parser *p)
+/*
+ * "(" followed by a type name begins a cast (or sizeof's operand).  Not
+ * inlined: its copy of the lexer would sit in every level of recursion.
+ */
+static __attribute__((noinline)) bool paren_type_follows(struct parser *p)
 {
 	const struct dt_token *t = peek(p);
 
@@ -676,10 +757,12 @@ static struct dt_node *parse_unary(struct parser *p)
 	switch (t->tok) {
 	case T_ADDADD:
 	case T_SUBSUB: {
-		enum dt_tok op = next(p).tok;
+		enum dt_tok op = next(p)->tok;
 		n = dt_node_new(p->pcb, N_OP1, line);
 		n->op = op == T_ADDADD ? T_PREINC : T_PREDEC;
+		nest(p, EXPR);
 		n->l = parse_unary(p);
+		unnest(p, EXPR);
 		return n;
 	}
 	case T_BAND:
@@ -688,7 +771,7 @@ static struct dt_node *parse_unary(struct parser *p)
 	case T_SUB:
 	case T_BNEG:
 	case T_LNEG: {
-		enum dt_tok op = next(p).tok;
+		enum dt_tok op = next(p)->tok;
 		n = dt_node_new(p->pcb, N_OP1, line);
 		n->op = op == T_BAND ? T_ADDROF : op == T_MUL ? T_DEREF : op == T_ADD ? T_IPOS
 			: op == T_SUB ? T_INEG : op;
@@ -703,13 +786,17 @@ static struct dt_node *parse_unary(struct parser *p)
 			parse_type_name(p, n);
 			expect(p, T_RPAR);
 		} else {
+			nest(p, EXPR);
 			n->l = parse_unary(p);
+			unnest(p, EXPR);
 		}
 		return n;
 	case K_STRINGOF:
 		next(p);
 		n = dt_node_new(p->pcb, N_STRINGOF, line);
+		nest(p, EXPR);
 		n->l = parse_unary(p);
+		unnest(p, EXPR);
 		return n;
 	default:
 		return parse_postfix(p);
@@ -718,17 +805,21 @@ static struct dt_node *parse_unary(struct parser *p)
 
 static struct dt_node *parse_cast(struct parser *p)
 {
+	struct dt_node *n;
+
+	nest(p, EXPR);
 	if (paren_type_follows(p)) {
-		int line = next(p).line;
-		struct dt_node *n = dt_node_new(p->pcb, N_CAST, line);
+		n = dt_node_new(p->pcb, N_CAST, next(p)->line);
 		parse_type_name(p, n);
 		expect(p, T_RPAR);
 		n->l = parse_cast(p);
 		/* DTrace's line: where the cast is complete (the next token). */
 		n->line = peek(p)->line;
-		return n;
+	} else {
+		n = parse_unary(p);
 	}
-	return parse_unary(p);
+	unnest(p, EXPR);
+	return n;
 }
 
 /* Binary operator precedence (higher binds tighter), 0 if not binary. */
@@ -750,6 +841,10 @@ static int binprec(enum dt_tok t)
 	}
 }
 
+/*
+ * Operators of equal precedence chain to the left (a + b + c) without
+ * recursion: the later passes walk such chains without recursing either.
+ */
 static struct dt_node *parse_binary(struct parser *p, int minprec)
 {
 	struct dt_node *l = parse_cast(p);
@@ -759,25 +854,33 @@ static struct dt_node *parse_binary(struct parser *p, int minprec)
 		int prec = binprec(t->tok);
 		if (prec < minprec || prec < 0)
 			return l;
-		struct dt_token op = next(p);
+		enum dt_tok op = t->tok;
+		int line = next(p)->line;
+		nest(p, EXPR);
 		struct dt_node *r = parse_binary(p, prec + 1);
-		l = op2(p, op.tok, l, r, op.line);
+		unnest(p, EXPR);
+		l = op2(p, op, l, r, line);
 	}
 }
 
+/* A chain of ?: (a ? b : c ? d : e ...) is read, and later walked, without recursion. */
 static struct dt_node *parse_cond(struct parser *p)
 {
-	struct dt_node *c = parse_binary(p, 0);
+	struct dt_node *c = parse_binary(p, 0), *top = c, **hole = &top;
 
-	if (peek_tok(p) != T_QUESTION)
-		return c;
-	int line = next(p).line;
-	struct dt_node *n = dt_node_new(p->pcb, N_OP3, line);
-	n->cond = c;
-	n->l = parse_expr(p);
-	expect(p, T_COLON);
-	n->r = parse_cond(p);
-	return n;
+	while (peek_tok(p) == T_QUESTION) {
+		struct dt_node *n = dt_node_new(p->pcb, N_OP3, next(p)->line);
+		n->cond = c;
+		nest(p, EXPR);
+		n->l = parse_expr(p);
+		unnest(p, EXPR);
+		expect(p, T_COLON);
+		*hole = n;
+		hole = &n->r;
+		c = parse_binary(p, 0);
+	}
+	*hole = c;
+	return top;
 }
 
 static bool is_assign_op(enum dt_tok t)
@@ -799,9 +902,12 @@ static struct dt_node *parse_assign(struct parser *p)
 
 	if (!is_assign_op(t->tok))
 		return l;
-	struct dt_token op = next(p);
+	enum dt_tok op = t->tok;
+	int line = next(p)->line;
+	nest(p, EXPR);
 	struct dt_node *r = parse_assign(p);
-	return op2(p, op.tok, l, r, op.line);
+	unnest(p, EXPR);
+	return op2(p, op, l, r, line);
 }
 
 static struct dt_node *parse_expr(struct parser *p)
@@ -809,7 +915,7 @@ static struct dt_node *parse_expr(struct parser *p)
 	struct dt_node *n = parse_assign(p);
 
 	while (peek_tok(p) == T_COMMA) {
-		int line = next(p).line;
+		int line = next(p)->line;
 		n = op2(p, T_COMMA, n, parse_assign(p), line);
 	}
 	return n;
@@ -827,18 +933,22 @@ static struct dt_node *parse_stmt(struct parser *p)
 	if (t->tok == K_IF) {
 		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_IF, line);
+		nest(p, STMT);
 		expect(p, T_LPAR);
 		n->cond = parse_expr(p);
 		expect(p, T_RPAR);
 		n->body = parse_stmt(p);
 		if (accept(p, K_ELSE))
 			n->elsebody = parse_stmt(p);
+		unnest(p, STMT);
 		return n;
 	}
 	if (t->tok == T_LBRACE) {
 		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_BLOCK, line);
+		nest(p, STMT);
 		n->body = parse_stmts(p);
+		unnest(p, STMT);
 		expect(p, T_RBRACE);
 		return n;
 	}
@@ -879,30 +989,36 @@ static struct dt_node *parse_stmts(struct parser *p)
 static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_CLAUSE, first.line);
-	struct dt_pdesc *descs[256];
-	int nd = 0;
+	struct dt_pdesc **descs = NULL, *d;
+	int nd = 0, cap = 0;
 	struct dt_token t = first;
 
+	/* Any number of descriptions (generated scripts list thousands). */
 	for (;;) {
 		if (t.tok == T_PSPEC || t.tok == T_IDENT) {
-			if (nd == (int)ARRAY_SIZE(descs))
-				dt_cerror(p->pcb, "D_SYNTAX", t.line, "too many probe descriptions");
-			descs[nd++] = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
+			d = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
 		} else if (t.tok == T_INT) {
 			char buf[32];
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t.ival);
-			descs[nd++] = dt_pdesc_parse(p->pcb, buf, DTRACE_PSPEC_ID, t.line);
+			d = dt_pdesc_parse(p->pcb, buf, DTRACE_PSPEC_ID, t.line);
 		} else {
 			syntax_error(p, &t);
 		}
+		if (nd == cap) {
+			cap = cap ? 2 * cap : 16;
+			struct dt_pdesc **nv = dt_palloc(p->pcb, sizeof(*nv) * (size_t)cap);
+			if (nd > 0)
+				memcpy(nv, descs, sizeof(*nv) * (size_t)nd);
+			descs = nv;
+		}
+		descs[nd++] = d;
 		const struct dt_token *nt = dt_lex_peek(&p->lx, LM_OUTER);
 		if (nt->tok != T_COMMA)
 			break;
 		dt_lex_next(&p->lx, LM_OUTER, &t);
 		dt_lex_next(&p->lx, LM_OUTER, &t);
 	}
-	n->clause.pdescs = dt_palloc(p->pcb, sizeof(*descs) * (size_t)nd);
-	memcpy(n->clause.pdescs, descs, sizeof(*descs) * (size_t)nd);
+	n->clause.pdescs = descs;
 	n->clause.npdescs = nd;
 
 	const struct dt_token *nt = dt_lex_peek(&p->lx, LM_OUTER);
@@ -925,7 +1041,7 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		dt_lex_next(&p->lx, LM_OUTER, &lb);
 		n->clause.body = parse_stmts(p);
 		n->clause.has_body = true;
-		n->clause.end_line = expect(p, T_RBRACE).line;
+		n->clause.end_line = expect(p, T_RBRACE)->line;
 		return n;
 	}
 	if (!(p->pcb->cflags & DTRACE_C_PSPEC) && p->pcb->filename != NULL)
@@ -968,7 +1084,7 @@ static struct dt_node *parse_decl(struct parser *p)
 		    (ds->dclass == DC_STATIC || ds->dclass == DC_EXTERN)) {
 			int depth = 0;
 			do {
-				struct dt_token b = next(p);
+				struct dt_token b = *next(p);
 				if (b.tok == T_LBRACE)
 					depth++;
 				else if (b.tok == T_RBRACE)
@@ -982,12 +1098,8 @@ static struct dt_node *parse_decl(struct parser *p)
 			struct dt_declarator *d = n->decl.decl;
 			while (d != NULL && d->name == NULL)
 				d = d->outer;
-			if (d != NULL) {
-				struct tdname *td = dt_palloc(p->pcb, sizeof(*td));
-				td->name = d->name;
-				td->next = p->typedefs;
-				p->typedefs = td;
-			}
+			if (d != NULL)
+				add_typedef(p, d->name);
 		}
 		*tail = n;
 		tail = &n->next;
@@ -1033,7 +1145,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 		dt_lex_next(&p->lx, LM_MEMBER, &m);
 		if (m.tok != T_IDENT)
 			syntax_error(p, &m);
-		struct dt_token eq = expect(p, T_ASGN);
+		struct dt_token eq = *expect(p, T_ASGN);
 		struct dt_node *mn = dt_node_new(p->pcb, N_OP2, m.line);
 		mn->op = T_ASGN;
 		mn->member = m.sval;
@@ -1044,7 +1156,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 		tail = &mn->next;
 	}
 	expect(p, T_RBRACE);
-	n->xlator.end_line = expect(p, T_SEMI).line;
+	n->xlator.end_line = expect(p, T_SEMI)->line;
 	n->xlator.members = head;
 	return n;
 }
@@ -1052,14 +1164,14 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 static struct dt_node *parse_provider(struct parser *p, int line)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_PROVIDER, line);
-	struct dt_token name = expect(p, T_IDENT);
+	struct dt_token name = *expect(p, T_IDENT);
 	struct dt_node *head = NULL, **tail = &head;
 
 	n->provider.name = name.sval;
 	expect(p, T_LBRACE);
 	while (peek_tok(p) != T_RBRACE) {
-		struct dt_token pk = expect(p, K_PROBE);
-		struct dt_token pn = expect(p, T_IDENT);
+		struct dt_token pk = *expect(p, K_PROBE);
+		struct dt_token pn = *expect(p, T_IDENT);
 		struct dt_node *pr = dt_node_new(p->pcb, N_DECL, pk.line);
 		struct dt_declarator *d = mkdecl(p, DK_NAME, pn.line);
 		d->name = pn.sval;

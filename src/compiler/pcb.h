@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compiler/ast.h"
 #include "lib/util.h"
@@ -32,6 +33,7 @@ struct dt_pcb {
 	bool *argref;			/* which were referenced */
 
 	jmp_buf jb;			/* compile errors land here */
+	uintptr_t stack_floor;		/* recursion stops above it (nest.h) */
 
 	struct dt_node *root;		/* program: list of top-level nodes */
 	struct dt_sema_ctx *sema;	/* the clause being checked */

@@ -3,6 +3,7 @@
 
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
+#include "compiler/nest.h"
 #include "compiler/ksym.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
@@ -656,32 +657,68 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	n->type = l->type;
 }
 
+/* A binary operator that cooks its left operand first (not an assignment). */
+static bool op2_chains(const struct dt_node *n)
+{
+	return n->kind == N_OP2 && n->op != T_ASGN && compound_base(n->op) == T_EOF;
+}
+
+/* What is checked of a binary operator before its operands are. */
+static void op2_before(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+
+	/* An aggregation is a dynamic value: no operator applies to it. */
+	if (n->op != T_COMMA && (l->kind == N_AGG || r->kind == N_AGG))
+		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
+			  "operator %s may not be applied to aggregation @%s", opname(n->op),
+			  l->kind == N_AGG ? l->agg.name : r->agg.name);
+}
+
+static void op2_after(struct dt_pcb *pcb, struct dt_node *n);
+
+/*
+ * A chain of binary operators (a + b - c ..., a || b || c ..., a, b, c)
+ * is as deep as it is long: it is walked down its left operands and back
+ * up without recursion, checking in the order recursion would.
+ */
 static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *s;
+	size_t k = 0;
+
+	if (!op2_chains(n)) {
+		cook_assign(pcb, n);
+		return;
+	}
+	for (s = n; op2_chains(s); s = s->l) {
+		op2_before(pcb, s);
+		k++;
+	}
+	struct dt_node **up = dt_palloc(pcb, k * sizeof(*up));
+	for (s = n; op2_chains(s); s = s->l)
+		up[--k] = s;
+	dt_sema_expr(pcb, s);
+	for (; up[k] != n; k++) {
+		op2_after(pcb, up[k]);
+		dt_sema_alloca_taint(pcb, up[k]);
+	}
+	op2_after(pcb, n);
+}
+
+static void op2_after(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_typetab *tt = TT(pcb);
 	enum dt_tok op = n->op;
 	struct dt_node *l = n->l, *r = n->r;
 
-	if (compound_base(op) != T_EOF || op == T_ASGN) {
-		cook_assign(pcb, n);
-		return;
-	}
+	dt_sema_expr(pcb, r);
 	if (op == T_COMMA) {
-		dt_sema_expr(pcb, l);
-		dt_sema_expr(pcb, r);
 		n->type = r->type;
 		if ((l->flags & DN_CONST) && (r->flags & DN_CONST))
 			mark_const(n, r->type, r->cval);
 		return;
 	}
-	/* An aggregation is a dynamic value: no operator applies to it. */
-	if (l->kind == N_AGG || r->kind == N_AGG)
-		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-			  "operator %s may not be applied to aggregation @%s", opname(op),
-			  l->kind == N_AGG ? l->agg.name : r->agg.name);
-	dt_sema_expr(pcb, l);
-	dt_sema_expr(pcb, r);
-
 	switch (op) {
 	case T_LAND:
 	case T_LOR:
@@ -900,11 +937,36 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+static void op3_after(struct dt_pcb *pcb, struct dt_node *n);
+
+/*
+ * A chain of ?: (a ? b : c ? d : e ...) is walked down its third
+ * operands and back up without recursion, in the order recursion would.
+ */
 static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 {
-	dt_sema_expr(pcb, n->cond);
-	dt_sema_expr(pcb, n->l);
-	dt_sema_expr(pcb, n->r);
+	struct dt_node *s;
+	size_t k = 0;
+
+	for (s = n; s->kind == N_OP3; s = s->r) {
+		dt_sema_expr(pcb, s->cond);
+		dt_sema_expr(pcb, s->l);
+		k++;
+	}
+	struct dt_node **up = dt_palloc(pcb, k * sizeof(*up));
+	for (s = n; s->kind == N_OP3; s = s->r)
+		up[--k] = s;
+	dt_sema_expr(pcb, s);
+	for (; up[k] != n; k++) {
+		op3_after(pcb, up[k]);
+		dt_sema_alloca_taint(pcb, up[k]);
+	}
+	op3_after(pcb, n);
+}
+
+/* The type of ?: once its operands are checked. */
+static void op3_after(struct dt_pcb *pcb, struct dt_node *n)
+{
 	if ((n->l->flags | n->r->flags) & DN_ACTION)
 		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
 	if (!dt_type_is_scalar(n->cond->type))
@@ -1009,6 +1071,7 @@ static void cook_offsetof(struct dt_pcb *pcb, struct dt_node *n)
 
 void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 {
+	dt_nest_check(pcb, n->line, "expression");
 	switch (n->kind) {
 	case N_INT:
 		mark_const(n, int_const_type(pcb, n), (int64_t)n->i.value);
@@ -1074,6 +1137,7 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		dt_nest_check(pcb, s->line, "statement");
 		switch (s->kind) {
 		case N_EXPRSTMT:
 			if (s->l->kind == N_CALL)

@@ -17,6 +17,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/walk.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
@@ -275,17 +276,46 @@ struct dt_node *dt_xlate_of(struct dt_node *n, bool *ptr)
 	return NULL;
 }
 
+/* The expressions of inlines and translated members already pushed, in the arena. */
+struct seen {
+	const struct dt_node **v;
+	size_t n, cap;
+};
+
+/* An expression an inline or a translated member stands for, pushed once per walk. */
+static void push_once(struct dt_pcb *pcb, struct dt_walk *w, struct seen *s, struct dt_node *n)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] == n)
+			return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		const struct dt_node **v = dt_palloc(pcb, cap * sizeof(*v));
+		if (s->n > 0)
+			memcpy(v, s->v, s->n * sizeof(*v));
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = n;
+	dt_walk_push(pcb, w, n);
+}
+
 /*
  * What a translated member brings to the clause that uses it: the probe
- * arguments its expression reads, alloca() memory.
+ * arguments its expression reads, alloca() memory; through inlines and
+ * further translations, however deep.
  */
-static void clause_needs(struct dt_pcb *pcb, struct dt_node *n, int depth)
+static void clause_needs(struct dt_pcb *pcb, struct dt_node *expr)
 {
 	struct dt_stmt *st = pcb->sema != NULL ? pcb->sema->stmt : NULL;
+	struct dt_walk w = { 0 };
+	struct seen seen = { 0 };
+	struct dt_node *n;
 
-	if (st == NULL || n == NULL || depth > 32)
+	if (st == NULL)
 		return;
-	{
+	dt_walk_push(pcb, &w, expr);
+	while ((n = dt_walk_pop(&w)) != NULL) {
 		if (n->flags & DN_ALLOCA)
 			st->uses_alloca = true;
 		switch (n->kind) {
@@ -293,29 +323,29 @@ static void clause_needs(struct dt_pcb *pcb, struct dt_node *n, int depth)
 			if (n->id != NULL && n->id->kind == IDK_BVAR && n->id->code >= BV_ARG0 &&
 			    n->id->code <= BV_ARG9)
 				st->args_used |= 1u << (n->id->code - BV_ARG0);
-			if (n->id != NULL && n->id->kind == IDK_INLINE)
-				clause_needs(pcb, n->id->inline_expr, depth + 1);
+			if (n->id != NULL && n->id->kind == IDK_INLINE && n->id->inline_expr != NULL)
+				push_once(pcb, &w, &seen, n->id->inline_expr);
 			break;
 		case N_INDEX:
-			if (n->id != NULL && n->id->kind == IDK_INLINE)
-				clause_needs(pcb, n->id->inline_expr, depth + 1);
+			if (n->id != NULL && n->id->kind == IDK_INLINE && n->id->inline_expr != NULL)
+				push_once(pcb, &w, &seen, n->id->inline_expr);
 			if (n->id != NULL && n->id->kind == IDK_BVAR && n->id->code == BV_ARGS &&
 			    n->call.args != NULL && (n->call.args->flags & DN_CONST))
 				st->args_used |= 1u << (n->call.args->cval % 10);
 			break;
 		case N_MEMBER:
-			if (n->aux != NULL)
-				clause_needs(pcb, ((struct dt_xluse *)n->aux)->m->expr, depth + 1);
+			if (n->aux != NULL && ((struct dt_xluse *)n->aux)->m->expr != NULL)
+				push_once(pcb, &w, &seen, ((struct dt_xluse *)n->aux)->m->expr);
 			break;
 		default:
 			break;
 		}
 		if (n->kind == N_CALL || n->kind == N_INDEX)
 			for (struct dt_node *a = n->call.args; a != NULL; a = a->next)
-				clause_needs(pcb, a, depth + 1);
-		clause_needs(pcb, n->l, depth + 1);
-		clause_needs(pcb, n->r, depth + 1);
-		clause_needs(pcb, n->cond, depth + 1);
+				dt_walk_push(pcb, &w, a);
+		dt_walk_push(pcb, &w, n->l);
+		dt_walk_push(pcb, &w, n->r);
+		dt_walk_push(pcb, &w, n->cond);
 	}
 }
 
@@ -348,7 +378,7 @@ bool dt_sema_xlate_member(struct dt_pcb *pcb, struct dt_node *n)
 	use->xlate = xn;
 	n->type = m->type;
 	n->aux = use;
-	clause_needs(pcb, m->expr, 0);
+	clause_needs(pcb, m->expr);
 	return true;
 }
 

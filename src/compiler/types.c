@@ -254,14 +254,24 @@ struct dt_type *dt_type_base(struct dt_type *t)
 	return t;
 }
 
+/*
+ * Arrays of arrays (typedefs of typedefs) can be any number deep: walked,
+ * not recursed; an array's size was known when it was made unless its
+ * element's type was incomplete then.
+ */
 uint32_t dt_type_size(struct dt_type *t)
 {
-	t = dt_type_base(t);
-	if (t == NULL)
-		return 0;
-	if (t->kind == TK_ARRAY)
-		return dt_type_size(t->base) * t->nelems;
-	return t->size;
+	uint32_t mult = 1;
+
+	for (;;) {
+		t = dt_type_base(t);
+		if (t == NULL)
+			return 0;
+		if (t->kind != TK_ARRAY || t->size != 0)
+			return mult * t->size;
+		mult *= t->nelems;
+		t = t->base;
+	}
 }
 
 bool dt_type_is_integer(struct dt_type *t)
@@ -325,8 +335,10 @@ bool dt_type_is_charptr(struct dt_type *t)
 	return b != NULL && b->kind == TK_INT && b->is_char;
 }
 
+/* Pointers to pointers (typedefs of typedefs) can be any number deep: walked, not recursed. */
 bool dt_type_equal(struct dt_type *a, struct dt_type *b)
 {
+again:
 	a = dt_type_base(a);
 	b = dt_type_base(b);
 	if (a == b)
@@ -344,9 +356,13 @@ bool dt_type_equal(struct dt_type *a, struct dt_type *b)
 		return a->size == b->size && a->is_signed == b->is_signed &&
 		       a->is_char == b->is_char && a->is_bool == b->is_bool;
 	case TK_PTR:
-		return dt_type_equal(a->base, b->base);
+		a = a->base, b = b->base;
+		goto again;
 	case TK_ARRAY:
-		return a->nelems == b->nelems && dt_type_equal(a->base, b->base);
+		if (a->nelems != b->nelems)
+			return false;
+		a = a->base, b = b->base;
+		goto again;
 	case TK_STRUCT:
 	case TK_UNION:
 	case TK_ENUM:

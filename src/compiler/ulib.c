@@ -17,10 +17,12 @@
 #include <sys/stat.h>
 
 #include "compiler/ident.h"
+#include "compiler/nest.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
 #include "compiler/ulib.h"
+#include "compiler/walk.h"
 #include "lib/dt_impl.h"
 #include "lib/util.h"
 #include "providers/probe.h"
@@ -174,27 +176,33 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
  * while parsing; that is the check they get here too (checking them fully
  * would declare their aggregations and variables in the handle).
  */
-static void check_calls(struct dt_pcb *pcb, struct dt_node *n)
+static void check_calls(struct dt_pcb *pcb, struct dt_node *list)
 {
-	for (; n != NULL; n = n->next) {
-		if (n->kind == N_CALL && dt_ident_builtin(pcb->hdl, n->call.name) == NULL &&
-		    dt_ident_lookup_any(pcb->hdl, n->call.name) == NULL)
-			dt_cerror(pcb, "D_FUNC_UNDEF", n->line, "undefined function name: %s",
-				  n->call.name);
-		if (n->kind == N_CALL || n->kind == N_INDEX)
-			check_calls(pcb, n->call.args);
-		if (n->kind == N_AGG)
-			check_calls(pcb, n->agg.keys);
-		if (n->kind == N_CLAUSE) {
-			check_calls(pcb, n->clause.pred);
-			check_calls(pcb, n->clause.body);
+	struct dt_walk w = { 0 };
+	struct dt_node *x;
+
+	dt_walk_push(pcb, &w, list);
+	while ((x = dt_walk_pop(&w)) != NULL) {
+		if (x->kind == N_CALL && dt_ident_builtin(pcb->hdl, x->call.name) == NULL &&
+		    dt_ident_lookup_any(pcb->hdl, x->call.name) == NULL)
+			dt_cerror(pcb, "D_FUNC_UNDEF", x->line, "undefined function name: %s",
+				  x->call.name);
+		/* Pushed last to first: visited in the order recursion would. */
+		dt_walk_push(pcb, &w, x->next);
+		if (x->kind == N_CLAUSE) {
+			dt_walk_push(pcb, &w, x->clause.body);
+			dt_walk_push(pcb, &w, x->clause.pred);
 			continue;
 		}
-		check_calls(pcb, n->l);
-		check_calls(pcb, n->r);
-		check_calls(pcb, n->cond);
-		check_calls(pcb, n->body);
-		check_calls(pcb, n->elsebody);
+		dt_walk_push(pcb, &w, x->elsebody);
+		dt_walk_push(pcb, &w, x->body);
+		dt_walk_push(pcb, &w, x->cond);
+		dt_walk_push(pcb, &w, x->r);
+		dt_walk_push(pcb, &w, x->l);
+		if (x->kind == N_AGG)
+			dt_walk_push(pcb, &w, x->agg.keys);
+		if (x->kind == N_CALL || x->kind == N_INDEX)
+			dt_walk_push(pcb, &w, x->call.args);
 	}
 }
 
@@ -210,6 +218,7 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 	pcb.filetag = l->path;
 	pcb.show_lines = true;
 	pcb.is_library = true;
+	dt_nest_init(&pcb);
 	pcb.src = dt_arena_strdup(&dtp->arena, l->text);
 	if (pcb.src == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
