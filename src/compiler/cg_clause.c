@@ -39,12 +39,19 @@ static void emit_island(struct dt_cg *cg)
 		cg->island_faults = true;
 	}
 	if (cg->fault_label >= 0) {
-		emit_fault_path(cg, cg->fault_label, cg->records);
+		/* In the predicate no record is reserved yet. */
+		emit_fault_path(cg, cg->fault_label, cg->records && !cg->in_pred);
 		cg->fault_label = -1;
 		cg->island_faults = true;
 	}
 	cg_label_place(cg, over);
 	cg->stretch_start = cg_pos(cg);
+}
+
+void cg_island_if_due(struct dt_cg *cg)
+{
+	if (cg_pos(cg) - cg->stretch_start > STRETCH_MAX)
+		emit_island(cg);
 }
 
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
@@ -53,8 +60,7 @@ static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 		dt_nest_check(cg->pcb, s->line, "statement");
 		if (s->kind == N_EXPRSTMT)
 			cg->action_index++;
-		if (cg_pos(cg) - cg->stretch_start > STRETCH_MAX)
-			emit_island(cg);
+		cg_island_if_due(cg);
 		cg_stmt(cg, s);
 	}
 }

@@ -390,6 +390,7 @@ static void relay_step(struct dt_cg *cg, struct relay *r)
 	cg_label_place(cg, over);
 	r->cur = next;
 	r->start = cg_pos(cg);
+	cg_island_if_due(cg);
 }
 
 static void relay_end(struct dt_cg *cg, struct relay *r)
@@ -591,8 +592,10 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 		struct dt_node *small[CHAIN_SMALL];
 		size_t k;
 		struct dt_node **v = chain_operands(cg, n, T_COMMA, small, &k);
-		for (size_t i = 0; i + 1 < k; i++)
+		for (size_t i = 0; i + 1 < k; i++) {
 			cg_reg_free(cg, cg_expr(cg, v[i]));
+			cg_island_if_due(cg);
+		}
 		return cg_expr(cg, v[k - 1]);
 	}
 	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
@@ -615,8 +618,10 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	for (s = n; arith_chain(s); s = s->l)
 		up[--k] = s;
 	int l = cg_expr(cg, s);
-	for (; up[k] != n; k++)
+	for (; up[k] != n; k++) {
 		apply_right(cg, up[k], l);
+		cg_island_if_due(cg);
+	}
 	apply_right(cg, n, l);
 	return l;
 }

@@ -108,6 +108,13 @@ int cg_klock_subr(struct dt_cg *cg, struct dt_node *n);
 /* tracemem() (cg_tracemem.c). */
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);
 
+/*
+ * Between the operands of a long chain (or statements): past a stretch
+ * of instructions, the clause's exits and fault paths go here, jumped
+ * over, so that jumps to them stay in range (cg_clause.c).
+ */
+void cg_island_if_due(struct dt_cg *cg);
+
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);
 
