@@ -63,8 +63,9 @@ struct cg_fixup {
  * Register spilling (cg_reg.c).  Each cg_expr() is a region: code enters
  * at one instruction and leaves at its end.  When no register is free,
  * one holding a value of an enclosing evaluation (suspended meanwhile) is
- * spilled: stored at the region's entry, reloaded at its exit, so that
- * every path through the region finds it in the register afterwards.
+ * spilled: stored where every path through the region passes (or at its
+ * entry), reloaded at its exit, so that every path finds it in the
+ * register afterwards.
  */
 struct cg_region {
 	uint32_t entry;			/* instruction index where it began */

@@ -5,20 +5,20 @@
  * instruction and ends where cg_expr() returns; the code of the
  * evaluations around it (the region's parents) is suspended meanwhile and
  * does not touch its registers.  When no register is free, the oldest
- * register a parent holds is spilled: its value is stored in a stack slot
- * at the region's entry and loaded back at the region's exit, and the
- * region uses the register in between.  Because the store is at the entry
- * and the load at the exit, every path through the region (branches of
- * ?:, &&, ||, string and NULL checks) finds the value where its owner left
- * it, whichever path decided to spill.  The stores are inserted when the
- * function is finished (cg_reg_place_stores).
+ * register a parent holds is spilled: its value goes to a stack slot and
+ * comes back at the region's exit, and the region uses the register in
+ * between.  The value is stored where the region decided to spill if
+ * every path through the region passes there; otherwise (a branch of ?:,
+ * &&, ||, a string or NULL check decided) at the region's entry, inserted
+ * when the function is finished (cg_insert.c), so that every path finds
+ * the value where its owner left it.
  *
  * A region's result needs a register of its own at the exit: if it sits
  * where a spilled value comes back and no other register is free, one
- * spilled value stays spilled until the parent region's exit (its store
- * moves to the parent's entry), or the parent's own oldest parent value is
- * spilled.  A function never runs out of registers unless one operation
- * holds more than BPF has, which none does.
+ * spilled value stays spilled until the parent region's exit, or one of
+ * the parent's parents' values is spilled.  A function never runs out of
+ * registers unless one operation holds more than BPF has, which none does;
+ * it can run out of stack (cg_frame.c).
  */
 #include <stdlib.h>
 #include <string.h>
