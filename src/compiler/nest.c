@@ -10,6 +10,8 @@
  * at most about 200 KB, and code generation's deepest (inline definitions
  * expanded, cg_expr.c) about 400 KB more; sanitizers make frames two to
  * four times larger.  A thread's stack is checked besides (see below).
+ * Freeing takes none: the AST lives in the compile's arena and goes with
+ * it, unwalked.
  */
 #include <pthread.h>
 
