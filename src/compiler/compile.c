@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,9 +39,10 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	if (tag != NULL && dtp->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
 	/* Scripts report lines; -n and friends name the part of the clause. */
-	if (line > 0 && pcb->filetag != NULL)
-		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "\"%s\", line %d: ", pcb->filetag,
-			      line);
+	/* A header cpp included names itself; otherwise a library names its file. */
+	const char *ftag = pcb->linetag != NULL ? pcb->linetag : pcb->filetag;
+	if (line > 0 && ftag != NULL)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "\"%s\", line %d: ", ftag, line);
 	else if (line > 0 && pcb->show_lines)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "line %d: ", line);
 	else if (pcb->region != NULL && !pcb->show_lines)
@@ -178,6 +180,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		struct dt_pdesc *pd = c->clause.pdescs[i];
 		mc.pdesc = i;
 		dtp->errtag[0] = '\0';
+		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
 		if (n < 0 && dtp->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
@@ -292,6 +295,34 @@ static int count_probes(const struct dtrace_prog *pgp)
 	return n;
 }
 
+/*
+ * -x ctfpath names the kernel's CTF archive.  Kernel types come from BTF
+ * here; the archive is looked at once, so that -x debug says what DTrace
+ * says of one it cannot open.
+ */
+static void check_ctfpath(dtrace_hdl_t *dtp)
+{
+	const char *path = dtp->opts.ctfpath;
+	uint64_t magic = 0;
+
+	if (path == NULL || dtp->ctfpath_checked)
+		return;
+	dtp->ctfpath_checked = true;
+	FILE *fp = fopen(path, "r");
+	const char *why = NULL;
+	if (fp == NULL)
+		why = strerror(errno);
+	else if (fread(&magic, sizeof(magic), 1, fp) != 1 || magic != 0x8b47f2a4d7623eebULL)
+		why = "File is not in CTF or a CTF-containing ELF format";
+	if (fp != NULL)
+		fclose(fp);
+	if (why != NULL)
+		dt_dprintf(dtp, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
+			   path, why);
+	else
+		dt_dprintf(dtp, "CTF archive %s not read: kernel types come from BTF\n", path);
+}
+
 dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
 			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
 {
@@ -302,6 +333,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 
 	if (src == NULL)
 		return NULL;
+	check_ctfpath(dtp);
 	if (dt_ulib_load(dtp) < 0) {
 		free(src);
 		return NULL;
@@ -355,6 +387,9 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		return NULL;
 	}
 	dt_parse_program(&pcb);
+	/* As DTrace, before anything is checked: pragmas naming nothing, unused arguments. */
+	dt_pragma_check_unused(&pcb);
+	dt_macro_check_unused(&pcb);
 	dt_sema_program(&pcb);
 	struct bo_object *obj = object(&pcb);
 	if (obj->source_name == NULL) {
@@ -367,7 +402,6 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		if (n->kind == N_PROVIDER)
 			pgp->nproviders++;
 	}
-	dt_pragma_check_unused(&pcb);
 	/* Provider definitions, for dtrace -h. */
 	if (pgp->nproviders > 0) {
 		size_t k = 0;
@@ -379,7 +413,6 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	layout_aggs(&pcb, pgp);
 	for (size_t i = 0; i < pgp->stmts.n; i++)
 		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);
-	dt_macro_check_unused(&pcb);
 	free(refs);
 	pgp->nprobes = count_probes(pgp);
 	/* The handle owns every program it compiled. */

@@ -82,16 +82,41 @@ static bool at_line_start(struct dt_lexer *lx)
 	return true;
 }
 
-/* Split a control line into words; quoted strings become one word. */
+/* Whether a whole control-line word is an integer constant (DTrace's RGX_INT). */
+static bool is_int_word(const char *w)
+{
+	const char *p = w;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		for (p += 2; isxdigit((unsigned char)*p); p++)
+			;
+	} else if (isdigit((unsigned char)*p)) {
+		while (isdigit((unsigned char)*p))
+			p++;
+	} else {
+		return false;
+	}
+	if (*p == 'u' || *p == 'U')
+		p++;
+	for (int i = 0; i < 2 && (*p == 'l' || *p == 'L'); i++)
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * A control line, split as DTrace's lexer does: blanks (not \r) separate
+ * words; a quoted string is a string token; a word that is wholly an
+ * integer constant is an integer, any other word an identifier.
+ */
 static void control_line(struct dt_lexer *lx)
 {
 	int line = lx->line;
-	char *words[64];
+	struct dt_ctok toks[64];
 	int n = 0;
 
 	lx->pos++;	/* the '#' */
 	for (;;) {
-		while (lx->pos < lx->len && strchr(" \t\f\v\r", lx->src[lx->pos]))
+		while (lx->pos < lx->len && strchr(" \t\f\v", lx->src[lx->pos]))
 			lx->pos++;
 		if (lx->pos >= lx->len)
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
@@ -103,7 +128,7 @@ static void control_line(struct dt_lexer *lx)
 			break;
 		}
 		size_t start = lx->pos;
-		char *w;
+		struct dt_ctok t = { CT_IDENT, NULL, 0 };
 		if (c == '"') {
 			lx->pos++;
 			while (lx->pos < lx->len && lx->src[lx->pos] != '"' && lx->src[lx->pos] != '\n') {
@@ -112,30 +137,38 @@ static void control_line(struct dt_lexer *lx)
 					lx->pos++;
 				lx->pos++;
 			}
-			if (lx->pos >= lx->len || lx->src[lx->pos] == '\n')
+			if (lx->pos < lx->len && lx->src[lx->pos] == '\n')
 				dt_cerror(lx->pcb, "D_STR_NL", lx->line,
 					  "newline encountered in string literal");
+			if (lx->pos >= lx->len)
+				dt_cerror(lx->pcb, "D_SYNTAX", lx->line, "syntax error near \"\"\"");
 			lx->pos++;
-			w = dt_pstrndup(lx->pcb, lx->src + start + 1, lx->pos - start - 2);
+			char *w = dt_pstrndup(lx->pcb, lx->src + start + 1, lx->pos - start - 2);
 			dt_str_unescape(w, NULL);
+			t.kind = CT_STRING;
+			t.s = w;
 		} else {
-			while (lx->pos < lx->len && !strchr(" \t\f\v\r\n\"", lx->src[lx->pos]))
+			while (lx->pos < lx->len && !strchr(" \t\f\v\n\"", lx->src[lx->pos]))
 				lx->pos++;
-			w = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
+			t.s = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
+			if (is_int_word(t.s)) {
+				char *end;
+				errno = 0;
+				t.kind = CT_INT;
+				t.ival = strtoull(t.s, &end, 0);
+				if (errno == ERANGE)
+					dt_cerror(lx->pcb, "D_INT_OFLOW", lx->line,
+						  "constant %s results in integer overflow", t.s);
+				if (*end != '\0' && strchr("uUlL", *end) == NULL)
+					dt_cerror(lx->pcb, "D_INT_DIGIT", lx->line,
+						  "constant %s contains invalid digit %c", t.s, *end);
+			}
 		}
-		if (n < (int)ARRAY_SIZE(words))
-			words[n++] = w;
-	}
-	if (n == 0)
-		return;
-	/* cpp line markers: "# 12 "file"" or "#line 12 "file"". */
-	int first = strcmp(words[0], "line") == 0 ? 1 : 0;
-	if (first < n && isdigit((unsigned char)words[first][0])) {
-		lx->line = atoi(words[first]);
-		return;
+		if (n < (int)ARRAY_SIZE(toks))
+			toks[n++] = t;
 	}
 	if (lx->pragma)
-		lx->pragma(lx->pcb, words, n, line);
+		lx->line = lx->pragma(lx->pcb, toks, n, line);
 }
 
 /* Skip blanks, comments and control lines. */

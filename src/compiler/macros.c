@@ -113,13 +113,13 @@ int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int
 
 void dt_macro_check_unused(struct dt_pcb *pcb)
 {
-	/* DTrace names the last unreferenced argument. */
-	for (int i = pcb->argc - 1; i >= 1; i--) {
-		if (pcb->argref == NULL || !pcb->argref[i])
-			dt_cerror(pcb, "D_MACRO_UNUSED", 0,
-				  "extraneous argument '%s' ($%d is not referenced)", pcb->argv[i],
-				  i);
-	}
+	/* DTrace checks only the last argument, and not at all with -x argref. */
+	int last = pcb->argc - 1;
+
+	if (last < 1 || pcb->hdl->opts.argref || (pcb->argref != NULL && pcb->argref[last]))
+		return;
+	dt_cerror(pcb, "D_MACRO_UNUSED", 0, "extraneous argument '%s' ($%d is not referenced)",
+		  pcb->argv[last], last);
 }
 
 static int hexval(int c)

@@ -931,8 +931,7 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 	if (!(p->pcb->cflags & DTRACE_C_PSPEC) && p->pcb->filename != NULL)
 		dt_cerror(p->pcb, "D_SYNTAX", first.line,
 			  "expected predicate and/or actions following probe description");
-	if (nt->tok != T_EOF)
-		syntax_error(p, nt);
+	/* Outside a file a clause may have no actions, and another may follow it ("BEGIN END"). */
 	return n;
 }
 
@@ -1088,9 +1087,9 @@ static struct dt_node *parse_provider(struct parser *p, int line)
 	return n;
 }
 
-static void pragma_cb(struct dt_pcb *pcb, char **words, int nwords, int line)
+static int pragma_cb(struct dt_pcb *pcb, const struct dt_ctok *toks, int ntoks, int line)
 {
-	dt_pragma(pcb, words, nwords, line);
+	return dt_pragma(pcb, toks, ntoks, line);
 }
 
 void dt_parse_program(struct dt_pcb *pcb)
@@ -1150,9 +1149,13 @@ void dt_parse_program(struct dt_pcb *pcb)
 			break;
 		}
 		*tail = n;
-		while (n->next != NULL)
+		pcb->nparsed++;
+		while (n->next != NULL) {
 			n = n->next;
+			pcb->nparsed++;
+		}
 		tail = &n->next;
+		pcb->parsed = head;
 	}
 }
 

@@ -45,11 +45,14 @@ struct dt_pcb {
 	bool is_dlib;			/* compiling the D library */
 	bool is_library;		/* compiling a -L library (may be empty) */
 	const char *filetag;		/* a library's path: errors say "path", line N */
+	const char *linetag;		/* a file named by #line (an included header), or NULL */
+	struct dt_node *parsed;		/* the top-level nodes parsed so far ... */
+	int nparsed;			/* ... and how many */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 	struct dt_ident **iparams;	/* an inline array's parameters, while its value is checked */
 	int niparams;
-	/* #pragma D attributes/binding naming identifiers, checked once all is compiled. */
+	/* #pragma D attributes/binding naming identifiers this program must define. */
 	struct dt_pragma_ref {
 		const char *what, *name;
 		int line;

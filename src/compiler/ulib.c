@@ -203,6 +203,7 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 {
 	struct dt_pcb pcb;
 
+	dt_dprintf(dtp, "loading library %s\n", l->path);
 	memset(&pcb, 0, sizeof(pcb));
 	pcb.hdl = dtp;
 	pcb.arena = &dtp->arena;
@@ -243,6 +244,9 @@ int dt_ulib_load(struct dtrace_hdl *dtp)
 	struct ulibs ls = { 0 };
 	int rc;
 
+	/* -x nolibs: no D libraries at all. */
+	if (dtp->opts.nolibs)
+		return 0;
 	if (dtp->ulib_state != 0 || dtp->opts.nlibdirs == 0)
 		return dtp->ulib_state < 0 ? dtp->ulib_state : 0;
 	rc = read_dirs(dtp, &ls);
