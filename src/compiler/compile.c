@@ -22,6 +22,7 @@
 #include "consumer/aggdesc.h"
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
+#include "lib/ctf_write.h"
 #include "compiler/ulib.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
@@ -323,6 +324,15 @@ static void check_ctfpath(dtrace_hdl_t *dtp)
 		dt_dprintf(dtp, "CTF archive %s not read: kernel types come from BTF\n", path);
 }
 
+/* -x ctypes / -x dtypes: after every compile, successful or not, as DTrace. */
+static void write_type_files(dtrace_hdl_t *dtp)
+{
+	if (dtp->opts.cdefs_fd >= 0)
+		dt_ctf_write(dtp, dtp->opts.cdefs_fd, false);
+	if (dtp->opts.ddefs_fd >= 0)
+		dt_ctf_write(dtp, dtp->opts.ddefs_fd, true);
+}
+
 dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
 			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
 {
@@ -384,6 +394,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		free(pgp->stmts.v);
 		free(pgp);
 		dt_compile_hint(dtp);
+		write_type_files(dtp);
 		return NULL;
 	}
 	dt_parse_program(&pcb);
@@ -415,6 +426,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);
 	free(refs);
 	pgp->nprobes = count_probes(pgp);
+	write_type_files(dtp);
 	/* The handle owns every program it compiled. */
 	if (dt_vec_push(&dtp->progs, pgp) < 0) {
 		free(pgp->stmts.v);

@@ -124,8 +124,9 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			free(linked);
 			return rc;
 		}
-		rc = bo_load(rt->obj, dtp->obj->source_name, log_size, &failed, &log_cut, err,
-			     sizeof(err));
+		rc = bo_load_logged(rt->obj, dtp->obj->source_name, log_size,
+				    dtp->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
+				    sizeof(err));
 		if (rc == 0 || !log_cut || log_size >= log_max)
 			break;
 		bo_close(rt->obj);
@@ -179,6 +180,16 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 		return dt_set_error(dtp, -E2BIG,
 				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
 				    (long long)dtp->opts.bufsize);
+	/*
+	 * As DTrace: the buffer must hold the largest record an enabled clause
+	 * writes, with the ring's own 8-byte header.
+	 */
+	for (size_t i = 0; i < dtp->stmts.n; i++) {
+		const struct dt_stmt *st = dtp->stmts.v[i];
+		if (st->rdesc != NULL &&
+		    dtp->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+			return dt_set_error(dtp, -ENOSPC, "Enabling exceeds size of buffer");
+	}
 	if (dtp->opts.bufpolicy != DT_BUFPOLICY_FILL)
 		return 0;
 	for (size_t i = 0; i < dtp->stmts.n; i++) {
