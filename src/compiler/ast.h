@@ -156,6 +156,7 @@ struct dt_xlator {
 struct dt_provider_def {
 	char *name;
 	struct dt_node *probes;		/* N_DECL list (function declarators) */
+	int end_line;			/* of its closing "};" (DTrace's line for its name's errors) */
 };
 
 struct dt_pragma {

@@ -32,7 +32,7 @@ static struct dt_ritem *add_item(struct dt_cg *cg, enum dt_rkind kind)
 	memset(&it, 0, sizeof(it));
 	it.kind = kind;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	return &cg->rdesc->items.v[cg->rdesc->items.n - 1];
 }
 
@@ -230,7 +230,7 @@ static uint32_t *agg_ids(struct dt_cg *cg, struct dt_node *args, int *np)
 			n++;
 	uint32_t *ids = dt_arena_alloc(&cg->dtp->arena, sizeof(*ids) * (size_t)(n + 1));
 	if (ids == NULL)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	n = 0;
 	for (struct dt_node *a = args; a != NULL; a = a->next) {
 		if (a->kind != N_AGG)
@@ -395,7 +395,7 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		act_setopt(cg, call);
 		break;
 	default:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line, "%s( ) is not supported yet",
+		dt_cerror(cg->pcb, NULL, call->line, "%s( ) is not supported yet",
 			  id->name);
 	}
 }

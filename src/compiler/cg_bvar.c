@@ -24,7 +24,7 @@ uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const
 	uint32_t off = 0;
 
 	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+		dt_cerror(cg->pcb, NULL, cg->line,
 			  "%s needs kernel BTF (%s.%s not found in /sys/kernel/btf/vmlinux)", what,
 			  sou, member);
 	return off / 8;
@@ -354,7 +354,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 	default:
 		if ((r = cg_stack_bvar(cg, id->code)) >= 0)
 			return r;
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "built-in variable %s is not supported yet", id->name);
 	}
 }

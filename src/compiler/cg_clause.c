@@ -109,7 +109,7 @@ static struct bo_func *new_func(struct dt_pcb *pcb, const char *name, const char
 	struct bo_func *fn = dt_arena_zalloc(&pcb->hdl->arena, sizeof(*fn));
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	fn->name = dt_arena_strdup(&pcb->hdl->arena, name);
 	fn->section = section;
 	fn->nargs = nargs;
@@ -226,7 +226,7 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL,
 			      .target = stmt->enables_error ? "dt_fault" : "dt_error" };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	cg_emit(cg, I_CALL_PSEUDO());
 	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(cg, I_EXIT());
@@ -251,7 +251,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.reg_reserved[REG_REC] = true;
 		cg.rdesc = new_rdesc(dtp, stmt);
 		if (cg.rdesc == NULL)
-			dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+			dt_cnomem(pcb);
 		stmt->rdesc = cg.rdesc;
 		cg.rec_off = DT_REC_DATA_OFF;
 	}

@@ -637,7 +637,7 @@ static int expr_value(struct dt_cg *cg, struct dt_node *n)
 	case N_XLATE:
 		return cg_xlate_value(cg, n);
 	default:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "this kind of expression is not supported yet by the code generator");
 	}
 }

@@ -158,7 +158,7 @@ static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
 	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = st->func->name };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(cg->pcb);
 	cg_emit(cg, I_CALL_PSEUDO());
 }
 
@@ -212,7 +212,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	struct bo_func *fn = section ? new_func(dtp, g->name, section, 1) : NULL;
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	g->fn = fn;
 	int skip = cg_label_new(&cg);
@@ -286,7 +286,7 @@ static void build_fault(struct dt_pcb *pcb)
 	uint32_t size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	int done = cg_label_new(&cg);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R2));
@@ -344,14 +344,14 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 	struct bo_func *fn = new_func(dtp, "dt_error", NULL, 3);
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R2));
 	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
 	struct bo_reloc r = { .insn = cg_pos(&cg), .kind = BO_RELOC_CALL, .target = "dt_fault" };
 	if (dt_vec_push(&fn->relocs, r) < 0)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_emit(&cg, I_CALL_PSEUDO());
 	if (eg != NULL && eg->stmts.n > 0) {
 		int dctx = cg_stack_alloc(&cg, DCTX_SIZE);

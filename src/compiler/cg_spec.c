@@ -38,7 +38,7 @@ static uint32_t spec_area(struct dt_cg *cg)
 	if (nspec < 0)
 		nspec = 0;
 	if (nspec > DT_SPEC_MAX)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+		dt_cerror(cg->pcb, NULL, cg->line,
 			  "nspec %lld is more speculations than this dtrace supports (%d)",
 			  (long long)nspec, DT_SPEC_MAX);
 	if (dtp->bss_size < BSS_FIXED)
@@ -47,7 +47,7 @@ static uint32_t spec_area(struct dt_cg *cg)
 	uint32_t size = (uint32_t)DT_SPEC_AREA_SIZE(nspec);
 	struct bo_var v = { .name = "dt_specs", .offset = off, .size = size };
 	if (dt_vec_push(&cg->obj->bss_vars, v) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	dtp->bss_size = off + size;
 	dtp->spec_off = off;
 	dtp->spec_nspec = (uint32_t)nspec;
@@ -162,7 +162,7 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	it.size = 4;
 	it.type = cg->dtp->types.t_int;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 }
 
 void cg_spec_action(struct dt_cg *cg, struct dt_node *call)

@@ -275,7 +275,7 @@ static bool is_symaddr_call(const struct dt_node *n)
 int cg_symaddr_value(struct dt_cg *cg, struct dt_node *call)
 {
 	if (!is_symaddr_call(call))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line,
+		dt_cerror(cg->pcb, NULL, call->line,
 			  "%s( ) may only be used as an action or an aggregation key", call->id->name);
 	return cg_expr(cg, call->call.args);
 }
@@ -329,7 +329,7 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 	case DT_AGGKEY_USTACK: {
 		bool user = ak->kind == DT_AGGKEY_USTACK;
 		if (!dt_stack_is_call(k))
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", k->line,
+			dt_cerror(cg->pcb, NULL, k->line,
 				  "a stack key must be a call of stack( ), ustack( ) or jstack( )");
 		/* The key is as long as the first use asked; later uses fit in it. */
 		uint32_t room = ak->size / 8 - 1;

@@ -90,7 +90,7 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 	default:
 		break;
 	}
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "cannot take the address of this expression");
+	dt_cerror(cg->pcb, NULL, n->line, "cannot take the address of this expression");
 }
 
 /*
@@ -138,7 +138,7 @@ int cg_member(struct dt_cg *cg, struct dt_node *n)
 		/* The address is the byte holding the first bit: read the bytes it spans. */
 		uint32_t nbytes = bitfield_bytes(m, off_bits);
 		if (nbytes > 8)
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			dt_cerror(cg->pcb, NULL, n->line,
 				  "bit-field %s spans more than 8 bytes", n->member);
 		struct dt_type *ut = dt_type_int(&cg->dtp->types, 8, false);
 		if (n->flags & DN_AMEM)
@@ -207,7 +207,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 	struct dt_ident *id = n->id;
 
 	if (id->kind != IDK_SUBR)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "%s( ) cannot be used as a value here yet", id->name);
 	switch (id->code) {
 	case SUB_RAND:
@@ -277,7 +277,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		uint32_t parent_off, tgid_off;
 		if (task == NULL || !dt_type_member(tt, task, "real_parent", &parent_off) ||
 		    !dt_type_member(tt, task, "tgid", &tgid_off))
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			dt_cerror(cg->pcb, NULL, n->line,
 				  "progenyof( ) needs kernel BTF for struct task_struct");
 		int a[3];
 		a[0] = arg_value(cg, n, 0);
@@ -297,7 +297,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 			r = cg_klock_subr(cg, n);
 		if (r >= 0)
 			return r;
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",
+		dt_cerror(cg->pcb, NULL, n->line, "subroutine %s( ) is not supported yet",
 			  id->name);
 	}
 	}

@@ -75,7 +75,7 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 	if (id->size == 0) {
 		id->size = dt_var_size(dtp, id->type);
 		if (dt_vars_register(dtp, id) < 0)
-			dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+			dt_cnomem(cg->pcb);
 	}
 	return dt_var_map_name(dtp, id);
 }
@@ -227,7 +227,7 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		return p;
 	}
 	default:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "variable %s cannot be read here",
+		dt_cerror(cg->pcb, NULL, n->line, "variable %s cannot be read here",
 			  id->name);
 	}
 }
@@ -346,11 +346,11 @@ static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
 		const struct dt_member *m = dt_type_member(&cg->dtp->types, st, lhs->member,
 							   &off_bits);
 		if (m != NULL && m->bitsize != 0)
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			dt_cerror(cg->pcb, NULL, lhs->line,
 				  "assigning to a bit-field is not supported");
 	}
 	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "only scalars can be assigned to alloca( )'d memory");
 	int addr = cg_lvalue_addr(cg, lhs, &user);
 	int p = cg_alloca_ptr(cg, addr, size);
@@ -393,7 +393,7 @@ static void store_bitfield(struct dt_cg *cg, struct dt_node *lhs, const struct d
 	uint32_t shift = off_bits % 8, nbytes = (shift + m->bitsize + 7) / 8;
 
 	if (nbytes > 8)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line, "bit-field %s spans more than 8 bytes",
+		dt_cerror(cg->pcb, NULL, lhs->line, "bit-field %s spans more than 8 bytes",
 			  lhs->member);
 	int addr = cg_lvalue_addr(cg, lhs, &user);
 	int old = cg_reg_alloc(cg), t = cg_reg_alloc(cg);
@@ -437,7 +437,7 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 		return;
 	}
 	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "only scalars can be assigned to a member or element");
 	if (lhs->kind == N_MEMBER) {
 		uint32_t off_bits;
@@ -470,7 +470,7 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||
 	    (lhs->kind == N_INDEX && (id == NULL || (id->kind != IDK_ARRAY && id->kind != IDK_TLS))))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "assigning to kernel memory is not supported (use copyout( ) for user memory)");
 	switch (id->kind) {
 	case IDK_GLOBAL: {

@@ -63,12 +63,18 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	longjmp(pcb->jb, 1);
 }
 
+void dt_cnomem(struct dt_pcb *pcb)
+{
+	/* As DTrace: EDT_NOMEM's message, and no error tag. */
+	dt_cerror(pcb, NULL, 0, "Memory allocation failure");
+}
+
 void *dt_palloc(struct dt_pcb *pcb, size_t size)
 {
 	void *p = dt_arena_zalloc(pcb->arena, size ? size : 1);
 
 	if (p == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	return p;
 }
 
@@ -77,7 +83,7 @@ char *dt_pstrndup(struct dt_pcb *pcb, const char *s, size_t n)
 	char *p = dt_arena_strndup(pcb->arena, s, n);
 
 	if (p == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	return p;
 }
 
@@ -114,13 +120,13 @@ static struct bo_object *object(struct dt_pcb *pcb)
 	if (dtp->obj == NULL) {
 		dtp->obj = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->obj));
 		if (dtp->obj == NULL)
-			dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+			dt_cnomem(pcb);
 		dtp->obj->license = "GPL";
 		/* Record description 0 is the error record. */
 		if (dtp->rdescs.n == 0) {
 			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
 			if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
-				dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+				dt_cnomem(pcb);
 			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 		}
 	}
@@ -175,7 +181,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	dtp->nextstmt += (uint32_t)c->clause.npdescs;
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
-		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+		dt_cnomem(pcb);
 	struct match_ctx mc = { st, 0, { 0 } };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
@@ -191,9 +197,10 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, tag, pd->line, "%s", msg);
 		}
+		/* No tag, as DTrace reports its own failures (out of memory ...). */
 		if (n < 0) {
 			dt_vec_free(&mc.seen);
-			dt_cerror(pcb, "D_NOMEM", pd->line, "failed to match probes: %s", strerror(-n));
+			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
 		}
 		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];

@@ -256,7 +256,7 @@ struct dt_proto *dt_ident_proto(struct dt_pcb *pcb, struct dt_ident *id)
 	struct dt_proto *keep = dt_arena_alloc(&pcb->hdl->arena, sizeof(*keep));
 	struct dt_type **params = dt_arena_alloc(&pcb->hdl->arena, sizeof(*params) * 8);
 	if (keep == NULL || params == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	*keep = *p;
 	memcpy(params, p->params, sizeof(*params) * 8);
 	keep->params = params;

@@ -84,6 +84,17 @@ void dt_macro_token(struct dt_pcb *pcb, const char *v, const char *text, int lin
 	dt_str_unescape(t->sval, &t->slen);
 }
 
+bool dt_macro_var_defined(const char *name)
+{
+	static const char *const names[] = { "egid", "euid", "gid", "pgid", "pid", "ppid",
+					     "projid", "sid", "target", "taskid", "uid" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
 int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int line)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;

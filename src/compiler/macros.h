@@ -19,6 +19,9 @@ void dt_macro_token(struct dt_pcb *pcb, const char *v, const char *text, int lin
 /* Value of macro variable $name (target, pid, ppid, uid, gid, ...). */
 int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int line);
 
+/* Whether a macro variable ($pid, $target ...) of that name exists. */
+bool dt_macro_var_defined(const char *name);
+
 /* Check that every macro argument was referenced (D_MACRO_UNUSED). */
 void dt_macro_check_unused(struct dt_pcb *pcb);
 

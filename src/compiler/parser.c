@@ -7,6 +7,7 @@
 #include "compiler/parser.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1082,7 +1083,7 @@ static struct dt_node *parse_provider(struct parser *p, int line)
 		tail = &pr->next;
 	}
 	expect(p, T_RBRACE);
-	expect(p, T_SEMI);
+	n->provider.end_line = expect(p, T_SEMI).line;
 	n->provider.probes = head;
 	return n;
 }
@@ -1188,42 +1189,37 @@ static char *append(struct dt_pcb *pcb, const char *a, const char *b, size_t n)
 }
 
 /*
- * Expand $1, $target, ... inside a probe description field.  Built in the
- * arena: an unknown macro is a compile error, which leaves nothing to free.
+ * A probe description field with a macro reference, as DTrace reads it:
+ * the first '$' (or "$$") and what follows it to the end of the field is
+ * either $N (an argument, followed by any text) or $name (a macro
+ * variable, alone).  NULL if it names nothing (DTrace's "Undefined macro
+ * variable in probe description"); defaultargs does not apply here.
  */
-static char *expand_macros(struct dt_pcb *pcb, const char *s, int line)
+static char *expand_macros(struct dt_pcb *pcb, const char *s)
 {
-	if (strchr(s, '$') == NULL)
+	const char *v = strchr(s, '$');
+
+	if (v == NULL)
 		return dt_pstrdup(pcb, s);
-	char *r = "";
-	while (*s) {
-		if (*s != '$') {
-			size_t n = strcspn(s, "$");
-			r = append(pcb, r, s, n);
-			s += n;
-			continue;
-		}
-		const char *start = s++;
-		if (isdigit((unsigned char)*s)) {
-			int n = 0;
-			for (; isdigit((unsigned char)*s); s++)	/* no overflow: too big is unknown */
-				n = n < 100000000 ? n * 10 + (*s - '0') : n;
-			char *text = dt_pstrndup(pcb, start, (size_t)(s - start));
-			const char *v = dt_macro_arg(pcb, n, text, line);
-			r = append(pcb, r, v, strlen(v));
-		} else if (isalpha((unsigned char)*s) || *s == '_') {
-			while (isalnum((unsigned char)*s) || *s == '_')
-				s++;
-			char *text = dt_pstrndup(pcb, start, (size_t)(s - start));
-			char num[32];
-			snprintf(num, sizeof(num), "%lld",
-				 (long long)dt_macro_var(pcb, text + 1, text, line));
-			r = append(pcb, r, num, strlen(num));
-		} else {
-			r = append(pcb, r, "$", 1);
-		}
+	char *r = dt_pstrndup(pcb, s, (size_t)(v - s));
+	if (v[1] == '$' && v[2] != '\0')
+		v++;
+	if (isdigit((unsigned char)v[1])) {
+		char *w;
+		errno = 0;
+		long n = strtol(v + 1, &w, 10);
+		if (errno != 0 || n < 0 || n >= pcb->argc)
+			return NULL;
+		if (pcb->argref != NULL)
+			pcb->argref[n] = true;
+		r = append(pcb, r, pcb->argv[n], strlen(pcb->argv[n]));
+		return append(pcb, r, w, strlen(w));
 	}
-	return r;
+	if (v[1] == '\0' || !dt_macro_var_defined(v + 1))
+		return NULL;
+	char num[32];
+	snprintf(num, sizeof(num), "%lld", (long long)dt_macro_var(pcb, v + 1, v, 0));
+	return append(pcb, r, num, strlen(num));
 }
 
 struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, int line)
@@ -1237,14 +1233,25 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 	d->line = line;
 	if (kind == DTRACE_PSPEC_ID) {
 		char *end;
-		unsigned long id = strtoul(text, &end, 10);
+		errno = 0;
+		unsigned long long id = strtoull(text, &end, 0);
 		if (isdigit((unsigned char)*text) && *end == '\0') {
+			static const char *const what[] = { "names", "providers", "modules",
+							    "functions" };
+			if (errno != 0 || id > UINT32_MAX)
+				dt_cerror(pcb, "D_PDESC_INVAL", line,
+					  "identifier %llu exceeds maximum probe id", id);
+			/* An integer names a probe only where a whole name could be given. */
+			if (pcb->pspec_kind != DTRACE_PSPEC_NAME && pcb->pspec_kind != DTRACE_PSPEC_ID)
+				dt_cerror(pcb, "D_PDESC_INVAL", line,
+					  "probe identifier %llu not permitted when specifying %s", id,
+					  what[pcb->pspec_kind]);
 			/* Ids are numbered over every provider's probes. */
 			dt_probes_populate_all(pcb->hdl);
 			if (id == 0 || dt_probe_by_id(pcb->hdl, (uint32_t)id) == NULL)
 				dt_cerror(pcb, "D_PDESC_INVAL", line,
-					  "invalid probe identifier %s: Unknown probe identifier", text);
-			d->id = id;
+					  "invalid probe identifier %llu: Unknown probe identifier", id);
+			d->id = (unsigned long)id;
 			d->prov = d->mod = d->func = d->name = "";
 			return d;
 		}
@@ -1261,12 +1268,16 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 		long end = p;
 		while (p >= 0 && text[p] != ':')
 			p--;
+		char *f = expand_macros(pcb, dt_pstrndup(pcb, text + p + 1, (size_t)(end - p)));
+		if (f == NULL)
+			dt_cerror(pcb, "D_PDESC_INVAL", line,
+				  "invalid probe description \"%s\": Undefined macro variable in probe "
+				  "description", text);
 		if (field < 0)
 			dt_cerror(pcb, "D_PDESC_INVAL", line,
 				  "invalid probe description \"%s\": Overspecified probe description",
 				  text);
-		fields[field] = expand_macros(pcb, dt_pstrndup(pcb, text + p + 1, (size_t)(end - p)),
-					      line);
+		fields[field] = f;
 		field--;
 	} while (--p >= 0);
 	d->prov = fields[0] ? fields[0] : "";

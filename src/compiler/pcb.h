@@ -67,6 +67,9 @@ struct dt_pcb {
 _Noreturn void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Fail the compile for want of memory (DTrace's message, no tag). */
+_Noreturn void dt_cnomem(struct dt_pcb *pcb);
+
 /* Allocate from the compile arena or fail the compile with ENOMEM. */
 void *dt_palloc(struct dt_pcb *pcb, size_t size);
 char *dt_pstrdup(struct dt_pcb *pcb, const char *s);

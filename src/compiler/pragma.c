@@ -37,12 +37,12 @@ static bool defined_outside(struct dtrace_hdl *dtp, const char *name)
 	if (dt_ident_builtin(dtp, name) != NULL)
 		return true;
 	/* This program's identifiers are only created once it is parsed. */
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 3; pass++) {
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
 			if (dt_ident_user(dtp, kinds[k], name) != NULL)
 				return true;
-		/* The D library's names are DTrace's too, loaded or not yet. */
-		if (pass > 0 || dt_dlib_provide(dtp, name) <= 0)
+		/* The D library's names are DTrace's too, loaded or not yet (two parts). */
+		if (dt_dlib_provide(dtp, name) <= 0)
 			break;
 	}
 	return false;

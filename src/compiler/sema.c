@@ -134,7 +134,7 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 		break;
 	}
 	if (t == NULL)
-		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+		dt_cnomem(pcb);
 	unsigned q = bits & (DS_CONST | DS_VOLATILE | DS_RESTRICT);
 	if (q)
 		t = dt_type_qualified(tt, t, q);
@@ -143,7 +143,7 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 		if (u == t) {
 			u = dt_arena_alloc(&tt->arena, sizeof(*u));
 			if (u == NULL)
-				dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+				dt_cnomem(pcb);
 			*u = *t;
 			u->ptr_to = NULL;
 		}
@@ -181,7 +181,7 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 				/* A forward declaration, completed later if defined. */
 				t = dt_type_new(tt, TK_FWD, ds->name);
 				if (t == NULL || dt_type_define(tt, key, t) < 0)
-					dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+					dt_cnomem(pcb);
 			}
 			return t;
 		}
@@ -191,16 +191,16 @@ static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 	if (t == NULL || t->kind != TK_FWD) {
 		t = dt_type_new(tt, kind, ds->name);
 		if (t == NULL)
-			dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+			dt_cnomem(pcb);
 		if (ds->name != NULL && dt_type_define(tt, key, t) < 0)
-			dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+			dt_cnomem(pcb);
 	}
 	t->kind = kind;
 
 	int n = dt_node_list_len(ds->members);
 	struct dt_member *m = dt_arena_zalloc(&tt->arena, sizeof(*m) * (size_t)(n + 1));
 	if (m == NULL)
-		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+		dt_cnomem(pcb);
 	uint32_t off = 0, maxalign = 1, size = 0, i = 0;
 	bool has_bitfields = false;
 	for (struct dt_node *d = ds->members; d != NULL; d = d->next, i++) {
@@ -298,7 +298,7 @@ static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 	}
 	t = dt_type_new(tt, TK_ENUM, ds->name);
 	if (t == NULL)
-		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+		dt_cnomem(pcb);
 	t->size = t->align = 4;
 	t->is_signed = true;
 	if (ds->name != NULL) {
@@ -306,14 +306,14 @@ static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 		if (dt_htab_get(&tt->names, key) != NULL)
 			dt_cerror(pcb, "D_DECL_TYPERED", ds->line, "type redeclared: %s", key);
 		if (dt_type_define(tt, key, t) < 0)
-			dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+			dt_cnomem(pcb);
 	}
 	int n = 0;
 	for (struct dt_enumerator *e = ds->enums; e; e = e->next)
 		n++;
 	t->enums = dt_arena_zalloc(&tt->arena, sizeof(*t->enums) * (size_t)(n + 1));
 	if (t->enums == NULL)
-		dt_cerror(pcb, "D_NOMEM", ds->line, "out of memory");
+		dt_cnomem(pcb);
 	int64_t v = 0;
 	for (struct dt_enumerator *e = ds->enums; e; e = e->next) {
 		if (e->value != NULL) {
@@ -339,7 +339,7 @@ static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 			dt_cerror(pcb, "D_DECL_IDRED", e->line, "identifier redeclared: %s", e->name);
 		struct dt_ident *id = dt_ident_user_add(pcb->hdl, IDK_ENUM, e->name, e->line);
 		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", e->line, "out of memory");
+			dt_cnomem(pcb);
 		id->value = v;
 		id->type = t;
 		id->flags |= IDF_DEFINED;
@@ -414,7 +414,7 @@ struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds
 			struct dt_type *f = dt_type_new(tt, TK_FUNC, NULL);
 			int np = dt_node_list_len(c->params);
 			if (f == NULL)
-				dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+				dt_cnomem(pcb);
 			f->base = t;
 			f->params = dt_arena_zalloc(&tt->arena, sizeof(*f->params) * (size_t)(np + 1));
 			for (struct dt_node *p = c->params; p != NULL; p = p->next) {
@@ -432,7 +432,7 @@ struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds
 		}
 		}
 		if (t == NULL)
-			dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+			dt_cnomem(pcb);
 	}
 	return t;
 }
@@ -497,12 +497,12 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 			dt_cerror(pcb, "D_DECL_IDRED", n->line, "typedef redeclared: %s", info.name);
 		struct dt_type *td = dt_type_new(&dtp->types, TK_TYPEDEF, info.name);
 		if (td == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		td->base = t;
 		td->size = dt_type_size(t);
 		td->align = dt_type_base(t) ? dt_type_base(t)->align : 1;
 		if (dt_type_define(&dtp->types, info.name, td) < 0)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		return;
 	}
 	if (info.name == NULL) {
@@ -564,13 +564,13 @@ static void declare_var(struct dt_pcb *pcb, struct dt_node *n)
 	}
 	struct dt_ident *id = dt_ident_user_add(dtp, kind, info.name, n->line);
 	if (id == NULL)
-		dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		dt_cnomem(pcb);
 	id->type = t;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
 	if (info.assoc) {
 		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
 		if (id->keys == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);
 		id->nkeys = info.nkeys;
 	}
@@ -588,7 +588,7 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 		return NULL;
 	struct dt_ident **v = dt_arena_zalloc(&dtp->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
 	if (v == NULL)
-		dt_cerror(pcb, "D_NOMEM", d->line, "out of memory");
+		dt_cnomem(pcb);
 	int i = 0;
 	for (struct dt_node *prm = d->params; prm != NULL && i < info->nkeys; prm = prm->next, i++) {
 		const char *name = NULL;
@@ -600,7 +600,7 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 				  "parameter declaration requires a name: parameter #%d", i + 1);
 		struct dt_ident *a = dt_arena_zalloc(&dtp->arena, sizeof(*a));
 		if (a == NULL)
-			dt_cerror(pcb, "D_NOMEM", prm->line, "out of memory");
+			dt_cnomem(pcb);
 		a->name = dt_arena_strdup(&dtp->arena, name);
 		a->kind = IDK_XLARG;
 		a->type = info->keys[i];
@@ -643,7 +643,7 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 			  dt_sema_typestr(pcb, t), dt_sema_typestr(pcb, n->l->type));
 	struct dt_ident *id = dt_ident_user_add(dtp, IDK_INLINE, info.name, n->line);
 	if (id == NULL)
-		dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		dt_cnomem(pcb);
 	id->type = t;
 	id->inline_expr = n->l;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
@@ -652,7 +652,7 @@ static void declare_inline(struct dt_pcb *pcb, struct dt_node *n)
 		id->nkeys = info.nkeys;
 		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
 		if (id->keys == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);
 	}
 }
@@ -679,6 +679,8 @@ void dt_sema_program(struct dt_pcb *pcb)
 			dt_sema_translator(pcb, n);
 			break;
 		case N_PROVIDER:
+			dt_sema_provider(pcb, n);
+			break;
 		case N_CLAUSE:
 		default:
 			break;

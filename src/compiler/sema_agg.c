@@ -212,7 +212,7 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 	int nk = dt_node_list_len(agg->agg.keys);
 
 	if (ad == NULL || dt_vec_push(&dtp->aggs, ad) < 0)
-		dt_cerror(pcb, "D_NOMEM", agg->line, "out of memory");
+		dt_cnomem(pcb);
 	ad->id = (uint32_t)dtp->aggs.n - 1;
 	ad->name = id->name;
 	ad->func = id->aggfunc;
@@ -220,7 +220,7 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 	ad->keys = dt_arena_zalloc(&dtp->arena, sizeof(*ad->keys) * (size_t)(nk + 1));
 	ad->map_name = dt_arena_printf(&dtp->arena, "dt_agg_%u", ad->id);
 	if (ad->keys == NULL || ad->map_name == NULL)
-		dt_cerror(pcb, "D_NOMEM", agg->line, "out of memory");
+		dt_cnomem(pcb);
 	int i = 0;
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
 		struct dt_aggkey *ak = &ad->keys[i];

@@ -374,12 +374,12 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (first) {
 		id = dt_ident_user_add(dtp, IDK_AGG, agg->agg.name, n->line);
 		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		id->aggfunc = fid->code;
 		id->nkeys = nk;
 		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		int i = 0;
 		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
 			struct dt_type *kt = k->type;

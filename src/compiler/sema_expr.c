@@ -527,7 +527,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 			return;
 		struct dt_ident *id = dt_ident_user_add(dtp, IDK_GLOBAL, lhs->ident.name, lhs->line);
 		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
+			dt_cnomem(pcb);
 		id->type = t;
 		id->flags |= IDF_DEFINED;
 		return;
@@ -540,7 +540,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		if (id == NULL)
 			id = dt_ident_user_add(dtp, kind, lhs->member, lhs->line);
 		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
+			dt_cnomem(pcb);
 		id->type = t;
 		id->flags |= IDF_DEFINED;
 		return;
@@ -564,11 +564,11 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		else
 			id = dt_ident_user_add(dtp, IDK_ARRAY, lhs->l->ident.name, lhs->line);
 		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
+			dt_cnomem(pcb);
 		int nk = dt_node_list_len(lhs->call.args);
 		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
-			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
+			dt_cnomem(pcb);
 		int i = 0;
 		for (struct dt_node *k = lhs->call.args; k != NULL; k = k->next) {
 			struct dt_type *kt = k->type;

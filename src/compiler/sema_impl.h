@@ -90,4 +90,7 @@ const char *dt_agg_func_name(int code);
 /* Resolve an identifier used as an lvalue for assignment, declaring it if new. */
 void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node *rhs);
 
+/* A provider declaration (sema_provider.c). */
+void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n);
+
 #endif

@@ -284,7 +284,7 @@ int dt_pf_parse(const char *fmt, struct dt_pf_format **out, struct dt_pf_error *
 	return 0;
 fail:
 	if (rc == -ENOMEM)
-		dt_pf_seterr(err, "D_NOMEM", "out of memory");
+		dt_pf_seterr(err, NULL, "Memory allocation failure");
 	dt_pf_free(f);
 	return rc;
 }

@@ -104,7 +104,7 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 	uint32_t off = 0;
 
 	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", 0,
+		dt_cerror(cg->pcb, NULL, 0,
 			  "the probe needs %s member %s, which this kernel's BTF does not have",
 			  sou, member);
 	return off / 8;
@@ -144,7 +144,7 @@ int16_t sp_tp_offset(struct dt_cg *cg, const char *group, const char *event, con
 	for (int i = 0; i < n; i++)
 		if (strcmp(f[i].name, field) == 0)
 			return (int16_t)f[i].off;
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "tracepoint %s:%s has no field %s", group, event,
+	dt_cerror(cg->pcb, NULL, 0, "tracepoint %s:%s has no field %s", group, event,
 		  field);
 }
 
@@ -236,7 +236,7 @@ static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char
 	}
 	return;
 bad:
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "probe %s:::%s cannot be enabled on this kernel: "
+	dt_cerror(cg->pcb, NULL, 0, "probe %s:::%s cannot be enabled on this kernel: "
 		  "raw tracepoint %s: %s", prp->desc[0], prp->desc[3], event, why);
 }
 

@@ -197,7 +197,7 @@ static void usdt_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, ui
 					break;
 			if (k == classes.n &&
 			    (dt_vec_push(&classes, s->args) < 0 || dt_vec_push(&objs, up->obj) < 0))
-				dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+				dt_cnomem(cg->pcb);
 			s->cls = (uint32_t)k;
 		}
 	}
