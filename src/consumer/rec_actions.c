@@ -61,14 +61,17 @@ void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *d
 	case RK_SETOPT:
 		setopt(dtp, it, data);
 		break;
-	case RK_EXIT:
-		if (!dtp->exited) {
-			int32_t st;
-			memcpy(&st, data + it->off, sizeof(st));
-			dtp->exited = true;
-			dtp->exit_status = st;
-		}
+	case RK_EXIT: {
+		/*
+		 * As DTrace's consumer: every exit() record sets the status,
+		 * so the last one read (an exit() in END ...) decides it.
+		 */
+		int32_t st;
+		memcpy(&st, data + it->off, sizeof(st));
+		dtp->exited = true;
+		dtp->exit_status = st;
 		break;
+	}
 	default:
 		break;
 	}

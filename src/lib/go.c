@@ -5,6 +5,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -223,6 +224,17 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return rc;
 	if ((rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
+	/*
+	 * lockmem: the locked-memory limit DTrace sets before creating its maps
+	 * (kernels that charge BPF memory to the cgroup do not consult it).
+	 */
+	if (dtp->opts.lockmem >= 0) {
+		rlim_t v = dtp->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->opts.lockmem;
+		struct rlimit lim = { v, v };
+		if (setrlimit(RLIMIT_MEMLOCK, &lim) < 0)
+			dt_dprintf(dtp, "cannot set the locked-memory limit to %lld: %s\n",
+				   (long long)dtp->opts.lockmem, strerror(errno));
+	}
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");

@@ -156,7 +156,7 @@ static const struct optdef opts[] = {
 	{ "grabanon", OK_RTFLAG, RT, O(grabanon) },
 	{ "jstackframes", OK_RTINT, RT, O(jstackframes), .aux = 50 },
 	{ "jstackstrsize", OK_SIZE, RT, O(jstackstrsize) },
-	{ "lockmem", OK_LOCKMEM, RT, O(lockmem) },
+	{ "lockmem", OK_LOCKMEM, RT, O(lockmem), true },
 	{ "maxframes", OK_RTINT, RT, O(maxframes), .aux = 127 },
 	{ "nspec", OK_RTINT, RT, O(nspec), .aux = 1 },
 	{ "pcapsize", OK_CLAMPSIZE, RT, O(pcapsize), .aux = 65535 },
