@@ -45,5 +45,6 @@ int dt_str2attr(const char *s, struct dt_attr *a)
 		*part[i] = v;
 		s += len + (slash != NULL);
 	}
-	return 0;
+	/* As DTrace: nothing may follow the class. */
+	return *s == '\0' ? 0 : -1;
 }
