@@ -181,6 +181,19 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 		return dt_set_error(dtp, -E2BIG,
 				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
 				    (long long)dtp->opts.bufsize);
+	/* END first: with bufpolicy=fill its records must fit (DTrace keeps room for them). */
+	for (size_t i = 0; dtp->opts.bufpolicy == DT_BUFPOLICY_FILL && i < dtp->stmts.n; i++) {
+		struct dt_stmt *st = dtp->stmts.v[i];
+		if (st->rdesc == NULL ||
+		    dtp->opts.bufsize >= 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+			continue;
+		for (size_t j = 0; j < st->probes.n; j++) {
+			struct dt_probe *prp = st->probes.v[j];
+			if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "END") == 0)
+				return dt_set_error(dtp, -ENOSPC,
+						    "END enablings exceed size of principal buffer");
+		}
+	}
 	/*
 	 * As DTrace: the buffer must hold the largest record an enabled clause
 	 * writes, with the ring's own 8-byte header.
@@ -190,19 +203,6 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 		if (st->rdesc != NULL &&
 		    dtp->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
 			return dt_set_error(dtp, -ENOSPC, "Enabling exceeds size of buffer");
-	}
-	if (dtp->opts.bufpolicy != DT_BUFPOLICY_FILL)
-		return 0;
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
-		if (st->rdesc == NULL || (int64_t)st->rdesc->size <= dtp->opts.bufsize)
-			continue;
-		for (size_t j = 0; j < st->probes.n; j++) {
-			struct dt_probe *prp = st->probes.v[j];
-			if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "END") == 0)
-				return dt_set_error(dtp, -ENOSPC,
-						    "END enablings exceed size of principal buffer");
-		}
 	}
 	return 0;
 }
