@@ -52,8 +52,7 @@ static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			struct dt_probe *prp = st->probes.v[i];
 			struct probe_clauses *p = &pc[prp->id];
 			p->prp = prp;
-			if (p->stmts.n > 0 && p->stmts.v[p->stmts.n - 1] == st)
-				continue;
+			/* Once per description that matched it, as DTrace. */
 			if (dt_vec_push(&p->stmts, st) < 0) {
 				rc = -ENOMEM;
 				goto out;

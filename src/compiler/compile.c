@@ -136,7 +136,7 @@ static struct bo_object *object(struct dt_pcb *pcb)
 struct match_ctx {
 	struct dt_stmt *st;
 	int pdesc;
-	DT_VEC(uint64_t) seen;	/* bit per probe id already in st->probes */
+	DT_VEC(uint64_t) seen;	/* bit per probe id this description matched already */
 };
 
 static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
@@ -185,7 +185,12 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	struct match_ctx mc = { st, 0, { 0 } };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
+		/*
+		 * As DTrace, each description is a clause of its own: a probe two
+		 * of them match runs the clause twice (pid's go:entry,_go:entry).
+		 */
 		mc.pdesc = i;
+		mc.seen.n = 0;
 		dtp->errtag[0] = '\0';
 		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);

@@ -97,8 +97,10 @@ static uint32_t clause_number(struct dtrace_hdl *dtp, uint32_t stmt, struct dt_p
 		if (st->id != stmt)
 			continue;
 		for (size_t j = 0; j < st->probes.n; j++)
-			if (st->probes.v[j] == prp)
+			if (st->probes.v[j] == prp) {
 				clause += (uint32_t)st->probe_pdesc.v[j];
+				break;
+			}
 	}
 	return clause;
 }
