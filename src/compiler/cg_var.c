@@ -245,9 +245,25 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 		cg_str_null_mark_store(cg, d);
 		cg_ja(cg, done);
 		cg_label_place(cg, copy);
-		/* An empty string must not leave an earlier NULL mark behind. */
-		cg_emit(cg, I_ST(BPF_H, d, 0, 0));
+		/*
+		 * cg_strcpy zeroes what follows the string, and with it an
+		 * earlier NULL mark, unless the string moves within this
+		 * storage (s = s + 2): an empty result then must not leave
+		 * a mark behind.  (Not cleared before the copy: s = s would
+		 * copy an emptied string.)
+		 */
+		int slot = cg_stack_alloc(cg, 8);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, d, (int16_t)slot));
 		cg_strcpy(cg, d, val, size);
+		if (size >= 2) {
+			int p = cg_reg_alloc(cg), c = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, p, BPF_FP, (int16_t)slot));
+			cg_emit(cg, I_LDX(BPF_B, c, p, 0));
+			cg_jmp_imm(cg, BPF_JNE, c, 0, done);
+			cg_emit(cg, I_ST(BPF_B, p, 1, 0));
+			cg_reg_free(cg, c);
+			cg_reg_free(cg, p);
+		}
 		cg_label_place(cg, done);
 		return;
 	}
