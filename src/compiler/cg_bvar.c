@@ -85,16 +85,33 @@ static int probe_string(struct dt_cg *cg, int which)
  * another thread than the one running it (sched:::on-cpu): that thread's
  * task_struct is then in DCTX_TASK (0 for the clause's other probes).
  */
-bool cg_bvar_other_thread(struct dt_cg *cg)
+static const struct dt_probe *other_thread_probe(struct dt_cg *cg)
 {
 	struct dt_stmt *s = cg->stmt;
 
 	for (size_t i = 0; s != NULL && i < s->probes.n; i++) {
 		const struct dt_probe *prp = s->probes.v[i];
 		if (prp->prov->other_thread != NULL && prp->prov->other_thread(prp))
-			return true;
+			return prp;
 	}
-	return false;
+	return NULL;
+}
+
+bool cg_bvar_other_thread(struct dt_cg *cg)
+{
+	return other_thread_probe(cg) != NULL;
+}
+
+void cg_bvar_need_current(struct dt_cg *cg, const char *what)
+{
+	const struct dt_probe *prp = other_thread_probe(cg);
+
+	if (prp != NULL)
+		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+			  "%s cannot be used in %s:%s:%s:%s on this kernel: the probe fires in "
+			  "another thread than the one it describes, and %s would be that "
+			  "thread's", what, prp->desc[0], prp->desc[1], prp->desc[2], prp->desc[3],
+			  what);
 }
 
 /* The task the built-in variables describe: DCTX_TASK, or the current one. */
@@ -110,6 +127,11 @@ static int described_task(struct dt_cg *cg)
 	cg_reg_free(cg, t);
 	cg_label_place(cg, done);
 	return r;
+}
+
+int cg_bvar_task(struct dt_cg *cg)
+{
+	return described_task(cg);
 }
 
 /* pid, tid, uid, gid of the described task, read from its task_struct. */
@@ -147,6 +169,7 @@ static int task_id(struct dt_cg *cg, int code)
 
 static int uregs(struct dt_cg *cg, struct dt_node *n)
 {
+	cg_bvar_need_current(cg, "uregs[]");
 	int idx = cg_expr(cg, n->call.args);
 	int ok = cg_label_new(cg), saved = cg_label_new(cg), done = cg_label_new(cg);
 
@@ -173,6 +196,15 @@ static int uregs(struct dt_cg *cg, struct dt_node *n)
 	cg_load_bytes(cg, idx, 8, false);
 	cg_label_place(cg, done);
 	return idx;
+}
+
+int cg_bvar_tid(struct dt_cg *cg)
+{
+	if (cg_bvar_other_thread(cg))
+		return task_id(cg, BV_TID);
+	int r = helper0(cg, BPF_FUNC_get_current_pid_tgid);
+	cg_emit(cg, I_MOV32_REG(r, r));
+	return r;
 }
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)
@@ -327,6 +359,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case BV_EXECARGS: {
+		cg_bvar_need_current(cg, "execargs");
 		uint32_t mm = cg_kmember(cg, "struct task_struct", "mm", "execargs");
 		uint32_t as = cg_kmember(cg, "struct mm_struct", "arg_start", "execargs");
 		uint32_t ae = cg_kmember(cg, "struct mm_struct", "arg_end", "execargs");

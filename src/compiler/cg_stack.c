@@ -172,6 +172,7 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 {
 	int a[4];
 
+	cg_bvar_need_current(cg, user ? "a user stack" : "a kernel stack");
 	if (user) {
 		a[0] = ctx_reg(cg);
 		a[1] = dst;
@@ -210,6 +211,7 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 
 static int current_tgid(struct dt_cg *cg)
 {
+	cg_bvar_need_current(cg, "a user address");
 	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
 
 	cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 32));

@@ -161,6 +161,8 @@ void cg_strcpy(struct dt_cg *cg, int dst, int src, uint32_t size)
 /* Copy a string from kernel or user memory into a scratch buffer. */
 static int read_str(struct dt_cg *cg, int addr, bool userland)
 {
+	if (userland)
+		cg_bvar_need_current(cg, "user memory");
 	uint32_t strsize = dt_str_bytes(cg->dtp);
 	int buf = cg_scratch_alloc(cg, strsize);
 	int keep = cg_reg_alloc(cg);

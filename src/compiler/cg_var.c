@@ -80,14 +80,16 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 	return dt_var_map_name(dtp, id);
 }
 
-/* A register pointing at a stack slot holding the current thread's key. */
+/*
+ * A register pointing at a stack slot holding the key of the thread the
+ * probe describes (its tid: the kernel's pid of the thread), the one its
+ * built-in variables describe.
+ */
 static int tls_key(struct dt_cg *cg)
 {
 	int slot = cg_stack_alloc(cg, 8);
-	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
+	int r = cg_bvar_tid(cg);
 
-	/* Thread identity: the kernel's pid of the thread (tid). */
-	cg_emit(cg, I_MOV32_REG(r, r));
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, r, slot));
 	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
@@ -119,8 +121,7 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
 		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
 	if (id->kind == IDK_TLS) {
-		int t = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
-		cg_emit(cg, I_MOV32_REG(t, t));
+		int t = cg_bvar_tid(cg);
 		cg_emit(cg, I_STX(BPF_DW, base, t, 0));
 		cg_reg_free(cg, t);
 		off = 8;

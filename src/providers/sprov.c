@@ -26,12 +26,25 @@
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
-static bool event_exists(const char *group, const char *event)
+/* A bare tracepoint (no tracefs event): the kernel's BTF has its btf_trace_ type. */
+static bool bare_exists(dtrace_hdl_t *dtp, const char *event)
+{
+	struct btf *btf = dt_kernel_btf(&dtp->types);
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	return btf != NULL && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+static bool event_exists(dtrace_hdl_t *dtp, const struct sp_probe *sp, const char *event)
 {
 	const char *base = dt_tracefs();
+	const char *group = sp->group;
 	char path[512];
 	struct stat st;
 
+	if (sp->bare)
+		return bare_exists(dtp, event);
 	if (base == NULL)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", base, group, event);
@@ -44,8 +57,10 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 	for (size_t i = 0; i < n; i++) {
 		const struct sp_probe *sp = &probes[i];
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = sp->kind == SP_TICK || event_exists(sp->group, sp->events[0]);
-		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
+		bool ok = sp->kind == SP_TICK || event_exists(dtp, sp, sp->events[0]);
+		if (!ok || dt_probe_lookup(dtp, prov->name, "vmlinux", "", sp->name) != NULL)
+			continue;
+		if (dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
 	return 0;
@@ -247,7 +262,7 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t ar
 
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
-			if (e == 0 || event_exists(sp->group, sp->events[e]))
+			if (e == 0 || event_exists(cg->dtp, sp, sp->events[e]))
 				check_proto(cg, prp, sp->events[e]);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	/* Arguments the probe does not give are 0. */
@@ -300,7 +315,7 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	if (sp->kind == SP_TICK)
 		return attach_tick(dtp, g);
 	for (int e = 0; e < 4 && sp->events[e] != NULL; e++) {
-		if (e > 0 && !event_exists(sp->group, sp->events[e]))
+		if (e > 0 && !event_exists(dtp, sp, sp->events[e]))
 			continue;
 		struct bpf_link *l = sp->kind == SP_RAW
 			? bpf_program__attach_raw_tracepoint(g->prog, sp->events[e])

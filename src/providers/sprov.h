@@ -52,9 +52,18 @@ struct sp_probe {
 	void (*prologue)(struct dt_cg *cg, int dctx, uint32_t used, int skip);
 	/* Built-in variables describe the thread switched to (sched:::on-cpu). */
 	bool other_thread;
+	/*
+	 * The tracepoints are bare ones (DECLARE_TRACE: no tracefs event),
+	 * there when the kernel's BTF has their btf_trace_ type.
+	 */
+	bool bare;
 };
 
-/* Register the probes of `probes` whose tracepoints this kernel has. */
+/*
+ * Register the probes of `probes` whose tracepoints this kernel has.  A
+ * name may have several entries, the preferred first: the first whose
+ * tracepoint is there is the probe.
+ */
 int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
 		size_t n);
 
