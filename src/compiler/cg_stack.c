@@ -227,6 +227,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 	if (!user)
 		nframes += DT_KSTACK_SPARE;
 	if (user) {
+		cg_bvar_need_current(cg, "a user stack");
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
@@ -290,6 +291,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 	cg_emit(cg, I_STX(BPF_DW, dst, v, user ? 8 : 0));
 	cg_reg_free(cg, v);
 	if (user) {
+		cg_bvar_need_current(cg, "a user stack");
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);

@@ -88,9 +88,9 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 static int tls_key(struct dt_cg *cg)
 {
 	int slot = cg_stack_alloc(cg, 8);
-	int r = cg_bvar_tid(cg);
 
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, r, slot));
+	cg_bvar_tid_at(cg, BPF_FP, (int16_t)slot);
+	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
 	return r;
@@ -121,9 +121,7 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
 		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
 	if (id->kind == IDK_TLS) {
-		int t = cg_bvar_tid(cg);
-		cg_emit(cg, I_STX(BPF_DW, base, t, 0));
-		cg_reg_free(cg, t);
+		cg_bvar_tid_at(cg, base, 0);
 		off = 8;
 	}
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {

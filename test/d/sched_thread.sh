@@ -14,9 +14,16 @@ sched:::off-cpu /pid == $target/ {
 sched:::on-cpu /pid == $target/ {
 	self->ons++;
 	@other["self-> of another thread", self->who != 0 && self->who != tid] = count();
-	@ids["built-ins of another thread", curthread->pid != tid || curthread->tgid != pid ||
-	    curpsinfo->pr_pid != pid || curlwpsinfo->pr_lwpid != tid ||
-	    execname != "pingpong" || ppid != curpsinfo->pr_ppid || errno != 0] = count();
+}
+sched:::on-cpu /pid == $target/ {
+	@ids["curthread of another thread", curthread->pid != tid || curthread->tgid != pid] = count();
+}
+sched:::on-cpu /pid == $target/ {
+	@ps["curpsinfo of another thread", curpsinfo->pr_pid != pid ||
+	    curlwpsinfo->pr_lwpid != tid || curpsinfo->pr_ppid != ppid] = count();
+}
+sched:::on-cpu /pid == $target/ {
+	@en["execname, errno of another thread", execname != "pingpong" || errno != 0] = count();
 }
 sched:::on-cpu /self->ts/ {
 	@t["off-cpu time", timestamp >= self->ts] = count();
@@ -28,5 +35,7 @@ proc:::lwp-exit /pid == $target && tid != pid/ {
 END {
 	printa("%s: %d\n", @other);
 	printa("%s: %d\n", @ids);
+	printa("%s: %d\n", @ps);
+	printa("%s: %d\n", @en);
 	printa("%s >= 0: %d\n", @t);
 }'
