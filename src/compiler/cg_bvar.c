@@ -106,7 +106,7 @@ static const struct dt_probe *other_thread_probe(struct dt_cg *cg)
 
 	for (size_t i = 0; s != NULL && i < s->probes.n; i++) {
 		const struct dt_probe *prp = s->probes.v[i];
-		if (prp->prov->other_thread != NULL && prp->prov->other_thread(prp))
+		if (prp->prov->other_thread != NULL && prp->prov->other_thread(cg->dtp, prp))
 			return prp;
 	}
 	return NULL;

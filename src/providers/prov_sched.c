@@ -133,6 +133,12 @@ static void tick(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
 }
 
+/* on-cpu where the kernel has no sched_exit_tp (before Linux 6.16). */
+static const struct sp_probe on_cpu_switch = {
+	"on-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, on_cpu_next, true,
+	false, NULL,
+};
+
 static const struct sp_probe probes[] = {
 	{ "dequeue", SP_RAW, "sched", { "sched_switch" }, SWITCH,
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" }, { "cpuinfo_t *", NULL } }, dequeue,
@@ -143,8 +149,7 @@ static const struct sp_probe probes[] = {
 	{ "off-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH,
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, off_cpu, false },
 	{ "on-cpu", SP_RAW, "sched", { "sched_exit_tp" }, { "bool" }, { { NULL } }, on_cpu, false,
-	  true },
-	{ "on-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, on_cpu_next, true },
+	  true, &on_cpu_switch },
 	{ "preempt", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, preempt, false },
 	{ "sleep", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, sleep_probe, false },
 	{ "tick", SP_TICK, NULL, { NULL }, { NULL },

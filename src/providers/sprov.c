@@ -56,14 +56,24 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct sp_probe *sp = &probes[i];
+		/* With an alternative, whether the bare tracepoint is there waits for enabling. */
+		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = sp->kind == SP_TICK || event_exists(dtp, sp, sp->events[0]);
-		if (!ok || dt_probe_lookup(dtp, prov->name, "vmlinux", "", sp->name) != NULL)
-			continue;
-		if (dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
+		bool ok = lsp->kind == SP_TICK || event_exists(dtp, lsp, lsp->events[0]);
+		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* How the probe is made on this kernel: the entry, or its alternative. */
+static const struct sp_probe *made(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->bare && sp->alt != NULL && !bare_exists(dtp, sp->events[0]))
+		return sp->alt;
+	return sp;
 }
 
 const char *sp_mech_class(const struct dt_probe *prp)
@@ -95,11 +105,9 @@ int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 	return n;
 }
 
-bool sp_other_thread(const struct dt_probe *prp)
+bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 {
-	const struct sp_probe *sp = prp->priv;
-
-	return sp->other_thread;
+	return made(dtp, prp)->other_thread;
 }
 
 const char *const sp_attrs[6] = { "Private", "Private", "Unknown", "Evolving", "Evolving", "ISA" };
@@ -220,7 +228,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
-	const struct sp_probe *sp = prp->priv;
+	const struct sp_probe *sp = made(cg->dtp, prp);
 	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
 	char name[128];
 	const char *why = "this kernel's BTF does not describe it";
@@ -258,7 +266,7 @@ bad:
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = prp->priv;
+	const struct sp_probe *sp = made(cg->dtp, prp);
 
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
@@ -310,7 +318,7 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = prp->priv;
+	const struct sp_probe *sp = made(dtp, prp);
 
 	if (sp->kind == SP_TICK)
 		return attach_tick(dtp, g);
