@@ -82,11 +82,46 @@ static bool at_line_start(struct dt_lexer *lx)
 	return true;
 }
 
+/* A word of a control line that DTrace reads as an integer (its whole text). */
+static bool is_int_word(const char *w, uint64_t *vp)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)w[0]))
+		return false;
+	errno = 0;
+	*vp = strtoull(w, &end, 0);
+	if (end == w + 1 && (*end == 'x' || *end == 'X'))
+		return false;	/* "0x" without hex digits */
+	if (*end == 'u' || *end == 'U')
+		end++;
+	for (int i = 0; i < 2 && *end != '\0' && strchr("lL", *end); i++)
+		end++;
+	return *end == '\0';
+}
+
+/*
+ * A line marker, "#line N ["file" [state]]" or cpp's "# N ["file" ...]":
+ * the next line is line N.  The file name is not kept: messages of this
+ * compile name its script (cpp's is /dev/stdin).
+ */
+static void line_marker(struct dt_lexer *lx, char **w, const bool *quoted, int n, int line)
+{
+	uint64_t v, state;
+
+	if (n < 1 || quoted[0] || !is_int_word(w[0], &v) || (n > 1 && !quoted[1]) ||
+	    (n > 2 && (quoted[2] || !is_int_word(w[2], &state))))
+		dt_cerror(lx->pcb, "D_PRAGMA_MALFORM", line,
+			  "malformed #line <line> [ [\"file\"] state ]");
+	lx->line = v > INT_MAX ? INT_MAX : (int)v;
+}
+
 /* Split a control line into words; quoted strings become one word. */
 static void control_line(struct dt_lexer *lx)
 {
 	int line = lx->line;
 	char *words[64];
+	bool quoted[64];
 	int n = 0;
 
 	lx->pos++;	/* the '#' */
@@ -123,15 +158,19 @@ static void control_line(struct dt_lexer *lx)
 				lx->pos++;
 			w = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
 		}
-		if (n < (int)ARRAY_SIZE(words))
+		if (n < (int)ARRAY_SIZE(words)) {
+			quoted[n] = c == '"';
 			words[n++] = w;
+		}
 	}
 	if (n == 0)
 		return;
-	/* cpp line markers: "# 12 "file"" or "#line 12 "file"". */
-	int first = strcmp(words[0], "line") == 0 ? 1 : 0;
-	if (first < n && isdigit((unsigned char)words[first][0])) {
-		lx->line = atoi(words[first]);
+	if (strcmp(words[0], "line") == 0 && !quoted[0]) {
+		line_marker(lx, words + 1, quoted + 1, n - 1, line);
+		return;
+	}
+	if (isdigit((unsigned char)words[0][0]) && !quoted[0]) {
+		line_marker(lx, words, quoted, n, line);
 		return;
 	}
 	if (lx->pragma)
@@ -201,27 +240,39 @@ static bool is_pspec_char(int c)
 	return c > 0 && (isalnum(c) || strchr("-$:_.`?*\\[]!", c));
 }
 
+/*
+ * The length of the integer constant at the current position, digits
+ * ([0-9]+ or 0[xX][0-9a-fA-F]+) and suffix ([uU]?[lL]?[lL]?); *sfx is
+ * where the suffix starts.
+ */
+static size_t int_length(struct dt_lexer *lx, size_t *sfx)
+{
+	size_t p = lx->pos;
+
+	if (lx->src[p] == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X') &&
+	    isxdigit(peekc(lx, 2))) {
+		p += 2;
+		while (p < lx->len && isxdigit((unsigned char)lx->src[p]))
+			p++;
+	} else {
+		while (p < lx->len && isdigit((unsigned char)lx->src[p]))
+			p++;
+	}
+	*sfx = p;
+	if (p < lx->len && strchr("uU", lx->src[p]))
+		p++;
+	for (int i = 0; i < 2 && p < lx->len && strchr("lL", lx->src[p]); i++)
+		p++;
+	return p - lx->pos;
+}
+
 /* Integer constant (decimal, octal, hex) with C suffixes. */
 static void lex_int(struct dt_lexer *lx, struct dt_token *t)
 {
-	size_t start = lx->pos;
+	size_t start = lx->pos, sfx;
 	char *end;
 
-	if (lx->src[lx->pos] == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X') &&
-	    isxdigit(peekc(lx, 2))) {
-		lx->pos += 2;
-		while (lx->pos < lx->len && isxdigit((unsigned char)lx->src[lx->pos]))
-			lx->pos++;
-	} else {
-		while (lx->pos < lx->len && isdigit((unsigned char)lx->src[lx->pos]))
-			lx->pos++;
-	}
-	/* Suffix: [uU]?[lL]?[lL]? */
-	size_t sfx = lx->pos;
-	if (lx->pos < lx->len && strchr("uU", lx->src[lx->pos]))
-		lx->pos++;
-	for (int i = 0; i < 2 && lx->pos < lx->len && strchr("lL", lx->src[lx->pos]); i++)
-		lx->pos++;
+	lx->pos += int_length(lx, &sfx);
 
 	char *text = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
 	errno = 0;
@@ -239,8 +290,13 @@ static void lex_int(struct dt_lexer *lx, struct dt_token *t)
 	t->tok = T_INT;
 }
 
-/* A floating-point constant? ([0-9]+ "."? [0-9]* | "." [0-9]+) exponent? */
-static size_t fp_length(struct dt_lexer *lx)
+/*
+ * Is a floating-point constant here?  DTrace's lexer reads one where its
+ * pattern, ([0-9]+"."?[0-9]* | "."[0-9]+) ([eE][+-]?[0-9]+)? [fFlL]?,
+ * matches more text than the integer pattern ("1.5", "1e3", "3f"; not
+ * "3l" or "0x1f"), and refuses it.
+ */
+static bool is_fp_constant(struct dt_lexer *lx)
 {
 	size_t p = lx->pos, digits = 0;
 	bool dot = false;
@@ -258,8 +314,7 @@ static size_t fp_length(struct dt_lexer *lx)
 		}
 	}
 	if (digits == 0)
-		return 0;
-	bool expo = false;
+		return false;
 	if (p < lx->len && (lx->src[p] == 'e' || lx->src[p] == 'E')) {
 		size_t q = p + 1;
 		if (q < lx->len && (lx->src[q] == '+' || lx->src[q] == '-'))
@@ -268,10 +323,14 @@ static size_t fp_length(struct dt_lexer *lx)
 			while (q < lx->len && isdigit((unsigned char)lx->src[q]))
 				q++;
 			p = q;
-			expo = true;
 		}
 	}
-	return dot || expo ? p - lx->pos : 0;
+	if (p < lx->len && strchr("fFlL", lx->src[p]))
+		p++;
+	if (dot)
+		return true;
+	size_t sfx;
+	return p - lx->pos > int_length(lx, &sfx);
 }
 
 static void lex_string(struct dt_lexer *lx, struct dt_token *t)
@@ -566,7 +625,7 @@ static void lex_expr(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode mo
 		return;
 	}
 	if (isdigit(c) || (c == '.' && isdigit(peekc(lx, 1)))) {
-		if (fp_length(lx) > 0)
+		if (is_fp_constant(lx))
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
 				  "floating-point constants are not permitted");
 		lex_int(lx, t);

@@ -31,6 +31,8 @@ struct parser {
 	struct tdname *typedefs;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
+	/* The last "( expression )": a primary expression, so it may be assigned to. */
+	const struct dt_node *paren;
 };
 
 struct dt_node *dt_node_new(struct dt_pcb *pcb, enum dt_nkind kind, int line)
@@ -540,6 +542,7 @@ static struct dt_node *parse_primary(struct parser *p)
 	case T_LPAR:
 		n = parse_expr(p);
 		expect(p, T_RPAR);
+		p->paren = n;
 		return n;
 	case K_OFFSETOF:
 		n = dt_node_new(p->pcb, N_OFFSETOF, t.line);
@@ -792,6 +795,18 @@ static bool is_assign_op(enum dt_tok t)
 	}
 }
 
+/*
+ * Is n, as parsed, a unary expression (DTrace's grammar assigns only to
+ * those)?  Binary and conditional operators and casts are not, unless
+ * parenthesized.
+ */
+static bool is_unary_expr(const struct parser *p, const struct dt_node *n)
+{
+	bool binary = n->kind == N_OP2 || n->kind == N_OP3 || n->kind == N_CAST;
+
+	return !binary || n == p->paren;
+}
+
 static struct dt_node *parse_assign(struct parser *p)
 {
 	struct dt_node *l = parse_cond(p);
@@ -799,6 +814,8 @@ static struct dt_node *parse_assign(struct parser *p)
 
 	if (!is_assign_op(t->tok))
 		return l;
+	if (!is_unary_expr(p, l))
+		syntax_error(p, t);
 	struct dt_token op = next(p);
 	struct dt_node *r = parse_assign(p);
 	return op2(p, op.tok, l, r, op.line);
@@ -815,26 +832,23 @@ static struct dt_node *parse_expr(struct parser *p)
 	return n;
 }
 
-/* ---- Statements ---- */
+/*
+ * ---- Statements ----
+ *
+ * As DTrace's grammar: a statement is ";", "expression ;" or an if, whose
+ * branches are a statement or a braced statement list; braces group
+ * nothing else.  A list's last expression may omit its ";".
+ */
 
 static struct dt_node *parse_stmts(struct parser *p);
+static struct dt_node *parse_if(struct parser *p);
 
-static struct dt_node *parse_stmt(struct parser *p)
+/* An if's branch: a statement (NULL for ";") or "{ list }" as one N_BLOCK. */
+static struct dt_node *parse_branch(struct parser *p)
 {
 	const struct dt_token *t = peek(p);
 	int line = t->line;
 
-	if (t->tok == K_IF) {
-		next(p);
-		struct dt_node *n = dt_node_new(p->pcb, N_IF, line);
-		expect(p, T_LPAR);
-		n->cond = parse_expr(p);
-		expect(p, T_RPAR);
-		n->body = parse_stmt(p);
-		if (accept(p, K_ELSE))
-			n->elsebody = parse_stmt(p);
-		return n;
-	}
 	if (t->tok == T_LBRACE) {
 		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_BLOCK, line);
@@ -842,13 +856,28 @@ static struct dt_node *parse_stmt(struct parser *p)
 		expect(p, T_RBRACE);
 		return n;
 	}
+	if (t->tok == T_SEMI) {
+		next(p);
+		return NULL;
+	}
+	if (t->tok == K_IF)
+		return parse_if(p);
 	struct dt_node *n = dt_node_new(p->pcb, N_EXPRSTMT, line);
 	n->l = parse_expr(p);
-	t = peek(p);
-	if (t->tok == T_SEMI)
-		next(p);
-	else if (t->tok != T_RBRACE)
-		syntax_error(p, t);
+	expect(p, T_SEMI);
+	return n;
+}
+
+static struct dt_node *parse_if(struct parser *p)
+{
+	struct dt_node *n = dt_node_new(p->pcb, N_IF, expect(p, K_IF).line);
+
+	expect(p, T_LPAR);
+	n->cond = parse_expr(p);
+	expect(p, T_RPAR);
+	n->body = parse_branch(p);
+	if (accept(p, K_ELSE))
+		n->elsebody = parse_branch(p);
 	return n;
 }
 
@@ -867,7 +896,18 @@ static struct dt_node *parse_stmts(struct parser *p)
 			next(p);
 			continue;
 		}
-		struct dt_node *s = parse_stmt(p);
+		struct dt_node *s;
+		if (t->tok == K_IF) {
+			s = parse_if(p);
+		} else {
+			s = dt_node_new(p->pcb, N_EXPRSTMT, t->line);
+			s->l = parse_expr(p);
+			t = peek(p);
+			if (t->tok == T_SEMI)
+				next(p);
+			else if (t->tok != T_RBRACE)
+				syntax_error(p, t);
+		}
 		*tail = s;
 		tail = &s->next;
 	}
