@@ -12,6 +12,7 @@
 
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
+#include "compiler/pragma.h"
 #include "compiler/types.h"
 
 struct kw {
@@ -82,24 +83,6 @@ static bool at_line_start(struct dt_lexer *lx)
 	return true;
 }
 
-/* A word of a control line that DTrace reads as an integer (its whole text). */
-static bool is_int_word(const char *w, uint64_t *vp)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)w[0]))
-		return false;
-	errno = 0;
-	*vp = strtoull(w, &end, 0);
-	if (end == w + 1 && (*end == 'x' || *end == 'X'))
-		return false;	/* "0x" without hex digits */
-	if (*end == 'u' || *end == 'U')
-		end++;
-	for (int i = 0; i < 2 && *end != '\0' && strchr("lL", *end); i++)
-		end++;
-	return *end == '\0';
-}
-
 /*
  * A line marker, "#line N ["file" [state]]" or cpp's "# N ["file" ...]":
  * the next line is line N.  The file name is not kept: messages of this
@@ -109,8 +92,8 @@ static void line_marker(struct dt_lexer *lx, char **w, const bool *quoted, int n
 {
 	uint64_t v, state;
 
-	if (n < 1 || quoted[0] || !is_int_word(w[0], &v) || (n > 1 && !quoted[1]) ||
-	    (n > 2 && (quoted[2] || !is_int_word(w[2], &state))))
+	if (n < 1 || quoted[0] || !dt_pragma_is_int(w[0], &v) || (n > 1 && !quoted[1]) ||
+	    (n > 2 && (quoted[2] || !dt_pragma_is_int(w[2], &state))))
 		dt_cerror(lx->pcb, "D_PRAGMA_MALFORM", line,
 			  "malformed #line <line> [ [\"file\"] state ]");
 	lx->line = v > INT_MAX ? INT_MAX : (int)v;
@@ -163,18 +146,27 @@ static void control_line(struct dt_lexer *lx)
 			words[n++] = w;
 		}
 	}
-	if (n == 0)
-		return;
-	if (strcmp(words[0], "line") == 0 && !quoted[0]) {
-		line_marker(lx, words + 1, quoted + 1, n - 1, line);
+	/*
+	 * As DTrace: after "pragma" and "D", an integer or "line" makes a
+	 * line marker ("# 12", "#line 12", "#pragma D line 12" ...).
+	 */
+	int i = 0;
+	uint64_t v;
+	if (i < n && !quoted[i] && strcmp(words[i], "pragma") == 0) {
+		i++;
+		if (i < n && !quoted[i] && strcmp(words[i], "D") == 0)
+			i++;
+	}
+	if (i < n && !quoted[i] && dt_pragma_is_int(words[i], &v)) {
+		line_marker(lx, words + i, quoted + i, n - i, line);
 		return;
 	}
-	if (isdigit((unsigned char)words[0][0]) && !quoted[0]) {
-		line_marker(lx, words, quoted, n, line);
+	if (i < n && !quoted[i] && strcmp(words[i], "line") == 0) {
+		line_marker(lx, words + i + 1, quoted + i + 1, n - i - 1, line);
 		return;
 	}
-	if (lx->pragma)
-		lx->pragma(lx->pcb, words, n, line);
+	if (n > 0 && lx->pragma)
+		lx->pragma(lx->pcb, words, quoted, n, line);
 }
 
 /* Skip blanks, comments and control lines. */

@@ -31,17 +31,6 @@ int64_t dt_sema_cast_value(struct dt_type *t, int64_t v)
 	return (int64_t)u;
 }
 
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
-{
-	struct dt_type *b = dt_type_base(t);
-
-	if (b != NULL && (b->kind == TK_INT || b->kind == TK_ENUM) && b->size < 4)
-		return TT(pcb)->t_int;
-	if (b != NULL && b->kind == TK_ENUM)
-		return TT(pcb)->t_int;
-	return t;
-}
-
 /*
  * The type of a binary arithmetic result, as DTrace computes it: not C's
  * promotion to int, but the operand type of greater rank (size, then
@@ -582,6 +571,73 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 	}
 }
 
+static _Noreturn void incompatible(struct dt_pcb *pcb, struct dt_node *n)
+{
+	dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" %s \"%s\"",
+		  dt_sema_typestr(pcb, n->l->type), opname(n->op), dt_sema_typestr(pcb, n->r->type));
+}
+
+static void check_assign_types(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+
+	/*
+	 * Structs and unions are assigned whole (the same type), and a
+	 * thread-local or array element of one is deleted by assigning 0.
+	 */
+	if (dt_type_is_sou(l->type)) {
+		bool del = (r->flags & DN_CONST) && r->cval == 0 && l->id != NULL &&
+			   (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY);
+		if (!del && !dt_type_equal(l->type, r->type))
+			incompatible(pcb, n);
+		return;
+	}
+	if (dt_type_is_array(l->type))
+		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
+			  opname(n->op), dt_sema_typestr(pcb, l->type));
+	/* A string variable can be NULL. */
+	bool null_string = dt_type_is_string(l->type) && is_null(r);
+	if (!null_string && !dt_sema_assignable(pcb, l->type, r))
+		incompatible(pcb, n);
+}
+
+/*
+ * DTrace's rules for op=: integral operands for %= &= ^= |= <<= >>=,
+ * arithmetic ones for *= and /=; += and -= also move a pointer by an
+ * integer, never a string.  (DTrace also accepts pointer += pointer; D
+ * gives no meaning to it, so it stays incompatible here.)
+ */
+static void check_compound_types(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+	enum dt_tok base = compound_base(n->op);
+
+	switch (base) {
+	case T_ADD:
+	case T_SUB:
+		if (dt_type_is_string(l->type) || dt_type_is_string(r->type))
+			incompatible(pcb, n);
+		if (dt_type_is_integer(l->type) && dt_type_is_integer(r->type))
+			break;
+		if (!dt_type_is_pointer(l->type) || dt_type_is_void(dt_type_base(l->type)->base))
+			dt_cerror(pcb, "D_OP_VFPTR", n->line,
+				  "operator %s requires left-hand scalar operand of known size",
+				  opname(n->op));
+		if (!dt_type_is_integer(r->type))
+			incompatible(pcb, n);
+		break;
+	case T_MUL:
+	case T_DIV:
+		need_arith(pcb, n, n->op, l, r);
+		break;
+	default:
+		need_int(pcb, n, n->op, l, r);
+		break;
+	}
+	if ((base == T_DIV || base == T_MOD) && (r->flags & DN_CONST) && r->cval == 0)
+		dt_cerror(pcb, "D_DIV_ZERO", n->line, "expression contains division by zero");
+}
+
 static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_node *l = n->l, *r = n->r;
@@ -602,6 +658,11 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (n->op == T_ASGN)
 		dt_sema_lvalue_decl(pcb, l, r);
 	dt_sema_expr(pcb, l);
+	/* DTrace checks the operands' types first, then the target. */
+	if (n->op == T_ASGN)
+		check_assign_types(pcb, n);
+	else
+		check_compound_types(pcb, n);
 	if (l->kind == N_IDENT && l->id != NULL && l->id->kind == IDK_BVAR)
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
@@ -611,46 +672,6 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (!(l->flags & DN_WRITABLE))
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
-	/*
-	 * Structs and unions are assigned whole (the same type), and a
-	 * thread-local or array element of one is deleted by assigning 0.
-	 */
-	if (dt_type_is_sou(l->type) && n->op == T_ASGN) {
-		bool del = (r->flags & DN_CONST) && r->cval == 0 && l->id != NULL &&
-			   (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY);
-		if (!del && !dt_type_equal(l->type, r->type))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_typestr(pcb, r->type));
-		if (l->id != NULL)
-			l->id->flags |= IDF_WRITTEN;
-		n->type = l->type;
-		return;
-	}
-	if (dt_type_is_array(l->type) || dt_type_is_sou(l->type))
-		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
-			  opname(n->op), dt_sema_typestr(pcb, l->type));
-	if (n->op == T_ASGN) {
-		/* A string variable can be NULL. */
-		bool null_string = dt_type_is_string(l->type) && is_null(r);
-		if (!null_string && !dt_sema_assignable(pcb, l->type, r))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_typestr(pcb, r->type));
-	} else {
-		enum dt_tok base = compound_base(n->op);
-		bool ptr_ok = (base == T_ADD || base == T_SUB) && dt_type_is_pointer(l->type) &&
-			      dt_type_is_integer(r->type);
-		if (!ptr_ok && (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type)))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_typestr(pcb, r->type));
-		if ((base == T_DIV || base == T_MOD) && (r->flags & DN_CONST) && r->cval == 0)
-			dt_cerror(pcb, "D_DIV_ZERO", n->line, "expression contains division by zero");
-	}
 	if (l->id != NULL)
 		l->id->flags |= IDF_WRITTEN;
 	n->type = l->type;
@@ -745,7 +766,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		bool lp = dt_type_is_pointer(l->type) || dt_type_is_array(l->type);
 		bool rp = dt_type_is_pointer(r->type) || dt_type_is_array(r->type);
 		if (lp && rp && op == T_SUB) {
-			n->type = tt->t_long;
+			n->type = dt_type_lookup(tt, "ptrdiff_t");
+			if (n->type == NULL)
+				n->type = tt->t_long;
 			return;
 		}
 		if (lp && dt_type_is_integer(r->type)) {
@@ -774,9 +797,11 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_MUL:
 	case T_DIV:
 	case T_MOD:
-		need_arith(pcb, n, op, l, r);
+		/* As DTrace: % wants integers, * and / arithmetic operands. */
 		if (op == T_MOD)
 			need_int(pcb, n, op, l, r);
+		else
+			need_arith(pcb, n, op, l, r);
 		n->type = dt_sema_arith(pcb, l->type, r->type);
 		if ((op == T_DIV || op == T_MOD) && (r->flags & DN_CONST) && r->cval == 0)
 			dt_cerror(pcb, "D_DIV_ZERO", n->line, "expression contains division by zero");
@@ -789,8 +814,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case T_LSH:
 	case T_RSH:
+		/* The left operand's type, unpromoted (DTrace's; so are the unary operators'). */
 		need_int(pcb, n, op, l, r);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		break;
 	default:
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "internal error: unknown operator %s", opname(op));
@@ -798,7 +824,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 
 	if ((l->flags & DN_CONST) && (r->flags & DN_CONST)) {
 		int64_t v;
-		struct dt_type *ct = dt_sema_arith(pcb, l->type, r->type);
+		/* A shift's signedness is its left operand's, as when it runs. */
+		struct dt_type *ct = op == T_LSH || op == T_RSH ? l->type
+				     : dt_sema_arith(pcb, l->type, r->type);
 		bool uns = !dt_type_is_signed(ct);
 		if (fold2(pcb, n, op, l->cval, r->cval, uns, &v))
 			mark_const(n, n->type, v);
@@ -837,7 +865,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case T_BNEG:
 		need_int(pcb, n, T_BNEG, l, NULL);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, ~l->cval);
 		break;
@@ -846,7 +874,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (!dt_type_is_arith(l->type))
 			dt_cerror(pcb, "D_OP_ARITH", n->line, "operator %s requires an operand of arithmetic type",
 				  n->op == T_INEG ? "-" : "+");
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST) {
 			int64_t v = n->op == T_INEG ? (int64_t)(0 - (uint64_t)l->cval) : l->cval;
 			/* Negating an unsigned constant stays within its width. */
