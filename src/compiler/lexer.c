@@ -12,7 +12,6 @@
 
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
-#include "compiler/pragma.h"
 #include "compiler/types.h"
 
 struct kw {
@@ -83,28 +82,11 @@ static bool at_line_start(struct dt_lexer *lx)
 	return true;
 }
 
-/*
- * A line marker, "#line N ["file" [state]]" or cpp's "# N ["file" ...]":
- * the next line is line N.  The file name is not kept: messages of this
- * compile name its script (cpp's is /dev/stdin).
- */
-static void line_marker(struct dt_lexer *lx, char **w, const bool *quoted, int n, int line)
-{
-	uint64_t v, state;
-
-	if (n < 1 || quoted[0] || !dt_pragma_is_int(w[0], &v) || (n > 1 && !quoted[1]) ||
-	    (n > 2 && (quoted[2] || !dt_pragma_is_int(w[2], &state))))
-		dt_cerror(lx->pcb, "D_PRAGMA_MALFORM", line,
-			  "malformed #line <line> [ [\"file\"] state ]");
-	lx->line = v > INT_MAX ? INT_MAX : (int)v;
-}
-
 /* Split a control line into words; quoted strings become one word. */
 static void control_line(struct dt_lexer *lx)
 {
 	int line = lx->line;
 	char *words[64];
-	bool quoted[64];
 	int n = 0;
 
 	lx->pos++;	/* the '#' */
@@ -141,32 +123,19 @@ static void control_line(struct dt_lexer *lx)
 				lx->pos++;
 			w = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
 		}
-		if (n < (int)ARRAY_SIZE(words)) {
-			quoted[n] = c == '"';
+		if (n < (int)ARRAY_SIZE(words))
 			words[n++] = w;
-		}
 	}
-	/*
-	 * As DTrace: after "pragma" and "D", an integer or "line" makes a
-	 * line marker ("# 12", "#line 12", "#pragma D line 12" ...).
-	 */
-	int i = 0;
-	uint64_t v;
-	if (i < n && !quoted[i] && strcmp(words[i], "pragma") == 0) {
-		i++;
-		if (i < n && !quoted[i] && strcmp(words[i], "D") == 0)
-			i++;
-	}
-	if (i < n && !quoted[i] && dt_pragma_is_int(words[i], &v)) {
-		line_marker(lx, words + i, quoted + i, n - i, line);
+	if (n == 0)
+		return;
+	/* cpp line markers: "# 12 "file"" or "#line 12 "file"". */
+	int first = strcmp(words[0], "line") == 0 ? 1 : 0;
+	if (first < n && isdigit((unsigned char)words[first][0])) {
+		lx->line = atoi(words[first]);
 		return;
 	}
-	if (i < n && !quoted[i] && strcmp(words[i], "line") == 0) {
-		line_marker(lx, words + i + 1, quoted + i + 1, n - i - 1, line);
-		return;
-	}
-	if (n > 0 && lx->pragma)
-		lx->pragma(lx->pcb, words, quoted, n, line);
+	if (lx->pragma)
+		lx->pragma(lx->pcb, words, n, line);
 }
 
 /* Skip blanks, comments and control lines. */

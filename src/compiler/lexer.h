@@ -33,12 +33,8 @@ struct dt_token {
 	size_t slen;			/* T_STRING length (may contain NULs) */
 };
 
-/*
- * Receives each control line other than a line marker as words (strings
- * unquoted, quoted[i] saying which were strings).
- */
-typedef void dt_pragma_f(struct dt_pcb *pcb, char **words, const bool *quoted, int nwords,
-			 int line);
+/* Receives each "#pragma" control line as words (strings unquoted). */
+typedef void dt_pragma_f(struct dt_pcb *pcb, char **words, int nwords, int line);
 
 struct dt_lexer {
 	struct dt_pcb *pcb;

@@ -1128,9 +1128,9 @@ static struct dt_node *parse_provider(struct parser *p, int line)
 	return n;
 }
 
-static void pragma_cb(struct dt_pcb *pcb, char **words, const bool *quoted, int nwords, int line)
+static void pragma_cb(struct dt_pcb *pcb, char **words, int nwords, int line)
 {
-	dt_pragma(pcb, words, quoted, nwords, line);
+	dt_pragma(pcb, words, nwords, line);
 }
 
 void dt_parse_program(struct dt_pcb *pcb)

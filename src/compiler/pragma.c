@@ -1,10 +1,8 @@
 /* Control lines: #pragma D ..., #ident, #error. */
 #include "compiler/pragma.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -93,12 +91,10 @@ void dt_pragma_check_unused(struct dt_pcb *pcb)
 	}
 }
 
-static void pragma_option(struct dt_pcb *pcb, char **w, const bool *quoted, int n, int line)
+static void pragma_option(struct dt_pcb *pcb, char **w, int n, int line)
 {
-	/* DTrace's: an option word (not a string or number), alone. */
-	uint64_t v;
-	if (n < 3 || quoted[2] || dt_pragma_is_int(w[2], &v))
-		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "malformed #pragma option <option>=<val>");
+	if (n < 3)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "missing option name for #pragma option");
 	if (n > 3)
 		dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
 			  "superfluous arguments specified for #pragma option");
@@ -129,82 +125,29 @@ static void pragma_option(struct dt_pcb *pcb, char **w, const bool *quoted, int 
 	}
 }
 
-bool dt_pragma_is_int(const char *w, uint64_t *vp)
+void dt_pragma(struct dt_pcb *pcb, char **w, int n, int line)
 {
-	char *end;
-
-	if (!isdigit((unsigned char)w[0]))
-		return false;
-	errno = 0;
-	*vp = strtoull(w, &end, 0);
-	if (end == w + 1 && (*end == 'x' || *end == 'X'))
-		return false;	/* "0x" without hex digits */
-	if (*end == 'u' || *end == 'U')
-		end++;
-	for (int i = 0; i < 2 && *end != '\0' && strchr("lL", *end); i++)
-		end++;
-	return *end == '\0';
-}
-
-/* "#error words": DTrace's message, the words that are not numbers each followed by a blank. */
-static _Noreturn void pragma_error(struct dt_pcb *pcb, char **w, const bool *quoted, int n,
-				   int line)
-{
-	struct dt_strbuf sb;
-	uint64_t v;
-
-	dt_sb_init(&sb);
-	for (int i = 0; i < n; i++)
-		if (quoted[i] || !dt_pragma_is_int(w[i], &v))
+	if (strcmp(w[0], "ident") == 0)
+		return;
+	if (strcmp(w[0], "error") == 0) {
+		struct dt_strbuf sb;
+		dt_sb_init(&sb);
+		for (int i = 1; i < n; i++)
 			dt_sb_printf(&sb, "%s ", w[i]);
-	char *m = dt_pstrdup(pcb, sb.s ? sb.s : "");
-	dt_sb_free(&sb);
-	dt_cerror(pcb, "D_PRAGERR", line, "#error: %s", m);
-}
-
-/*
- * As DTrace's dt_pragma(): "pragma" and then "D" widen what may follow;
- * error and ident are directives anywhere, option, depends_on, attributes
- * and binding only after "#pragma D".  An unknown directive is an error,
- * except after "#pragma" alone (C's rule for unknown pragmas).
- */
-enum { PR_DIR, PR_SUB, PR_DCP };
-
-void dt_pragma(struct dt_pcb *pcb, char **w, const bool *quoted, int n, int line)
-{
-	int kind = PR_DIR, i = 0;
-
-	for (; i < n; i++) {
-		if (quoted[i])
-			dt_cerror(pcb, "D_PRAGCTL_INVAL", line, "invalid control directive");
-		if (kind == PR_DIR && strcmp(w[i], "pragma") == 0)
-			kind = PR_SUB;
-		else if (kind == PR_SUB && strcmp(w[i], "D") == 0)
-			kind = PR_DCP;
-		else
-			break;
+		char *m = dt_pstrdup(pcb, sb.s ? sb.s : "");
+		dt_sb_free(&sb);
+		dt_cerror(pcb, "D_PRAGERR", line, "#error %s", m);
 	}
-	if (i == n)
+	if (strcmp(w[0], "pragma") != 0)
+		dt_cerror(pcb, "D_PRAGCTL_INVAL", line, "invalid control directive: #%s", w[0]);
+	/* Non-D pragmas are ignored, as in C. */
+	if (n < 2 || strcmp(w[1], "D") != 0)
 		return;
-	if (strcmp(w[i], "ident") == 0)
-		return;
-	if (strcmp(w[i], "error") == 0)
-		pragma_error(pcb, w + i + 1, quoted + i + 1, n - i - 1, line);
-	static const char *const dcp[] = { "option", "depends_on", "attributes", "binding" };
-	bool known = false;
-	for (size_t k = 0; k < ARRAY_SIZE(dcp) && !known; k++)
-		known = strcmp(w[i], dcp[k]) == 0;
-	if (!known || kind != PR_DCP) {
-		if (kind == PR_DIR)
-			dt_cerror(pcb, "D_PRAGCTL_INVAL", line, "invalid control directive: #%s", w[i]);
-		if (kind == PR_SUB)
-			return;
-		dt_cerror(pcb, "D_PRAGMA_INVAL", line, "invalid D pragma: %s", w[i]);
-	}
-	/* Here w[0] is "pragma", w[1] "D" and w[2] the pragma's name. */
+	if (n < 3)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "malformed #pragma D directive");
 	const char *what = w[2];
 	if (strcmp(what, "option") == 0) {
-		pragma_option(pcb, w + 1, quoted + 1, n - 1, line);
+		pragma_option(pcb, w + 1, n - 1, line);
 	} else if (strcmp(what, "depends_on") == 0) {
 		if (n < 5)
 			dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
