@@ -577,6 +577,27 @@ static _Noreturn void incompatible(struct dt_pcb *pcb, struct dt_node *n)
 		  dt_sema_typestr(pcb, n->l->type), opname(n->op), dt_sema_typestr(pcb, n->r->type));
 }
 
+/*
+ * DTrace's pointer compatibility (dt_node_is_ptrcompat()): pointers (or
+ * arrays) to the same type or one of them to void, or a pointer and the
+ * constant 0.
+ */
+static bool ptr_compat(struct dt_node *l, struct dt_node *r)
+{
+	bool lp = dt_type_is_pointer(l->type) || dt_type_is_array(l->type);
+	bool rp = dt_type_is_pointer(r->type) || dt_type_is_array(r->type);
+
+	if (lp != rp) {
+		struct dt_node *z = lp ? r : l;
+		return (z->flags & DN_CONST) && z->cval == 0 && dt_type_is_integer(z->type);
+	}
+	if (!lp)
+		return false;
+	struct dt_type *a = dt_type_base(dt_type_base(l->type)->base);
+	struct dt_type *b = dt_type_base(dt_type_base(r->type)->base);
+	return dt_type_is_void(a) || dt_type_is_void(b) || dt_type_equal(a, b);
+}
+
 static void check_assign_types(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_node *l = n->l, *r = n->r;
@@ -742,13 +763,10 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 			return;
 		}
 		need_scalar(pcb, n, op, l, r);
-		bool lp = dt_type_is_pointer(l->type), rp = dt_type_is_pointer(r->type);
-		if (lp != rp && !((l->flags & DN_CONST) || (r->flags & DN_CONST)) &&
-		    (op != T_EQU && op != T_NEQ))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(op),
-				  dt_sema_typestr(pcb, r->type));
+		/* As DTrace: integers, the same type, or compatible pointers. */
+		if (!(dt_type_is_integer(l->type) && dt_type_is_integer(r->type)) &&
+		    !dt_type_equal(l->type, r->type) && !ptr_compat(l, r))
+			incompatible(pcb, n);
 		n->type = tt->t_int;
 		break;
 	}

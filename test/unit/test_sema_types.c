@@ -135,6 +135,47 @@ static void test_comparison_types(void **state)
 		expect_type(dtp, NULL, exprs[k], "int");
 }
 
+/*
+ * Pointers compare with pointers to the same type or void, and with the
+ * constant 0 (NULL); with nothing else (DTrace's dt_node_is_ptrcompat()).
+ */
+static void test_pointer_comparisons(void **state)
+{
+	dtrace_hdl_t *dtp = *state;
+
+	expect_type(dtp, NULL, "ip == 0", "int");
+	expect_type(dtp, NULL, "0 != ip", "int");
+	expect_type(dtp, NULL, "ip == (int *)0", "int");
+	expect_type(dtp, NULL, "ip >= vp", "int");
+	expect_type(dtp, NULL, "ptp == NULL", "int");
+	expect_type(dtp, NULL, "(const int *)ip == ip", "int");
+	expect_check_error(dtp, "BEGIN\n{\nx = ip == cp;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"int *\" == \"char *\"");
+	expect_check_error(dtp, "BEGIN\n{\nx = ip < 1;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"int *\" < \"int\"");
+	expect_check_error(dtp, "BEGIN\n{\nx = i != ip;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"int\" != \"int *\"");
+}
+
+/* A variable takes the type of what is first assigned to it. */
+static void test_variable_types(void **state)
+{
+	dtrace_hdl_t *dtp = *state;
+
+	expect_type(dtp, NULL, "self->v1 = c; self->v1", "char");
+	expect_type(dtp, NULL, "this->v2 = ull; this->v2", "unsigned long long");
+	expect_type(dtp, NULL, "v3[1, \"a\"] = ip; v3[2, \"b\"]", "int *");
+	expect_type(dtp, NULL, "v4 = \"abc\"; v4", "string");
+	expect_type(dtp, NULL, "v5 = ptp->x; v5", "int");
+	expect_type(dtp, NULL, "self->v6[i] = 1; self->v6[2]", "int");
+	/* Later assignments convert to it (or fail). */
+	expect_check_ok(dtp, "BEGIN { self->v1 = 1000; v5 = c; }");
+	expect_check_error(dtp, "BEGIN\n{\nv4 = 1;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"string\" = \"int\"");
+	expect_check_error(dtp, "BEGIN\n{\nv3[1] = ip;\n}",
+			   "[D_PROTO_LEN] line 3: v3[ ] prototype mismatch: 1 key passed, 2 expected");
+}
+
 static void test_string_types(void **state)
 {
 	dtrace_hdl_t *dtp = *state;
@@ -360,6 +401,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arithmetic_types, decls_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_unary_and_shift_types, decls_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_comparison_types, decls_setup, fe_teardown),
+		cmocka_unit_test_setup_teardown(test_pointer_comparisons, decls_setup, fe_teardown),
+		cmocka_unit_test_setup_teardown(test_variable_types, decls_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_string_types, decls_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_pointer_types, decls_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_constant_folding, fe_setup, fe_teardown),
