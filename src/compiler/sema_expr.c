@@ -946,16 +946,17 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+/* DTrace's order of checks (dt_cook_op3()): condition, operand types, actions. */
 static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 {
 	dt_sema_expr(pcb, n->cond);
 	dt_sema_expr(pcb, n->l);
 	dt_sema_expr(pcb, n->r);
-	if ((n->l->flags | n->r->flags) & DN_ACTION)
-		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
 	if (!dt_type_is_scalar(n->cond->type))
 		dt_cerror(pcb, "D_OP_SCALAR", n->line, "operator ?: expression must be of scalar type");
 	struct dt_type *a = n->l->type, *b = n->r->type;
+	if (dt_type_base(a)->special == DT_SPECIAL_DYN || dt_type_base(b)->special == DT_SPECIAL_DYN)
+		dt_cerror(pcb, "D_OP_DYN", n->line, "operator ?: operands cannot be of dynamic type");
 	if (dt_type_is_integer(a) && dt_type_is_integer(b)) {
 		n->type = dt_sema_arith(pcb, a, b);
 	} else if (is_string_like(a) && is_string_like(b) &&
@@ -963,14 +964,16 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 		n->type = TT(pcb)->t_string;
 	} else if (dt_type_equal(a, b)) {
 		n->type = a;
-	} else if (dt_type_is_pointer(a) && (n->r->flags & DN_CONST) && n->r->cval == 0) {
-		n->type = a;
-	} else if (dt_type_is_pointer(b) && (n->l->flags & DN_CONST) && n->l->cval == 0) {
-		n->type = b;
+	} else if (ptr_compat(n->l, n->r)) {
+		/* The more specific pointer: the right one's unless it is void * or 0. */
+		bool r_void = !dt_type_is_integer(b) && dt_type_is_void(dt_type_base(dt_type_base(b)->base));
+		n->type = r_void || dt_type_is_integer(b) ? a : b;
 	} else {
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 			  "operator ?: operands must have compatible types");
 	}
+	if ((n->l->flags | n->r->flags) & DN_ACTION)
+		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
 	if (n->cond->flags & DN_CONST) {
 		struct dt_node *pick = n->cond->cval ? n->l : n->r;
 		if (pick->flags & DN_CONST)

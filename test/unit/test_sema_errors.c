@@ -129,7 +129,7 @@ static const struct errcase cases[] = {
 	  "[D_OP_SOU] line 4: operator . cannot be applied to type \"int\"; must be applied to a struct or union" },
 	{ "struct fwd *p;\nBEGIN\n{\nx = p->a;\n}",
 	  "[D_OP_INCOMPLETE] line 4: operator -> cannot be applied to a forward declaration: no struct fwd definition is available" },
-	{ "BEGIN\n{\nx = 1 ? exit(0) : 2;\n}",
+	{ "BEGIN\n{\nx = 1 ? exit(0) : exit(1);\n}",
 	  "[D_OP_ACT] line 3" },
 	{ "struct s { int a; } v;\nBEGIN\n{\nx = v.b;\n}",
 	  "[D_TYPE_MEMBER] line 4: b is not a member of struct s" },
@@ -283,6 +283,26 @@ static void test_macro_argument_errors(void **state)
 }
 
 /*
+ * Predicates: DTrace reports an operator's type error where its parser
+ * stood, on the token after the closing '/'; the actions are checked first
+ * (they may assign what the predicate reads).
+ */
+static void test_predicate_errors(void **state)
+{
+	dtrace_hdl_t *dtp = *state;
+
+	expect_check_error(dtp, "BEGIN\n/\"a\" * 2/\n{\n}",
+			   "[D_OP_ARITH] line 3: operator * requires operands of arithmetic type");
+	expect_check_error(dtp, "syscall::read:entry,\nsyscall::write:entry\n/ \"a\" < 1 /\n{\n}",
+			   "[D_OP_INCOMPAT] line 4: operands have incompatible types: \"string\" < \"int\"");
+	expect_check_error(dtp, "BEGIN\n/y/\n{\nx = 1;\n}",
+			   "[D_IDENT_UNDEF] line 2: failed to resolve y: Unknown variable name");
+	expect_check_ok(dtp, "BEGIN\n/z == 1/\n{\nz = 1;\n}");
+	expect_check_error(dtp, "BEGIN\n/1/\n{\nw = nosuch;\n}",
+			   "[D_IDENT_UNDEF] line 4: failed to resolve nosuch: Unknown variable name");
+}
+
+/*
  * Errors carry DTrace's tag and line through the public API too, and with
  * -x errtags the message starts with the tag.  No root needed: dtrace:::BEGIN
  * is matched without the kernel and nothing is loaded.
@@ -322,6 +342,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_tags),
 		cmocka_unit_test_setup_teardown(test_macro_argument_errors, fe_setup, fe_teardown),
+		cmocka_unit_test_setup_teardown(test_predicate_errors, fe_setup, fe_teardown),
 		cmocka_unit_test(test_public_api),
 	};
 

@@ -220,6 +220,14 @@ static void test_pointer_types(void **state)
 	expect_type(dtp, NULL, "(uintptr_t)ip", "uintptr_t");
 	expect_type(dtp, NULL, "i ? ip : 0", "int *");
 	expect_type(dtp, NULL, "i ? 0 : ip", "int *");
+	/* ?: takes the more specific of compatible pointers (DTrace's rule). */
+	expect_type(dtp, NULL, "i ? ip : vp", "int *");
+	expect_type(dtp, NULL, "i ? vp : ip", "int *");
+	expect_type(dtp, NULL, "i ? (const int *)ip : ip", "const int *");
+	expect_check_error(dtp, "BEGIN\n{\nx = i ? ip : cp;\n}",
+			   "[D_OP_INCOMPAT] line 3: operator ?: operands must have compatible types");
+	expect_check_error(dtp, "BEGIN\n{\nx = i ? ip : 1;\n}",
+			   "[D_OP_INCOMPAT] line 3: operator ?: operands must have compatible types");
 	expect_type(dtp, NULL, "sizeof(*ip)", "size_t");
 }
 
