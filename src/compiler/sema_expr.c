@@ -102,6 +102,13 @@ static bool is_lvalue_var(struct dt_node *n)
 	return n->flags & DN_LVALUE;
 }
 
+/*
+ * May e be assigned to (or passed as, or used as a key of) type `to`?
+ * DTrace's dt_node_is_argcompat(): integers to integers, char pointers or
+ * arrays to strings, pointers to pointers to the same type or void (or the
+ * constant 0), anything else to its own type.  (DTrace also lets a string
+ * become a char pointer; a string has no address to give here, so no.)
+ */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e)
 {
 	struct dt_type *from = e->type;
@@ -111,14 +118,15 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 		return true;
 	if (dt_type_is_string(to))
 		return dt_type_is_string(from) || dt_type_is_charptr(from);
-	if (dt_type_is_pointer(to)) {
-		if (dt_type_is_pointer(from) || dt_type_is_array(from))
-			return true;
-		/* The constant 0 is a null pointer. */
-		return (e->flags & DN_CONST) && e->cval == 0 && dt_type_is_integer(from);
+	if (dt_type_is_pointer(to) || dt_type_is_array(to)) {
+		if (dt_type_is_integer(from))
+			return (e->flags & DN_CONST) && e->cval == 0;	/* NULL */
+		if (!dt_type_is_pointer(from) && !dt_type_is_array(from))
+			return false;
+		struct dt_type *a = dt_type_base(dt_type_base(to)->base);
+		struct dt_type *b = dt_type_base(dt_type_base(from)->base);
+		return dt_type_is_void(a) || dt_type_is_void(b) || dt_type_equal(a, b);
 	}
-	if (dt_type_is_integer(to) && dt_type_is_pointer(from))
-		return false;
 	return dt_type_equal(to, from);
 }
 

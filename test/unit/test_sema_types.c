@@ -172,6 +172,14 @@ static void test_variable_types(void **state)
 	expect_check_ok(dtp, "BEGIN { self->v1 = 1000; v5 = c; }");
 	expect_check_error(dtp, "BEGIN\n{\nv4 = 1;\n}",
 			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"string\" = \"int\"");
+	/* Pointers take pointers to the same type or void, or NULL (DTrace's argcompat). */
+	expect_check_ok(dtp, "BEGIN { v7 = ip; v7 = vp; v7 = 0; v7 = arr; v8 = vp; v8 = cp; }");
+	expect_check_error(dtp, "BEGIN\n{\nv7 = cp;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"int *\" = \"char *\"");
+	expect_check_error(dtp, "BEGIN\n{\nv7 = 1;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"int *\" = \"int\"");
+	expect_check_error(dtp, "BEGIN\n{\nv5 = ip;\n}",
+			   "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"int\" = \"int *\"");
 	expect_check_error(dtp, "BEGIN\n{\nv3[1] = ip;\n}",
 			   "[D_PROTO_LEN] line 3: v3[ ] prototype mismatch: 1 key passed, 2 expected");
 }
