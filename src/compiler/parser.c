@@ -549,13 +549,8 @@ static struct dt_node *parse_primary(struct parser *p)
 		expect(p, T_LPAR);
 		parse_type_name(p, n);
 		expect(p, T_COMMA);
-		{
-			struct dt_token m;
-			dt_lex_next(&p->lx, LM_MEMBER, &m);
-			if (m.tok != T_IDENT)
-				syntax_error(p, &m);
-			n->member = m.sval;
-		}
+		/* An identifier: unlike after "." and "->", a keyword is not one here (DTrace's grammar). */
+		n->member = expect(p, T_IDENT).sval;
 		expect(p, T_RPAR);
 		return n;
 	case K_XLATE:
@@ -919,30 +914,37 @@ static struct dt_node *parse_stmts(struct parser *p)
 static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_CLAUSE, first.line);
-	struct dt_pdesc *descs[256];
-	int nd = 0;
+	struct dt_pdesc **descs = NULL;
+	int nd = 0, cap = 0;
 	struct dt_token t = first;
 
 	for (;;) {
+		struct dt_pdesc *d;
 		if (t.tok == T_PSPEC || t.tok == T_IDENT) {
-			if (nd == (int)ARRAY_SIZE(descs))
-				dt_cerror(p->pcb, "D_SYNTAX", t.line, "too many probe descriptions");
-			descs[nd++] = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
+			d = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
 		} else if (t.tok == T_INT) {
 			char buf[32];
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t.ival);
-			descs[nd++] = dt_pdesc_parse(p->pcb, buf, DTRACE_PSPEC_ID, t.line);
+			d = dt_pdesc_parse(p->pcb, buf, DTRACE_PSPEC_ID, t.line);
 		} else {
 			syntax_error(p, &t);
 		}
+		/* As many as the program lists (in the arena: an error frees them). */
+		if (nd == cap) {
+			cap = cap ? 2 * cap : 8;
+			struct dt_pdesc **nv = dt_palloc(p->pcb, sizeof(*nv) * (size_t)cap);
+			if (nd > 0)
+				memcpy(nv, descs, sizeof(*nv) * (size_t)nd);
+			descs = nv;
+		}
+		descs[nd++] = d;
 		const struct dt_token *nt = dt_lex_peek(&p->lx, LM_OUTER);
 		if (nt->tok != T_COMMA)
 			break;
 		dt_lex_next(&p->lx, LM_OUTER, &t);
 		dt_lex_next(&p->lx, LM_OUTER, &t);
 	}
-	n->clause.pdescs = dt_palloc(p->pcb, sizeof(*descs) * (size_t)nd);
-	memcpy(n->clause.pdescs, descs, sizeof(*descs) * (size_t)nd);
+	n->clause.pdescs = descs;
 	n->clause.npdescs = nd;
 
 	const struct dt_token *nt = dt_lex_peek(&p->lx, LM_OUTER);

@@ -179,7 +179,9 @@ static void test_sizeof_stringof(void **state)
 	expect_parse(dtp, "stringof(x) + 1", "(+ (stringof x) 1)");
 	expect_parse(dtp, "stringof x->y", "(stringof (-> x y))");
 	expect_parse(dtp, "offsetof(struct foo, bar)", "(offsetof struct foo bar)");
-	expect_parse(dtp, "offsetof(struct foo, int) + 1", "(+ (offsetof struct foo int) 1)");
+	expect_parse(dtp, "offsetof(struct foo, bar) + 1", "(+ (offsetof struct foo bar) 1)");
+	expect_parse_error(dtp, "BEGIN\n{\noffsetof(struct foo, int);\n}",
+			   "[D_SYNTAX] line 3: syntax error near \"int\"");
 	expect_parse(dtp, "xlate <struct psinfo *>(x)", "(xlate struct psinfo * x)");
 	/* sizeof's parenthesized type name is the whole operand. */
 	expect_parse_error(dtp, "BEGIN\n{\nsizeof(int) x;\n}",
@@ -348,6 +350,18 @@ static void test_clauses(void **state)
 	assert_string_equal(pd[3]->prov, "");
 	assert_string_equal(pd[4]->mod, "");
 	assert_string_equal(pd[4]->name, "entry");
+	/* Any number of descriptions. */
+	char *many = malloc(1000 * 10 + 16);
+	assert_non_null(many);
+	size_t k = 0;
+	for (int i = 0; i < 1000; i++)
+		k += (size_t)sprintf(many + k, "%sp:::n%d", i ? "," : "", i % 100);
+	strcpy(many + k, " {}");
+	root = fe_parse(dtp, many);
+	free(many);
+	assert_non_null(root);
+	assert_int_equal(root->clause.npdescs, 1000);
+	assert_string_equal(root->clause.pdescs[999]->name, "n99");
 	expect_parse_error(dtp, "a:b:c:d:e {}",
 			   "[D_PDESC_INVAL] line 1: invalid probe description \"a:b:c:d:e\": Overspecified probe description");
 }
