@@ -61,6 +61,12 @@ void dt_lex_init(struct dt_lexer *lx, struct dt_pcb *pcb, const char *src, size_
 	lx->pragma = pragma;
 }
 
+/* c is one of the characters of set (a NUL byte in the source never is). */
+static bool one_of(int c, const char *set)
+{
+	return c != '\0' && strchr(set, c) != NULL;
+}
+
 static int peekc(struct dt_lexer *lx, size_t ahead)
 {
 	size_t p = lx->pos + ahead;
@@ -75,7 +81,7 @@ static bool at_line_start(struct dt_lexer *lx)
 		char c = lx->src[p - 1];
 		if (c == '\n')
 			return true;
-		if (!strchr(" \t\f\v\r", c))
+		if (!one_of(c, " \t\f\v\r"))
 			return false;
 		p--;
 	}
@@ -146,7 +152,7 @@ static void skip_space(struct dt_lexer *lx)
 		if (c == '\n') {
 			lx->line++;
 			lx->pos++;
-		} else if (strchr(" \t\f\v\r", c)) {
+		} else if (one_of(c, " \t\f\v\r")) {
 			lx->pos++;
 		} else if (c == '\\' && peekc(lx, 1) == '\n') {
 			lx->pos += 2;
@@ -220,9 +226,9 @@ static size_t int_length(struct dt_lexer *lx, size_t *sfx)
 			p++;
 	}
 	*sfx = p;
-	if (p < lx->len && strchr("uU", lx->src[p]))
+	if (p < lx->len && one_of(lx->src[p], "uU"))
 		p++;
-	for (int i = 0; i < 2 && p < lx->len && strchr("lL", lx->src[p]); i++)
+	for (int i = 0; i < 2 && p < lx->len && one_of(lx->src[p], "lL"); i++)
 		p++;
 	return p - lx->pos;
 }
@@ -286,7 +292,7 @@ static bool is_fp_constant(struct dt_lexer *lx)
 			p = q;
 		}
 	}
-	if (p < lx->len && strchr("fFlL", lx->src[p]))
+	if (p < lx->len && one_of(lx->src[p], "fFlL"))
 		p++;
 	if (dot)
 		return true;
@@ -447,13 +453,13 @@ static enum dt_tok slash(struct dt_lexer *lx)
 	size_t p = lx->pos;
 	int nl = 0;
 
-	while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p])) {
+	while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n")) {
 		if (lx->src[p] == '\n')
 			nl++;
 		p++;
 	}
-	/* DTrace reports these after its look-ahead past the blanks. */
-	if (p >= lx->len || strchr(";{/", lx->src[p])) {
+	/* DTrace reports these after its look-ahead past the blanks (a NUL ends it). */
+	if (p >= lx->len || lx->src[p] == '\0' || one_of(lx->src[p], ";{/")) {
 		if (lx->parens != 0)
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line + nl,
 				  "closing ) expected in predicate before /");
@@ -686,7 +692,7 @@ char dt_lex_next_char(struct dt_lexer *lx)
 	size_t p = lx->have_peek ? lx->peek.end : lx->pos;
 
 	for (;;) {
-		while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p]))
+		while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n"))
 			p++;
 		if (p + 1 < lx->len && lx->src[p] == '/' && lx->src[p + 1] == '*') {
 			const char *e = strstr(lx->src + p + 2, "*/");

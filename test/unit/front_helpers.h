@@ -460,9 +460,9 @@ struct fe_lexed {
  * Tokens of `src` read in `mode` (flags: DTRACE_C_* of the compile, e.g.
  * DTRACE_C_PSPEC; macro arguments $0..), up to end of input or an error.
  */
-static inline struct fe_lexed *fe_lex_args(dtrace_hdl_t *dtp, const char *src,
-					   enum dt_lexmode mode, unsigned flags, int argc,
-					   char *const argv[])
+static inline struct fe_lexed *fe_lex_bytes(dtrace_hdl_t *dtp, const char *src, size_t len,
+					    enum dt_lexmode mode, unsigned flags, int argc,
+					    char *const argv[])
 {
 	static struct fe_lexed r;
 	static struct dt_pcb pcb;
@@ -471,8 +471,8 @@ static inline struct fe_lexed *fe_lex_args(dtrace_hdl_t *dtp, const char *src,
 	memset(&r, 0, sizeof(r));
 	dtp->errmsg[0] = '\0';
 	free(pcb.argref);	/* the previous call's */
-	if (dt_pcb_init(&pcb, dtp, src, strlen(src), "t.d", DTRACE_C_FILE | flags,
-			DTRACE_PSPEC_NAME, argc, argv) < 0)
+	if (dt_pcb_init(&pcb, dtp, src, len, "t.d", DTRACE_C_FILE | flags, DTRACE_PSPEC_NAME, argc,
+			argv) < 0)
 		fail_msg("dt_pcb_init: %s", dtrace_errmsg(dtp));
 	dt_lex_init(&lx, &pcb, pcb.src, pcb.srclen, NULL);
 	if (setjmp(pcb.jb) != 0) {
@@ -488,6 +488,13 @@ static inline struct fe_lexed *fe_lex_args(dtrace_hdl_t *dtp, const char *src,
 		r.t[r.n++] = t;
 	}
 	return &r;
+}
+
+static inline struct fe_lexed *fe_lex_args(dtrace_hdl_t *dtp, const char *src,
+					   enum dt_lexmode mode, unsigned flags, int argc,
+					   char *const argv[])
+{
+	return fe_lex_bytes(dtp, src, strlen(src), mode, flags, argc, argv);
 }
 
 static inline struct fe_lexed *fe_lex(dtrace_hdl_t *dtp, const char *src, enum dt_lexmode mode)

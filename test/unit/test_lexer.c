@@ -591,6 +591,29 @@ static void test_predicate_slash(void **state)
 			 "[D_SYNTAX] line 2: closing ] expected in predicate before /");
 }
 
+/*
+ * A NUL byte in a script is no blank: DTrace's lexer stops at it
+ * ("end-of-input" inside a clause); it ends a predicate's look-ahead.
+ */
+static void test_nul_bytes(void **state)
+{
+	dtrace_hdl_t *dtp = *state;
+	static const char a[] = "x = 1\0+ 2;", b[] = "x\n\0 #", c[] = "1u\0l", d[] = "a /\0 b";
+	struct fe_lexed *r;
+
+	r = fe_lex_bytes(dtp, a, sizeof(a) - 1, LM_EXPR, 0, 0, NULL);
+	assert_string_equal(r->error, "[D_SYNTAX] line 1: syntax error near end-of-input");
+	assert_int_equal(r->n, 3);
+	r = fe_lex_bytes(dtp, b, sizeof(b) - 1, LM_EXPR, 0, 0, NULL);
+	assert_string_equal(r->error, "[D_SYNTAX] line 2: syntax error near end-of-input");
+	r = fe_lex_bytes(dtp, c, sizeof(c) - 1, LM_EXPR, 0, 0, NULL);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->t[0].isuffix, "u");
+	assert_string_equal(r->text[0], "1u");
+	r = fe_lex_bytes(dtp, d, sizeof(d) - 1, LM_EXPR, 0, 0, NULL);
+	assert_int_equal(r->t[1].tok, T_EPRED);
+}
+
 /* Look-ahead in one mode and reading in another re-reads the text. */
 static void test_mode_switch(void **state)
 {
@@ -641,6 +664,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_descriptions, fe_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_outer_types, fe_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_predicate_slash, fe_setup, fe_teardown),
+		cmocka_unit_test_setup_teardown(test_nul_bytes, fe_setup, fe_teardown),
 		cmocka_unit_test_setup_teardown(test_mode_switch, fe_setup, fe_teardown),
 	};
 
