@@ -29,6 +29,12 @@ struct parser {
 	struct dt_lexer lx;
 	bool in_xlator_input;
 	struct tdname *typedefs;
+	/*
+	 * Names that are variables whatever types exist: declared globals and,
+	 * as DTrace's lexer guesses them, names assigned to (DTrace: "user-
+	 * defined global variables always take precedence over types").
+	 */
+	struct tdname *vars;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
 	/* The last "( expression )": a primary expression, so it may be assigned to. */
@@ -112,9 +118,27 @@ static bool declared_typedef(void *arg, const char *name)
 	return false;
 }
 
+static bool in_list(const struct tdname *l, const char *name)
+{
+	for (; l != NULL; l = l->next)
+		if (strcmp(l->name, name) == 0)
+			return true;
+	return false;
+}
+
+static void add_var(struct parser *p, const char *name)
+{
+	if (in_list(p->vars, name))
+		return;
+	struct tdname *v = dt_palloc(p->pcb, sizeof(*v));
+	v->name = name;
+	v->next = p->vars;
+	p->vars = v;
+}
+
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
 {
-	if (t->tok != T_IDENT)
+	if (t->tok != T_IDENT || in_list(p->vars, t->sval))
 		return false;
 	return declared_typedef(p, t->sval) || dt_type_name_exists(p->pcb, t->sval);
 }
@@ -514,10 +538,16 @@ static struct dt_node *parse_primary(struct parser *p)
 	struct dt_node *n;
 
 	switch (t.tok) {
-	case T_IDENT:
+	case T_IDENT: {
 		n = dt_node_new(p->pcb, N_IDENT, t.line);
 		n->ident.name = t.sval;
+		/* DTrace's look-ahead: a name assigned, indexed or ending a statement is a variable. */
+		enum dt_tok nt = peek_tok(p);
+		if (nt == T_ASGN || nt == T_ADDADD || nt == T_SUBSUB || nt == T_LBRAC || nt == T_SEMI ||
+		    (nt == T_COMMA && p->lx.parens == 0))
+			add_var(p, t.sval);
 		return n;
+	}
 	case T_AGG:
 		n = dt_node_new(p->pcb, N_AGG, t.line);
 		n->agg.name = t.sval;
@@ -1020,16 +1050,16 @@ static struct dt_node *parse_decl(struct parser *p)
 			} while (depth > 0);
 			return head ? head : dt_node_new(p->pcb, N_EMPTY, line);
 		}
-		if (ds->dclass == DC_TYPEDEF) {
-			struct dt_declarator *d = n->decl.decl;
-			while (d != NULL && d->name == NULL)
-				d = d->outer;
-			if (d != NULL) {
-				struct tdname *td = dt_palloc(p->pcb, sizeof(*td));
-				td->name = d->name;
-				td->next = p->typedefs;
-				p->typedefs = td;
-			}
+		struct dt_declarator *d = n->decl.decl;
+		while (d != NULL && d->name == NULL)
+			d = d->outer;
+		if (d != NULL && ds->dclass == DC_TYPEDEF) {
+			struct tdname *td = dt_palloc(p->pcb, sizeof(*td));
+			td->name = d->name;
+			td->next = p->typedefs;
+			p->typedefs = td;
+		} else if (d != NULL && (ds->dclass == DC_NONE || ds->dclass == DC_EXTERN)) {
+			add_var(p, d->name);
 		}
 		*tail = n;
 		tail = &n->next;

@@ -156,6 +156,15 @@ static void test_casts(void **state)
 	expect_parse(dtp, "(int)x->y", "(cast int (-> x y))");
 	expect_parse(dtp, "(int)x++", "(cast int (post++ x))");
 	expect_parse(dtp, "(x)(y)", "(call x y)");
+	/*
+	 * A name assigned to (or indexed, or ending a statement) is a variable
+	 * from then on, even if a type has that name, as DTrace's lexer guesses.
+	 */
+	struct dt_node *v = fe_clause(fe_parse(dtp, "BEGIN\n{\nuint64_t = 1;\n(uint64_t) - 1;\n"
+						     "sizeof(uint64_t);\n}\n"));
+	assert_non_null(v);
+	assert_string_equal(fe_str(v->clause.body->next->l), "(- uint64_t 1)");
+	assert_non_null(v->clause.body->next->next->l->l);	/* sizeof an expression */
 	/* A name the program typedef'd is a type from then on. */
 	struct dt_node *c = fe_clause(fe_parse(dtp, "typedef int foo;\nBEGIN\n{\n(foo) - 1;\n}\n"));
 	assert_non_null(c);
