@@ -121,8 +121,9 @@ void cg_bvar_need_current(struct dt_cg *cg, const char *what)
 {
 	const struct dt_probe *prp = other_thread_probe(cg);
 
+	/* Not a DTrace condition, so no tag (DTrace has none for it). */
 	if (prp != NULL)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+		dt_cerror(cg->pcb, NULL, cg->line,
 			  "%s cannot be used in %s:%s:%s:%s on this kernel: the probe fires in "
 			  "another thread than the one it describes, and %s would be that "
 			  "thread's", what, prp->desc[0], prp->desc[1], prp->desc[2], prp->desc[3],
