@@ -163,22 +163,16 @@ static int ctx_reg(struct dt_cg *cg)
 }
 
 /*
- * bpf_get_stack(ctx, dst, size, flags): a user stack, or the kernel stack
- * less the tracing machinery's frames; dst (freed) is zero-filled past
- * the last frame.  Returns a register with the bytes stored (negative on
+ * bpf_get_stack(ctx, dst, size, flags): a user stack (at a function's
+ * first instruction dt_rt_ustack_entry()), or the kernel stack less the
+ * tracing machinery's frames; dst (freed) is zero-filled past the last
+ * frame.  Returns a register with the bytes stored (negative on
  * failure, 0 for no kernel stack).
  */
 static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 {
 	int a[4];
 
-	if (user) {
-		a[0] = ctx_reg(cg);
-		a[1] = dst;
-		a[2] = imm(cg, (int32_t)size);
-		a[3] = imm(cg, BPF_F_USER_STACK);
-		return cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
-	}
 	int res = cg_reg_alloc(cg);
 	int keep = cg_reg_alloc(cg);
 	int flags = cg_reg_alloc(cg);
@@ -187,7 +181,29 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 	cg_emit(cg, I_MOV64_IMM(res, 0));	/* saved across the calls: defined */
 	cg_emit(cg, I_MOV64_REG(keep, dst));
 	cg_emit(cg, I_LDX(BPF_DW, flags, REG_DCTX, DCTX_KSTACK));
+	if (user) {
+		/* At a function's first instruction: the run-time walk (cg_stack.h). */
+		cg_jmp_imm(cg, BPF_JSET, flags, DT_STACK_UENTRY, none);
+		cg_reg_free(cg, flags);
+		a[0] = ctx_reg(cg);
+		a[1] = dst;
+		a[2] = imm(cg, (int32_t)size);
+		a[3] = imm(cg, BPF_F_USER_STACK);
+		int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
+		cg_emit(cg, I_MOV64_REG(res, rc));
+		cg_reg_free(cg, rc);
+		cg_ja(cg, done);
+		cg_label_place(cg, none);
+		a[0] = keep;
+		a[1] = imm(cg, (int32_t)size);
+		rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 2);
+		cg_emit(cg, I_MOV64_REG(res, rc));
+		cg_reg_free(cg, rc);
+		cg_label_place(cg, done);
+		return res;
+	}
 	cg_jmp_imm(cg, BPF_JSET, flags, DT_KSTACK_NONE, none);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, flags, BPF_F_SKIP_FIELD_MASK));
 	a[0] = ctx_reg(cg);
 	a[1] = dst;
 	a[2] = imm(cg, (int32_t)size);

@@ -75,6 +75,14 @@ int cg_stack_bvar(struct dt_cg *cg, int code);
  */
 #define DT_KSTACK_NONE 0x100
 #define DT_KSTACK_SPARE 1
+
+/*
+ * Also in that word: the probe fires at a function's first instruction,
+ * before the function pushed its frame (pid entry and offset-0 probes).
+ * User stacks then take the caller's return address from the top of the
+ * stack, as DTrace does at entry probes, and ucaller is that address.
+ */
+#define DT_STACK_UENTRY 0x200
 int64_t cg_stack_kskip(const struct dt_mech *mech);
 
 #endif
