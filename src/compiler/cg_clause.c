@@ -7,6 +7,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
@@ -304,6 +305,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		}
 		emit_submit(&cg);
 	}
+	cg_stack_note_proc(&cg);
 	cg_label_place(&cg, cg.exit_label);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());

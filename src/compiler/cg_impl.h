@@ -25,6 +25,8 @@
 #define MAP_PROBES	"dt_probes"
 #define MAP_AGG		"dt_agg"
 #define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
+#define MAP_USEEN	"dt_useen"	/* processes whose user addresses were recorded */
+#define USEEN_MAX	4096
 #define CURCPU_SIZE	16
 
 /* Offset of `size` zero bytes in .rodata. */

@@ -434,6 +434,8 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
 	if (dtp->need_curcpu_map)
 		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
+	if (dtp->uses_usyms)
+		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 4, 4, USEEN_MAX, 0);
 	if (dtp->need_probe_map)
 		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
 			      (uint32_t)dtp->probes.n + 1, 0);

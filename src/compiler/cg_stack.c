@@ -246,6 +246,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 		cg_reg_free(cg, t);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
 		cg->dtp->uses_usyms = true;
+		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
 }
@@ -308,6 +309,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg->dtp->uses_usyms = true;
+		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, dst);
 }
@@ -361,6 +363,20 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 		store_symaddr(cg, k, true, dst);
 		return;
 	}
+}
+
+void cg_stack_note_proc(struct dt_cg *cg)
+{
+	int a[3];
+
+	if (!cg->user_addrs)
+		return;
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], MAP_USEEN);
+	a[1] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[1], MAP_RING);
+	a[2] = current_tgid(cg);
+	cg_call_func_void(cg, "dt_rt_proc_seen", a, 3);
 }
 
 int cg_stack_bvar(struct dt_cg *cg, int code)

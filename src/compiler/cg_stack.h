@@ -64,6 +64,14 @@ int cg_symaddr_value(struct dt_cg *cg, struct dt_node *call);
  */
 void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *ak, int dst);
 
+/*
+ * At the end of a clause that recorded user addresses: tell the consumer
+ * the first time in a while that the current process has some, so that
+ * it reads the process's mappings while the process lives
+ * (dt_rt_proc_seen, DT_REC_PROC_SEEN).
+ */
+void cg_stack_note_proc(struct dt_cg *cg);
+
 /* caller, ucaller, stackdepth, ustackdepth (enum dt_bvar); -1 for others. */
 int cg_stack_bvar(struct dt_cg *cg, int code);
 

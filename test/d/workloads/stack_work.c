@@ -6,8 +6,11 @@
  * outer+0x9.  Modes:
  *   stack_work N [MS]  call outer() N times (default 3), then sleep MS
  *                      milliseconds (default 500) and exit
- *   stack_work fork    a child calls outer() once and exits at once; the
- *                      parent waits for it, sleeps a second and exits
+ *   stack_work fork [CMS]  a child calls outer() once, sleeps CMS
+ *                      milliseconds (default 0) and exits; the parent
+ *                      waits for it, sleeps a second and exits
+ *   stack_work unlink  remove its own executable, then call outer() once
+ *                      and exit at once
  *   stack_work entry   emid() once, then ecall_malloc() once: functions
  *                      whose entries differ in their first instruction,
  *                      for stacks at entry probes (below)
@@ -72,10 +75,23 @@ int main(int argc, char **argv)
 		pid_t pid = fork();
 		if (pid == 0) {
 			outer();
+			if (argc > 2)
+				sleep_ms(atol(argv[2]));
 			_exit(0);
 		}
 		waitpid(pid, NULL, 0);
 		sleep_ms(1000);
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "unlink") == 0) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n <= 0)
+			return 1;
+		self[n] = '\0';
+		if (unlink(self) < 0)
+			return 1;
+		outer();
 		return 0;
 	}
 	if (argc > 1 && strcmp(argv[1], "entry") == 0) {
