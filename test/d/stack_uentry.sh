@@ -14,7 +14,7 @@ pid$target:a.out:eleaf:entry, pid$target:a.out:epush:entry, pid$target:a.out:een
 	ustack();
 }
 pid$target:a.out:eleaf:0 {
-	@[jstack(2)] = count();
+	@[jstack(2)] = sum(++n);	/* in call order: keys compare bytewise */
 	@c[ucaller] = count();
 }
 pid$target:a.out:eleaf:2 {
