@@ -29,6 +29,10 @@
 #define USEEN_MAX	4096
 #define CURCPU_SIZE	16
 
+/* A new function of the object (a program if section is set), cg_prog.c. */
+struct bo_func *dt_cg_new_func(struct dtrace_hdl *dtp, const char *name, const char *section,
+			       unsigned nargs);
+
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 
