@@ -80,8 +80,7 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 		} else if (s->l->kind == N_OP2 && s->l->l->kind == N_AGG) {
 			cg_agg_assign(cg, s->l);
 		} else {
-			int r = cg_expr(cg, s->l);
-			cg_reg_free(cg, r);
+			cg_expr_discard(cg, s->l);
 		}
 		break;
 	case N_IF: {

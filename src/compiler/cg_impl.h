@@ -80,6 +80,8 @@ int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
  */
 bool cg_may_be_null(const struct dt_node *n);
 int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n);
+/* An expression whose value is unused, for its side effects and faults (cg_expr.c). */
+void cg_expr_discard(struct dt_cg *cg, struct dt_node *n);
 int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n);
 void cg_null_check(struct dt_cg *cg, int reg);
 /* A string variable's storage at `reg`: reg becomes 0 if it holds the NULL mark. */
