@@ -81,6 +81,8 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	int rc = dt_agg_set_syms(dtp, syms);
 	if (rc < 0)
 		return rc;
+	/* A -p process's mappings from the start (a -c one's again when it starts). */
+	dt_syms_track_targets(dtp, 0);
 	return dt_spec_init(dtp);
 }
 
