@@ -132,7 +132,7 @@ int cg_vtime(struct dt_cg *cg)
 	cg->dtp->uses_vtime = true;
 	if (!cg_bvar_other_thread(cg))
 		return current_vtime(cg);
-	/* sched:::on-cpu describes the thread switched to: the kernel's total for it. */
+	/* sched:::on-cpu firing in another thread (sched_switch): the described one's kernel total. */
 	int r = cg_reg_alloc(cg), cur = cg_label_new(cg), done = cg_label_new(cg);
 	cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TASK));
 	cg_jmp_imm(cg, BPF_JEQ, r, 0, cur);
