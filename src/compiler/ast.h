@@ -124,6 +124,8 @@ struct dt_declarator {
 	bool assoc;			/* DK_ARRAY: [type, ...] associative array */
 	struct dt_declarator *outer;	/* towards the base type */
 	int line;
+	int end_line;			/* DK_ARRAY, DK_FUNC: line of the ']' or ')' */
+	int varargs_line;		/* DK_FUNC, DK_ARRAY: line of the "..." */
 };
 
 struct dt_decl {
@@ -131,6 +133,7 @@ struct dt_decl {
 	struct dt_declarator *decl;	/* NULL for "struct s { ... };" alone */
 	struct dt_node *bitwidth;	/* struct members: ": width" */
 	struct dt_node *init;		/* inline: = expr */
+	int end_line;			/* of the token after the declarator (DTrace's error line) */
 };
 
 struct dt_clause {

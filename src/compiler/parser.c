@@ -133,13 +133,32 @@ static bool starts_type(struct parser *p, const struct dt_token *t)
 	}
 }
 
+/* A parameter may also begin with a (C) storage class, which is then refused. */
+static bool starts_param(struct parser *p, const struct dt_token *t)
+{
+	switch (t->tok) {
+	case K_AUTO: case K_REGISTER: case K_STATIC: case K_EXTERN: case K_TYPEDEF:
+		return true;
+	default:
+		return starts_type(p, t);
+	}
+}
+
 static struct dt_node *parse_expr(struct parser *p);
 static struct dt_node *parse_assign(struct parser *p);
 static struct dt_node *parse_cond(struct parser *p);
 static struct dt_node *parse_cast(struct parser *p);
 static struct dt_node *parse_unary(struct parser *p);
 static struct dt_declarator *parse_declarator(struct parser *p, bool abstract);
-static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class);
+
+/* Which storage classes declaration specifiers may hold (DTrace's grammar). */
+enum classes {
+	CLASS_NONE,	/* type names and struct members */
+	CLASS_C,	/* parameters: auto, register, static, extern, typedef */
+	CLASS_D,	/* declarations and inlines: also self and this */
+};
+
+static struct dt_declspec *parse_declspec(struct parser *p, enum classes classes);
 
 static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 {
@@ -149,7 +168,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 		const struct dt_token *t = peek(p);
 		if (!starts_type(p, t))
 			syntax_error(p, t);
-		struct dt_declspec *ms = parse_declspec(p, false);
+		struct dt_declspec *ms = parse_declspec(p, CLASS_NONE);
 		for (;;) {
 			struct dt_node *m = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 			m->decl.spec = ms;
@@ -157,6 +176,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 				m->decl.decl = parse_declarator(p, false);
 			if (accept(p, T_COLON))
 				m->decl.bitwidth = parse_cond(p);
+			m->decl.end_line = peek(p)->line;
 			*tail = m;
 			tail = &m->next;
 			if (!accept(p, T_COMMA))
@@ -195,8 +215,32 @@ static void parse_enum_body(struct parser *p, struct dt_declspec *ds)
 	ds->has_body = true;
 }
 
+/*
+ * DTrace's lexer decides whether an identifier in a declaration is a type
+ * name: not if the next character is one that can only follow a declared
+ * name (';', '[', '=' but not "==", "++", "--", or ',' outside
+ * parentheses), nor once the declaration has its type specifier.
+ */
+static bool names_type_here(struct parser *p, const struct dt_token *t, const struct dt_declspec *ds,
+			    bool in_parens)
+{
+	if (t->tok == T_TNAME)
+		return ds->ts == TS_NONE;
+	if (t->tok != T_IDENT || ds->ts != TS_NONE)
+		return false;
+	size_t q = t->end;
+	const char *src = p->lx.src;
+	while (q < p->lx.len && strchr(" \t\f\v\r\n", src[q]) != NULL)
+		q++;
+	char c0 = q < p->lx.len ? src[q] : '\0', c1 = q + 1 < p->lx.len ? src[q + 1] : '\0';
+	if (c0 == ';' || c0 == '[' || (c0 == '=' && c1 != '=') ||
+	    ((c0 == '+' || c0 == '-') && c1 == c0) || (c0 == ',' && !in_parens))
+		return false;
+	return is_typename_ident(p, t);
+}
+
 /* Declaration specifiers: storage class, type specifiers, qualifiers. */
-static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
+static struct dt_declspec *parse_declspec(struct parser *p, enum classes classes)
 {
 	struct dt_declspec *ds = dt_palloc(p->pcb, sizeof(*ds));
 	bool any = false;
@@ -218,7 +262,8 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		default: break;
 		}
 		if (dc != DC_NONE) {
-			if (!allow_class)
+			if (classes == CLASS_NONE ||
+			    (classes == CLASS_C && (dc == DC_SELF || dc == DC_THIS)))
 				syntax_error(p, t);
 			if (ds->dclass != DC_NONE)
 				dt_cerror(p->pcb, "D_DECL_CLASS", t->line,
@@ -242,8 +287,12 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		case K_UNSIGNED: next(p); ds->bits |= DS_UNSIGNED; any = true; continue;
 		case K_SHORT: next(p); ds->bits |= DS_SHORT; any = true; continue;
 		case K_LONG:
+			/* As DTrace counts them: a second long makes long long, a third long again. */
 			next(p);
-			ds->bits |= (ds->bits & DS_LONG) ? DS_LONGLONG : DS_LONG;
+			if (ds->bits & DS_LONG)
+				ds->bits = (ds->bits & ~DS_LONG) | DS_LONGLONG;
+			else
+				ds->bits |= DS_LONG;
 			any = true;
 			continue;
 		default:
@@ -314,10 +363,8 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			}
 			continue;
 		}
-		/* A typedef name, unless modifiers already made the type (then it's the declarator). */
-		if ((t->tok == T_IDENT || t->tok == T_TNAME) &&
-		    !(ds->bits & (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG)) &&
-		    (t->tok == T_TNAME || is_typename_ident(p, t))) {
+		/* A typedef name, unless it is the declarator's name. */
+		if (names_type_here(p, t, ds, classes != CLASS_D)) {
 			ds->name = next(p).sval;
 			ds->ts = TS_NAME;
 			any = true;
@@ -335,15 +382,19 @@ static void parse_array_suffix(struct parser *p, struct dt_declarator *d)
 {
 	if (peek_tok(p) == T_RBRAC)
 		return;
-	if (peek_tok(p) == T_ELLIPSIS || starts_type(p, peek(p))) {
+	if (peek_tok(p) == T_ELLIPSIS || starts_param(p, peek(p))) {
 		struct dt_node *head = NULL, **tail = &head;
 		do {
-			if (peek_tok(p) == T_ELLIPSIS)
-				dt_cerror(p->pcb, "D_DECL_PROTO_VARARGS", peek(p)->line,
-					  "array prototype may not use a variable-length argument list");
+			if (peek_tok(p) == T_ELLIPSIS) {
+				/* Refused later, in order with the other parameters' checks. */
+				d->varargs = true;
+				d->varargs_line = next(p).line;
+				break;
+			}
 			struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
-			k->decl.spec = parse_declspec(p, false);
+			k->decl.spec = parse_declspec(p, CLASS_C);
 			k->decl.decl = parse_declarator(p, true);
+			k->decl.end_line = peek(p)->line;
 			*tail = k;
 			tail = &k->next;
 		} while (accept(p, T_COMMA));
@@ -361,13 +412,15 @@ static void parse_params(struct parser *p, struct dt_declarator *d)
 	if (peek_tok(p) == T_RPAR)
 		return;
 	do {
-		if (accept(p, T_ELLIPSIS)) {
+		if (peek_tok(p) == T_ELLIPSIS) {
 			d->varargs = true;
+			d->varargs_line = next(p).line;
 			break;
 		}
 		struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
-		k->decl.spec = parse_declspec(p, true);
+		k->decl.spec = parse_declspec(p, CLASS_C);
 		k->decl.decl = parse_declarator(p, true);
+		k->decl.end_line = peek(p)->line;
 		*tail = k;
 		tail = &k->next;
 	} while (accept(p, T_COMMA));
@@ -441,7 +494,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 			head = mkdecl(p, DK_NAME, line);
 			struct dt_declarator *f = mkdecl(p, DK_FUNC, line);
 			parse_params(p, f);
-			expect(p, T_RPAR);
+			f->end_line = expect(p, T_RPAR).line;
 			head->outer = f;
 		}
 	} else {
@@ -456,13 +509,13 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 		if (peek_tok(p) == T_LBRAC) {
 			struct dt_declarator *a = mkdecl(p, DK_ARRAY, next(p).line);
 			parse_array_suffix(p, a);
-			expect(p, T_RBRAC);
+			a->end_line = expect(p, T_RBRAC).line;
 			tail->outer = a;
 			tail = a;
 		} else if (peek_tok(p) == T_LPAR) {
 			struct dt_declarator *f = mkdecl(p, DK_FUNC, next(p).line);
 			parse_params(p, f);
-			expect(p, T_RPAR);
+			f->end_line = expect(p, T_RPAR).line;
 			tail->outer = f;
 			tail = f;
 		} else {
@@ -475,7 +528,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 /* type_name := specifier_qualifier_list abstract_declarator? */
 static void parse_type_name(struct parser *p, struct dt_node *n)
 {
-	n->tn_spec = parse_declspec(p, false);
+	n->tn_spec = parse_declspec(p, CLASS_NONE);
 	n->tn_decl = parse_declarator(p, true);
 }
 
@@ -947,19 +1000,20 @@ static bool is_function(const struct dt_declarator *d)
 static struct dt_node *parse_decl(struct parser *p)
 {
 	int line = peek(p)->line;
-	struct dt_declspec *ds = parse_declspec(p, true);
+	struct dt_declspec *ds = parse_declspec(p, CLASS_D);
 	struct dt_node *head = NULL, **tail = &head;
 
 	if (peek_tok(p) == T_SEMI) {
-		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, line);
 		n->decl.spec = ds;
+		n->decl.end_line = next(p).line;
 		return n;
 	}
 	do {
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 		n->decl.spec = ds;
 		n->decl.decl = parse_declarator(p, false);
+		n->decl.end_line = peek(p)->line;
 		/*
 		 * A C function definition (from a header included with -C):
 		 * D has no functions, so its body is skipped.
@@ -1000,11 +1054,11 @@ static struct dt_node *parse_inline(struct parser *p, int line)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_INLINE, line);
 
-	n->decl.spec = parse_declspec(p, false);
+	n->decl.spec = parse_declspec(p, CLASS_D);
 	n->decl.decl = parse_declarator(p, false);
 	expect(p, T_ASGN);
 	n->l = parse_assign(p);
-	expect(p, T_SEMI);
+	n->decl.end_line = expect(p, T_SEMI).line;
 	return n;
 }
 
@@ -1019,7 +1073,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 	n->xlator.to_decl = tmp.tn_decl;
 	expect(p, T_LT);
 	memset(&tmp, 0, sizeof(tmp));
-	tmp.tn_spec = parse_declspec(p, false);
+	tmp.tn_spec = parse_declspec(p, CLASS_NONE);
 	/* The input declarator ends with the identifier before '>'. */
 	struct dt_declarator *d = parse_declarator(p, false);
 	n->xlator.from_spec = tmp.tn_spec;

@@ -19,6 +19,8 @@ struct dt_sema_decl {
 	bool assoc;			/* associative array: keys below */
 	struct dt_type **keys;
 	int nkeys;
+	bool arrnull;			/* an array without dimension or keys: "a[]" */
+	bool scalar_array;		/* an array with a dimension: "a[4]" */
 };
 
 /* Per-clause state while checking. */
@@ -32,6 +34,10 @@ struct dt_sema_ctx {
 
 struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
 				      struct dt_declarator *d, struct dt_sema_decl *info);
+
+/* Program-scope declarations and inline definitions (sema_decl.c). */
+void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n);
 
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
