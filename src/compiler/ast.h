@@ -100,6 +100,7 @@ struct dt_declspec {
 	struct dt_enumerator *enums;	/* enum body */
 	int line;
 	int tag_line;		/* struct/union/enum: of the token after the tag */
+	struct dt_type *defined;	/* sema: the type its body defined (shared by declarators) */
 };
 
 enum dt_dkind {

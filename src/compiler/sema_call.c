@@ -361,12 +361,11 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_proto *p = dt_ident_proto(pcb, fid);
 	check_argc(pcb, fn, fid->name, p);
 	check_args(pcb, fn, fid->name, p, 0);
+	int ki = 1;
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
-		dt_sema_expr(pcb, k);
-		if (dt_type_is_void(k->type) || dt_type_base(k->type)->special == DT_SPECIAL_DYN)
-			dt_cerror(pcb, "D_KEY_TYPE", k->line,
-				  "%s expression may not be used as aggregation index: key #%d",
-				  dt_sema_typestr(pcb, k->type), 1);
+		if (k->kind != N_AGG)
+			dt_sema_expr(pcb, k);
+		dt_sema_check_key(pcb, k, ki++, "aggregation");
 	}
 	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
 	int nk = dt_node_list_len(agg->agg.keys);

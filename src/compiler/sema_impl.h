@@ -49,6 +49,23 @@ void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_i
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
 
+/* DTrace's operand classes and compatibility rules (sema_compat.c). */
+bool dt_sema_is_integer(struct dt_type *t);	/* integer or enum, not void or D's own types */
+bool dt_sema_is_scalar(struct dt_type *t);	/* integer or pointer */
+bool dt_sema_is_pointer(struct dt_type *t);	/* pointer or array */
+bool dt_sema_is_dynamic(struct dt_type *t);
+bool dt_sema_is_vfptr(struct dt_type *t);	/* pointer to void or to a function */
+bool dt_sema_is_strcompat(struct dt_type *t);	/* string, char pointer or char array */
+bool dt_sema_type_compat(struct dt_type *a, struct dt_type *b);
+bool dt_sema_ptrcompat(struct dt_pcb *pcb, struct dt_node *l, struct dt_node *r);
+bool dt_sema_argcompat(struct dt_pcb *pcb, struct dt_node *l, struct dt_node *r);
+bool dt_sema_type_argcompat(struct dt_pcb *pcb, struct dt_type *t, struct dt_node *r);
+
+/* An aggregation or translated value's kind ("aggregation" ...), NULL for other values. */
+const char *dt_sema_dynamic_name(struct dt_node *n);
+/* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
+void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what);
+
 /* Integer promotion and the usual arithmetic conversions. */
 struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);

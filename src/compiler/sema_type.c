@@ -155,10 +155,11 @@ static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 		break;
 	case TS_STRUCT:
 	case TS_UNION:
-		t = define_sou(pcb, ds);
-		break;
 	case TS_ENUM:
-		t = define_enum(pcb, ds);
+		/* "struct s { ... } a, b;" defines s once. */
+		if (ds->defined == NULL)
+			ds->defined = ds->ts == TS_ENUM ? define_enum(pcb, ds) : define_sou(pcb, ds);
+		t = ds->defined;
 		break;
 	}
 	if (t == NULL)
