@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/ident.h"
 #include "compiler/lexer.h"
 #include "compiler/macros.h"
 #include "compiler/pragma.h"
@@ -52,9 +53,74 @@ int dt_node_list_len(const struct dt_node *n)
 	return i;
 }
 
-static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '`';
+}
+
+/* Does the identifier at src[at] end a name DTrace's lexer remembers (followed by ; [ = , ++ --)? */
+static bool remembered_at(const char *src, size_t len, size_t at, size_t n)
+{
+	size_t q = at + n;
+
+	while (q < len && strchr(" \t\f\v\r\n", src[q]) != NULL)
+		q++;
+	if (q >= len)
+		return false;
+	char c0 = src[q], c1 = q + 1 < len ? src[q + 1] : '\0';
+	return c0 == ';' || c0 == '[' || c0 == ',' || (c0 == '=' && c1 != '=') ||
+	       ((c0 == '+' || c0 == '-') && c1 == c0);
+}
+
+/*
+ * DTrace's lexer knows an identifier without looking past it if it names
+ * a global or appeared before where only a variable name can (it then
+ * remembers it).  Otherwise it peeks at the characters after it, which
+ * leaves its idea of the token's text running to the end of the line.
+ */
+static bool lexer_knows(struct parser *p, const struct dt_token *t)
+{
+	const char *name = t->sval, *src = p->lx.src;
+	size_t n = strlen(name);
+
+	if (dt_ident_builtin(p->pcb->hdl, name) != NULL || dt_ident_lookup_any(p->pcb->hdl, name) != NULL)
+		return true;
+	for (size_t at = 0; at + n <= t->start; at++) {
+		if (memcmp(src + at, name, n) != 0 || (at > 0 && is_word_char(src[at - 1])) ||
+		    (at + n < p->lx.len && is_word_char(src[at + n])))
+			continue;
+		if (remembered_at(src, p->lx.len, at, n))
+			return true;
+	}
+	return false;
+}
+
+/* The text DTrace shows for a token it reports a syntax error at. */
+static const char *error_text(struct parser *p, const struct dt_token *t)
 {
 	const char *text = dt_tok_text(&p->lx, t);
+
+	if (text == NULL || t->tok != T_IDENT || p->lx.peek_mode != LM_EXPR || lexer_knows(p, t))
+		return text;
+	/* Blanks it read are given back as spaces, up to a newline; then the line's rest. */
+	const char *src = p->lx.src;
+	size_t q = t->end, len = p->lx.len;
+	while (q < len && strchr(" \t\f\v\r", src[q]) != NULL)
+		q++;
+	size_t blanks = q - t->end;
+	if (q < len && src[q] == '\n')
+		return dt_pstrndup(p->pcb, src + t->start, t->end - t->start + blanks);
+	size_t e = q;
+	while (e < len && src[e] != '\n')
+		e++;
+	char *r = dt_pstrndup(p->pcb, src + t->start, e - t->start);
+	memset(r + (t->end - t->start), ' ', blanks);
+	return r;
+}
+
+static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
+{
+	const char *text = error_text(p, t);
 
 	if (text == NULL)
 		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end%sinput",
@@ -634,7 +700,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 		case T_LBRAC: {
 			next(p);
 			struct dt_node *args = parse_args(p, T_RBRAC);
-			expect(p, T_RBRAC);
+			line = expect(p, T_RBRAC).line;
 			if (n->kind == N_AGG && n->agg.keys == NULL) {
 				n->agg.keys = args;
 				if (args == NULL)
@@ -680,7 +746,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 				n = v;
 				break;
 			}
-			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, line);
+			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, m.line);
 			mn->op = op;
 			mn->l = n;
 			mn->member = m.sval;
@@ -733,6 +799,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		n = dt_node_new(p->pcb, N_OP1, line);
 		n->op = op == T_ADDADD ? T_PREINC : T_PREDEC;
 		n->l = parse_unary(p);
+		n->line = peek(p)->line;
 		return n;
 	}
 	case T_BAND:
@@ -746,6 +813,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		n->op = op == T_BAND ? T_ADDROF : op == T_MUL ? T_DEREF : op == T_ADD ? T_IPOS
 			: op == T_SUB ? T_INEG : op;
 		n->l = parse_cast(p);
+		n->line = peek(p)->line;
 		return n;
 	}
 	case K_SIZEOF:
@@ -754,15 +822,17 @@ static struct dt_node *parse_unary(struct parser *p)
 		if (paren_type_follows(p)) {
 			expect(p, T_LPAR);
 			parse_type_name(p, n);
-			expect(p, T_RPAR);
+			n->line = expect(p, T_RPAR).line;
 		} else {
 			n->l = parse_unary(p);
+			n->line = peek(p)->line;
 		}
 		return n;
 	case K_STRINGOF:
 		next(p);
 		n = dt_node_new(p->pcb, N_STRINGOF, line);
 		n->l = parse_unary(p);
+		n->line = peek(p)->line;
 		return n;
 	default:
 		return parse_postfix(p);
@@ -814,7 +884,8 @@ static struct dt_node *parse_binary(struct parser *p, int minprec)
 			return l;
 		struct dt_token op = next(p);
 		struct dt_node *r = parse_binary(p, prec + 1);
-		l = op2(p, op.tok, l, r, op.line);
+		/* DTrace's line: where the operation is complete (the next token). */
+		l = op2(p, op.tok, l, r, peek(p)->line);
 	}
 }
 
@@ -824,12 +895,12 @@ static struct dt_node *parse_cond(struct parser *p)
 
 	if (peek_tok(p) != T_QUESTION)
 		return c;
-	int line = next(p).line;
-	struct dt_node *n = dt_node_new(p->pcb, N_OP3, line);
+	struct dt_node *n = dt_node_new(p->pcb, N_OP3, next(p).line);
 	n->cond = c;
 	n->l = parse_expr(p);
 	expect(p, T_COLON);
 	n->r = parse_cond(p);
+	n->line = peek(p)->line;
 	return n;
 }
 
@@ -854,7 +925,7 @@ static struct dt_node *parse_assign(struct parser *p)
 		return l;
 	struct dt_token op = next(p);
 	struct dt_node *r = parse_assign(p);
-	return op2(p, op.tok, l, r, op.line);
+	return op2(p, op.tok, l, r, peek(p)->line);
 }
 
 static struct dt_node *parse_expr(struct parser *p)
@@ -862,8 +933,9 @@ static struct dt_node *parse_expr(struct parser *p)
 	struct dt_node *n = parse_assign(p);
 
 	while (peek_tok(p) == T_COMMA) {
-		int line = next(p).line;
-		n = op2(p, T_COMMA, n, parse_assign(p), line);
+		next(p);
+		struct dt_node *r = parse_assign(p);
+		n = op2(p, T_COMMA, n, r, peek(p)->line);
 	}
 	return n;
 }

@@ -52,9 +52,7 @@ static void check_pred(struct dt_pcb *pcb, struct dt_node *c)
 	if (c->clause.pred == NULL)
 		return;
 	pcb->region = "predicate";
-	pcb->pred_line = c->clause.pred_end_line;
 	dt_sema_expr(pcb, c->clause.pred);
-	pcb->pred_line = 0;
 	if (!dt_type_is_scalar(c->clause.pred->type) && !dt_type_is_string(c->clause.pred->type))
 		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.end_line ? c->clause.end_line : c->line,
 			  "predicate result must be of scalar type");

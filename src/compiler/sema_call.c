@@ -365,7 +365,7 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
 		if (k->kind != N_AGG)
 			dt_sema_expr(pcb, k);
-		dt_sema_check_key(pcb, k, ki++, "aggregation");
+		dt_sema_check_key(pcb, k, ki++, "aggregation", agg->line);
 	}
 	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
 	int nk = dt_node_list_len(agg->agg.keys);

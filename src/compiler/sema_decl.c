@@ -36,6 +36,45 @@ static const char *decl_typestr(struct dt_pcb *pcb, struct dt_type *t)
 	return t != NULL && t->kind == TK_FUNC ? "function" : dt_sema_typestr(pcb, t);
 }
 
+/*
+ * DTrace numbers each scope's variables in a range of its own: 64255
+ * globals and associative arrays (ids 0x500 to 0xfffe), as many
+ * thread-locals, 65535 clause-locals.
+ */
+static int var_scope(enum dt_idkind kind)
+{
+	return kind == IDK_TLS ? 1 : kind == IDK_LOCAL ? 2 : 0;
+}
+
+struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const char *name, int line)
+{
+	static const char *const scope[] = { "global", "thread local", "clause local" };
+	static const int limit[] = { 0xffff - 0x500, 0xffff - 0x500, 0xffff };
+	struct dtrace_hdl *dtp = pcb->hdl;
+	int s = var_scope(kind);
+
+	if (!pcb->nvars_counted[s]) {
+		const char *k;
+		void *v;
+		pcb->nvars_counted[s] = true;
+		pcb->nvars[s] = 0;
+		for (size_t i = 0; dt_htab_next(&dtp->idents, &i, &k, &v);) {
+			const struct dt_ident *id = v;
+			if ((id->kind == IDK_GLOBAL || id->kind == IDK_ARRAY || id->kind == IDK_TLS ||
+			     id->kind == IDK_LOCAL) && var_scope(id->kind) == s)
+				pcb->nvars[s]++;
+		}
+	}
+	if (pcb->nvars[s] >= limit[s])
+		dt_cerror(pcb, "D_ID_OFLOW", line, "cannot create %s: limit on number of %s variables exceeded",
+			  name, scope[s]);
+	struct dt_ident *id = dt_ident_user_add(dtp, kind, name, line);
+	if (id == NULL)
+		nomem(pcb, line);
+	pcb->nvars[s]++;
+	return id;
+}
+
 static bool is_builtin(const struct dt_ident *id)
 {
 	return id->flags & IDF_BUILTIN;
@@ -140,9 +179,7 @@ static void declare_variable(struct dt_pcb *pcb, struct dt_node *n, const char *
 			  dt_sema_typestr(pcb, t), name);
 	if (info->assoc && kind == IDK_GLOBAL)
 		kind = IDK_ARRAY;
-	struct dt_ident *id = dt_ident_user_add(dtp, kind, name, line);
-	if (id == NULL)
-		nomem(pcb, line);
+	struct dt_ident *id = dt_sema_new_var(pcb, kind, name, line);
 	id->type = t;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
 	if (info->assoc) {
@@ -211,13 +248,11 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 		for (struct dt_declarator *x = prm->decl.decl; x != NULL; x = x->outer)
 			if (x->kind == DK_NAME && x->name != NULL)
 				name = x->name;
-		if (name == NULL)
-			dt_cerror(pcb, "D_DECL_PROTO_NAME", prm->decl.end_line,
-				  "parameter declaration requires a name: parameter #%d", i + 1);
+		/* An anonymous key is allowed; nothing can refer to it. */
 		struct dt_ident *a = dt_arena_zalloc(&dtp->arena, sizeof(*a));
 		if (a == NULL)
 			nomem(pcb, prm->line);
-		a->name = dt_arena_strdup(&dtp->arena, name);
+		a->name = dt_arena_strdup(&dtp->arena, name != NULL ? name : "");
 		a->kind = IDK_XLARG;
 		a->type = info->keys[i];
 		a->flags = IDF_DECLARED | IDF_DEFINED;

@@ -73,7 +73,11 @@ static void mark_const(struct dt_node *n, struct dt_type *t, int64_t v)
 	n->cval = v;
 }
 
-/* The type of an integer constant, from its value and suffix as in C. */
+/*
+ * The type of an integer constant, from its value and suffix as in C99:
+ * the first of its list of types (int, long, long long, and their
+ * unsigned versions for octal, hex or "u") that holds the value.
+ */
 static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_typetab *tt = TT(pcb);
@@ -96,7 +100,9 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		cands[nc++] = tt->t_ulong;
 	if (!u)
 		cands[nc++] = tt->t_llong;
-	cands[nc++] = tt->t_ullong;
+	/* A decimal constant is unsigned only if it says so. */
+	if (u || !n->i.decimal)
+		cands[nc++] = tt->t_ullong;
 	for (int i = 0; i < nc; i++) {
 		struct dt_type *t = cands[i];
 		uint64_t max = t->size >= 8 ? (t->is_signed ? (uint64_t)INT64_MAX : UINT64_MAX)
@@ -105,7 +111,9 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		if (v <= max)
 			return t;
 	}
-	return tt->t_ullong;
+	dt_cerror(pcb, "D_INT_OFLOW", n->line,
+		  "integer constant 0x%llx cannot be represented in any built-in integral type",
+		  (unsigned long long)v);
 }
 
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e)
@@ -299,13 +307,13 @@ const char *dt_sema_dynamic_name(struct dt_node *n)
 }
 
 /* DTrace's keys must be values: neither void nor dynamic (D_KEY_TYPE). */
-void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what)
+void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line)
 {
 	const char *dyn = dt_sema_dynamic_name(k);
 
 	if (dyn == NULL && k->kind != N_AGG && !dt_type_is_void(k->type))
 		return;
-	dt_cerror(pcb, "D_KEY_TYPE", k->line, "%s expression may not be used as %s index: key #%d",
+	dt_cerror(pcb, "D_KEY_TYPE", line, "%s expression may not be used as %s index: key #%d",
 		  dyn != NULL ? dyn : dt_sema_typestr(pcb, k->type), what, i);
 }
 
@@ -708,9 +716,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		if (dt_sema_resolve(pcb, lhs->ident.name) != NULL ||
 		    strchr(lhs->ident.name, '`') != NULL)
 			return;
-		struct dt_ident *id = dt_ident_user_add(dtp, IDK_GLOBAL, lhs->ident.name, lhs->line);
-		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
+		struct dt_ident *id = dt_sema_new_var(pcb, IDK_GLOBAL, lhs->ident.name, lhs->line);
 		id->type = t;
 		id->flags |= IDF_DEFINED;
 		return;
@@ -721,7 +727,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		if (id != NULL && (id->flags & IDF_DEFINED))
 			return;
 		if (id == NULL)
-			id = dt_ident_user_add(dtp, kind, lhs->member, lhs->line);
+			id = dt_sema_new_var(pcb, kind, lhs->member, lhs->line);
 		if (id == NULL)
 			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
 		id->type = t;
@@ -744,12 +750,12 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		for (struct dt_node *k = lhs->call.args; k != NULL; k = k->next) {
 			if (k->kind != N_AGG)
 				dt_sema_expr(pcb, k);
-			dt_sema_check_key(pcb, k, ki++, "associative array");
+			dt_sema_check_key(pcb, k, ki++, "associative array", lhs->line);
 		}
 		if (tls_array)
-			id = dt_ident_user_add(dtp, IDK_TLS, lhs->l->member, lhs->line);
+			id = dt_sema_new_var(pcb, IDK_TLS, lhs->l->member, lhs->line);
 		else
-			id = dt_ident_user_add(dtp, IDK_ARRAY, lhs->l->ident.name, lhs->line);
+			id = dt_sema_new_var(pcb, IDK_ARRAY, lhs->l->ident.name, lhs->line);
 		if (id == NULL)
 			dt_cerror(pcb, "D_NOMEM", lhs->line, "out of memory");
 		int nk = dt_node_list_len(lhs->call.args);

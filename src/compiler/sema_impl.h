@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "compiler/ast.h"
+#include "compiler/ident.h"
 #include "compiler/pcb.h"
 
 struct dt_type;
@@ -34,6 +35,9 @@ struct dt_sema_ctx {
 
 struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
 				      struct dt_declarator *d, struct dt_sema_decl *info);
+
+/* A new variable of scope `kind` (D_ID_OFLOW past DTrace's limits). */
+struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const char *name, int line);
 
 /* Program-scope declarations and inline definitions (sema_decl.c). */
 void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n);
@@ -64,7 +68,7 @@ bool dt_sema_type_argcompat(struct dt_pcb *pcb, struct dt_type *t, struct dt_nod
 /* An aggregation or translated value's kind ("aggregation" ...), NULL for other values. */
 const char *dt_sema_dynamic_name(struct dt_node *n);
 /* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
-void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what);
+void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line);
 
 /* Integer promotion and the usual arithmetic conversions. */
 struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
