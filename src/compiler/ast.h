@@ -144,7 +144,6 @@ struct dt_clause {
 	struct dt_node *body;		/* statement list (NULL: no body given) */
 	bool has_body;
 	int end_line;			/* line of the closing brace */
-	int pred_end_line;		/* line of the token after the predicate's closing '/' */
 };
 
 struct dt_xlator {

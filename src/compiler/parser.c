@@ -1039,7 +1039,6 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		if (e->tok != T_EPRED)
 			syntax_error(p, e);
 		next(p);
-		n->clause.pred_end_line = peek(p)->line;
 		if (peek_tok(p) != T_LBRACE)
 			dt_cerror(p->pcb, "D_SYNTAX", n->clause.pred->line,
 				  "expected actions { } following probe description and predicate");

@@ -298,7 +298,7 @@ void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->l);
 	pcb->iparams = NULL;
 	pcb->niparams = 0;
-	if (!dt_sema_assignable(pcb, t, n->l))
+	if (!dt_sema_type_argcompat(pcb, t, n->l))
 		dt_cerror(pcb, "D_OP_INCOMPAT", line,
 			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", info.name,
 			  dt_sema_typestr(pcb, t), dt_sema_typestr(pcb, n->l->type));
