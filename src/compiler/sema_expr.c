@@ -380,7 +380,7 @@ static void cook_subscript(struct dt_pcb *pcb, struct dt_node *n)
 	if (k == NULL)
 		dt_cerror(pcb, "D_SYNTAX", n->line, "syntax error near \"]\"");
 	if (k->kind == N_AGG)
-		dt_sema_expr(pcb, k);
+		k->type = TT(pcb)->t_dyn;
 	struct dt_type *lt = base->type, *rt = k->type;
 	bool lptr = dt_type_is_string(lt) || (dt_sema_is_pointer(lt) && !dt_sema_is_vfptr(lt));
 	bool rptr = dt_type_is_string(rt) || (dt_sema_is_pointer(rt) && !dt_sema_is_vfptr(rt));
@@ -394,7 +394,8 @@ static void cook_subscript(struct dt_pcb *pcb, struct dt_node *n)
 		sum = rt;
 	else
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" + \"%s\"",
-			  dt_sema_typestr(pcb, lt), dt_sema_typestr(pcb, rt));
+			  dt_sema_dynamic_name(base) ? dt_sema_dynamic_name(base) : dt_sema_typestr(pcb, lt),
+			  dt_sema_dynamic_name(k) ? dt_sema_dynamic_name(k) : dt_sema_typestr(pcb, rt));
 	struct dt_type *at = dt_type_base(lt);
 	/* An array's size bounds constant indexes (one of unknown size does not). */
 	if (at->kind == TK_ARRAY && rint && (k->flags & DN_CONST) && at->nelems > 0 &&
