@@ -232,6 +232,9 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 		if (id->inline_expr->flags & DN_CONST) {
 			n->flags |= DN_CONST;
 			n->cval = dt_sema_cast_value(id->type, id->inline_expr->cval);
+		} else {
+			/* A variable to DTrace, not one a program may write here. */
+			n->flags |= DN_LVALUE;
 		}
 		break;
 	case IDK_ENUM:
