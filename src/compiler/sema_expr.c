@@ -31,17 +31,6 @@ int64_t dt_sema_cast_value(struct dt_type *t, int64_t v)
 	return (int64_t)u;
 }
 
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
-{
-	struct dt_type *b = dt_type_base(t);
-
-	if (b != NULL && (b->kind == TK_INT || b->kind == TK_ENUM) && b->size < 4)
-		return TT(pcb)->t_int;
-	if (b != NULL && b->kind == TK_ENUM)
-		return TT(pcb)->t_int;
-	return t;
-}
-
 /*
  * The type of a binary arithmetic result, as DTrace computes it: not C's
  * promotion to int, but the operand type of greater rank (size, then
@@ -116,6 +105,13 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		  (unsigned long long)v);
 }
 
+/*
+ * May e be assigned to (or passed as, or used as a key of) type `to`?
+ * DTrace's dt_node_is_argcompat(): integers to integers, char pointers or
+ * arrays to strings, pointers to pointers to the same type or void (or the
+ * constant 0), anything else to its own type.  (DTrace also lets a string
+ * become a char pointer; a string has no address to give here, so no.)
+ */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e)
 {
 	struct dt_type *from = e->type;
@@ -125,14 +121,15 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 		return true;
 	if (dt_type_is_string(to))
 		return dt_type_is_string(from) || dt_type_is_charptr(from);
-	if (dt_type_is_pointer(to)) {
-		if (dt_type_is_pointer(from) || dt_type_is_array(from))
-			return true;
-		/* The constant 0 is a null pointer. */
-		return (e->flags & DN_CONST) && e->cval == 0 && dt_type_is_integer(from);
+	if (dt_type_is_pointer(to) || dt_type_is_array(to)) {
+		if (dt_type_is_integer(from))
+			return (e->flags & DN_CONST) && e->cval == 0;	/* NULL */
+		if (!dt_type_is_pointer(from) && !dt_type_is_array(from))
+			return false;
+		struct dt_type *a = dt_type_base(dt_type_base(to)->base);
+		struct dt_type *b = dt_type_base(dt_type_base(from)->base);
+		return dt_type_is_void(a) || dt_type_is_void(b) || dt_type_equal(a, b);
 	}
-	if (dt_type_is_integer(to) && dt_type_is_pointer(from))
-		return false;
 	return dt_type_equal(to, from);
 }
 
@@ -601,6 +598,10 @@ static const char *operand_type(struct dt_pcb *pcb, struct dt_node *n)
 static void cook_operand(struct dt_pcb *pcb, struct dt_node *n)
 {
 	if (n->kind == N_AGG) {
+		/* DTrace resolves it first: an aggregation not yet assigned is unknown. */
+		if (dt_ident_user(pcb->hdl, IDK_AGG, n->agg.name) == NULL)
+			dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "failed to resolve @%s: Unknown variable name",
+				  n->agg.name);
 		n->type = TT(pcb)->t_dyn;
 		return;
 	}
@@ -846,7 +847,8 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 				dt_cerror(pcb, "D_OP_VFPTR", n->line,
 					  "operator %s requires left-hand scalar operand of known size",
 					  opname(n->op));
-			if (!dt_sema_is_integer(r->type) && !dt_sema_ptrcompat(pcb, l, r))
+			/* DTrace also takes pointer += pointer, which means nothing: refused. */
+			if (!dt_sema_is_integer(r->type))
 				incompat(pcb, n, n->op);
 		}
 		break;
@@ -963,7 +965,9 @@ static void cook_additive(struct dt_pcb *pcb, struct dt_node *n, enum dt_tok op)
 		struct dt_type *b = dt_type_base(rt);
 		n->type = b->kind == TK_ARRAY ? dt_type_ptr(tt, b->base) : rt;
 	} else if (lptr && rptr && op == T_SUB && dt_sema_ptrcompat(pcb, l, r)) {
-		n->type = tt->t_long;
+		n->type = dt_type_lookup(tt, "ptrdiff_t");
+		if (n->type == NULL)
+			n->type = tt->t_long;
 	} else {
 		incompat(pcb, n, op);
 	}
@@ -1044,8 +1048,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case T_LSH:
 	case T_RSH:
+		/* The left operand's type, unpromoted (DTrace's; so are the unary operators'). */
 		need_int(pcb, n, op, l, r);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		break;
 	default:
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "invalid binary op %s", opname(op));
@@ -1054,7 +1059,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	if ((l->flags & DN_CONST) && (r->flags & DN_CONST) && dt_sema_is_integer(l->type) &&
 	    dt_sema_is_integer(r->type)) {
 		int64_t v;
-		struct dt_type *ct = dt_sema_arith(pcb, l->type, r->type);
+		/* A shift's signedness is its left operand's, as when it runs. */
+		struct dt_type *ct = op == T_LSH || op == T_RSH ? l->type
+				     : dt_sema_arith(pcb, l->type, r->type);
 		bool uns = !dt_type_is_signed(ct);
 		if (fold2(pcb, n, op, l->cval, r->cval, uns, &v))
 			mark_const(n, n->type, v);
@@ -1135,7 +1142,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 	case T_BNEG:
 		if (!dt_sema_is_integer(l->type))
 			dt_cerror(pcb, "D_OP_INT", n->line, "operator ~ requires an operand of integral type");
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, ~l->cval);
 		break;
@@ -1144,7 +1151,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (!dt_sema_is_integer(l->type))
 			dt_cerror(pcb, "D_OP_ARITH", n->line, "operator %s requires an operand of arithmetic type",
 				  n->op == T_INEG ? "-" : "+");
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST) {
 			int64_t v = n->op == T_INEG ? (int64_t)(0 - (uint64_t)l->cval) : l->cval;
 			/* Negating an unsigned constant stays within its width. */
@@ -1193,6 +1200,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+/* DTrace's order of checks (dt_cook_op3()): condition, operand types, actions. */
 static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_node *l = n->l, *r = n->r;

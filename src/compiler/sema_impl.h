@@ -70,8 +70,7 @@ const char *dt_sema_dynamic_name(struct dt_node *n);
 /* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
 void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line);
 
-/* Integer promotion and the usual arithmetic conversions. */
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
+/* D's arithmetic conversions (the operand type of greater rank). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
 
 /* Truncate/extend a constant to a type's width and signedness. */
