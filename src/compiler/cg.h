@@ -96,6 +96,7 @@ struct dt_cg {
 	bool records;			/* the clause writes a record */
 	uint32_t rec_off;		/* next free byte in the record */
 	bool rec_force_wakeup;
+	bool user_addrs;		/* the clause records user addresses (cg_stack.c) */
 	int action_index;
 	bool in_pred;
 

@@ -158,6 +158,9 @@ static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kin
 	it->fmt = call->aux;
 	it->fmtstr = fmt->str.s;
 	it->nargs = dt_node_list_len(fmt->next);
+	/* %A prints user symbols: the processes' mappings are needed. */
+	if (dt_pf_has_uaddr(call->aux))
+		cg->dtp->uses_usyms = true;
 	for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
 		struct dt_ritem *ai = add_item(cg, RK_PFARG);
 		record_value(cg, a, ai);
@@ -260,6 +263,8 @@ static void act_printa(struct dt_cg *cg, struct dt_node *call)
 	if (a->kind == N_STRING) {
 		it->fmt = call->aux;
 		it->fmtstr = a->str.s;
+		if (dt_pf_has_uaddr(call->aux))
+			cg->dtp->uses_usyms = true;
 	}
 }
 

@@ -4,6 +4,7 @@
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/cg_vtime.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
@@ -320,13 +321,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, off);
 		return r;
 	}
-	case BV_VTIMESTAMP: {
-		uint32_t se = cg_kmember(cg, "struct task_struct", "se", "vtimestamp");
-		uint32_t sum = cg_kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
-		r = described_task(cg);
-		kread(cg, r, se + sum, 8);
-		return r;
-	}
+	case BV_VTIMESTAMP:
+		return cg_vtime(cg);
 	case BV_PPID: {
 		uint32_t parent = cg_kmember(cg, "struct task_struct", "real_parent", "ppid");
 		uint32_t tgid = cg_kmember(cg, "struct task_struct", "tgid", "ppid");

@@ -7,6 +7,7 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
@@ -79,8 +80,7 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 		} else if (s->l->kind == N_OP2 && s->l->l->kind == N_AGG) {
 			cg_agg_assign(cg, s->l);
 		} else {
-			int r = cg_expr(cg, s->l);
-			cg_reg_free(cg, r);
+			cg_expr_discard(cg, s->l);
 		}
 		break;
 	case N_IF: {
@@ -304,6 +304,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		}
 		emit_submit(&cg);
 	}
+	cg_stack_note_proc(&cg);
 	cg_label_place(&cg, cg.exit_label);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());

@@ -461,11 +461,9 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 		return cg_logical(cg, n);
 	case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
 		return cg_compare(cg, n);
-	case T_COMMA: {
-		int r = cg_expr(cg, n->l);
-		cg_reg_free(cg, r);
+	case T_COMMA:
+		cg_expr_discard(cg, n->l);
 		return cg_expr(cg, n->r);
-	}
 	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
 	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
 	case T_RSH_EQ:
@@ -642,6 +640,58 @@ static int expr_value(struct dt_cg *cg, struct dt_node *n)
 		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
 			  "this kind of expression is not supported yet by the code generator");
 	}
+}
+
+/*
+ * DTrace evaluates an expression whose value is unused (an expression
+ * statement, a DIFEXPR action; the left of a comma) for its side effects
+ * and faults, and a D string is a pointer whose characters are read only
+ * when they are used (dt_cg_node: stringof and casts load nothing).  So
+ * the string that stringof() or a cast to string would make is not read
+ * here, nor is a string value checked for NULL; loads, assignments and
+ * calls in it still happen.
+ */
+void cg_expr_discard(struct dt_cg *cg, struct dt_node *n)
+{
+	if (n->flags & DN_CONST)
+		return;
+	switch (n->kind) {
+	case N_STRINGOF:
+		cg_expr_discard(cg, n->l);
+		return;
+	case N_CAST:
+		if (!dt_type_is_string(n->type))
+			break;
+		cg_expr_discard(cg, n->l);
+		return;
+	case N_IDENT:
+		if (n->id->kind != IDK_INLINE || !dt_type_is_string(n->type))
+			break;
+		cg_expr_discard(cg, n->id->inline_expr);
+		return;
+	case N_OP2:
+		if (n->op != T_COMMA)
+			break;
+		cg_expr_discard(cg, n->l);
+		cg_expr_discard(cg, n->r);
+		return;
+	case N_OP3: {
+		int other = cg_label_new(cg), done = cg_label_new(cg);
+		int mark = cg_stack_mark(cg);
+		cg_branch_false(cg, n->cond, other);
+		cg_expr_discard(cg, n->l);
+		cg_stack_release(cg, mark);
+		cg_ja(cg, done);
+		cg_label_place(cg, other);
+		cg_expr_discard(cg, n->r);
+		cg_stack_release(cg, mark);
+		cg_label_place(cg, done);
+		return;
+	}
+	default:
+		break;
+	}
+	cg_reg_free(cg, expr_value(cg, n));
 }
 
 int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n)

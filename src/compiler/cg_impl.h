@@ -25,7 +25,13 @@
 #define MAP_PROBES	"dt_probes"
 #define MAP_AGG		"dt_agg"
 #define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
+#define MAP_USEEN	"dt_useen"	/* processes whose user addresses were recorded */
+#define USEEN_MAX	4096
 #define CURCPU_SIZE	16
+
+/* A new function of the object (a program if section is set), cg_prog.c. */
+struct bo_func *dt_cg_new_func(struct dtrace_hdl *dtp, const char *name, const char *section,
+			       unsigned nargs);
 
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
@@ -74,6 +80,8 @@ int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
  */
 bool cg_may_be_null(const struct dt_node *n);
 int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n);
+/* An expression whose value is unused, for its side effects and faults (cg_expr.c). */
+void cg_expr_discard(struct dt_cg *cg, struct dt_node *n);
 int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n);
 void cg_null_check(struct dt_cg *cg, int reg);
 /* A string variable's storage at `reg`: reg becomes 0 if it holds the NULL mark. */

@@ -12,6 +12,7 @@
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/cg_vtime.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/vars.h"
@@ -201,6 +202,12 @@ static struct bo_func *new_func(dtrace_hdl_t *dtp, const char *name, const char 
 	if (dt_vec_push(&dtp->obj->funcs, fn) < 0)
 		return NULL;
 	return fn;
+}
+
+struct bo_func *dt_cg_new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
+			       unsigned nargs)
+{
+	return new_func(dtp, name, section, nargs);
 }
 
 static void build_program(struct dt_pcb *pcb, struct dt_group *g)
@@ -434,6 +441,10 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
 	if (dtp->need_curcpu_map)
 		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
+	if (dtp->uses_usyms)
+		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 4, 4, USEEN_MAX, 0);
+	if (dtp->uses_vtime)
+		rc |= add_map(dtp, MAP_VTIME, BPF_MAP_TYPE_LRU_HASH, 4, VTIME_VALUE, VTIME_MAX, 0);
 	if (dtp->need_probe_map)
 		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
 			      (uint32_t)dtp->probes.n + 1, 0);
@@ -523,6 +534,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	}
 	build_fault(&pcb);
 	build_error(&pcb, error_group);
+	dt_cg_vtime_program(&pcb);
 	if (dtp->bss_size < BSS_FIXED)
 		dtp->bss_size = BSS_FIXED;
 	dtp->obj->bss_size = dtp->bss_size;

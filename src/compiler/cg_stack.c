@@ -163,9 +163,10 @@ static int ctx_reg(struct dt_cg *cg)
 }
 
 /*
- * bpf_get_stack(ctx, dst, size, flags): a user stack, or the kernel stack
- * less the tracing machinery's frames; dst (freed) is zero-filled past
- * the last frame.  Returns a register with the bytes stored (negative on
+ * bpf_get_stack(ctx, dst, size, flags): a user stack (at a function's
+ * first instruction dt_rt_ustack_entry()), or the kernel stack less the
+ * tracing machinery's frames; dst (freed) is zero-filled past the last
+ * frame.  Returns a register with the bytes stored (negative on
  * failure, 0 for no kernel stack).
  */
 static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
@@ -173,13 +174,6 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 	int a[4];
 
 	cg_bvar_need_current(cg, user ? "a user stack" : "a kernel stack");
-	if (user) {
-		a[0] = ctx_reg(cg);
-		a[1] = dst;
-		a[2] = imm(cg, (int32_t)size);
-		a[3] = imm(cg, BPF_F_USER_STACK);
-		return cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
-	}
 	int res = cg_reg_alloc(cg);
 	int keep = cg_reg_alloc(cg);
 	int flags = cg_reg_alloc(cg);
@@ -188,7 +182,29 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 	cg_emit(cg, I_MOV64_IMM(res, 0));	/* saved across the calls: defined */
 	cg_emit(cg, I_MOV64_REG(keep, dst));
 	cg_emit(cg, I_LDX(BPF_DW, flags, REG_DCTX, DCTX_KSTACK));
+	if (user) {
+		/* At a function's first instruction: the run-time walk (cg_stack.h). */
+		cg_jmp_imm(cg, BPF_JSET, flags, DT_STACK_UENTRY, none);
+		cg_reg_free(cg, flags);
+		a[0] = ctx_reg(cg);
+		a[1] = dst;
+		a[2] = imm(cg, (int32_t)size);
+		a[3] = imm(cg, BPF_F_USER_STACK);
+		int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
+		cg_emit(cg, I_MOV64_REG(res, rc));
+		cg_reg_free(cg, rc);
+		cg_ja(cg, done);
+		cg_label_place(cg, none);
+		a[0] = keep;
+		a[1] = imm(cg, (int32_t)size);
+		rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 2);
+		cg_emit(cg, I_MOV64_REG(res, rc));
+		cg_reg_free(cg, rc);
+		cg_label_place(cg, done);
+		return res;
+	}
 	cg_jmp_imm(cg, BPF_JSET, flags, DT_KSTACK_NONE, none);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, flags, BPF_F_SKIP_FIELD_MASK));
 	a[0] = ctx_reg(cg);
 	a[1] = dst;
 	a[2] = imm(cg, (int32_t)size);
@@ -233,6 +249,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 		cg_reg_free(cg, t);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
 		cg->dtp->uses_usyms = true;
+		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
 }
@@ -296,6 +313,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg->dtp->uses_usyms = true;
+		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, dst);
 }
@@ -349,6 +367,20 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 		store_symaddr(cg, k, true, dst);
 		return;
 	}
+}
+
+void cg_stack_note_proc(struct dt_cg *cg)
+{
+	int a[3];
+
+	if (!cg->user_addrs)
+		return;
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], MAP_USEEN);
+	a[1] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[1], MAP_RING);
+	a[2] = current_tgid(cg);
+	cg_call_func_void(cg, "dt_rt_proc_seen", a, 3);
 }
 
 int cg_stack_bvar(struct dt_cg *cg, int code)

@@ -294,6 +294,14 @@ bool dt_pf_spec_takes_value(const struct dt_pf_spec *s)
 	return s->conv != NULL && s->conv->print != PFPR_PCT;
 }
 
+bool dt_pf_has_uaddr(const struct dt_pf_format *f)
+{
+	for (size_t i = 0; f != NULL && i < f->nspecs; i++)
+		if (f->specs[i].conv != NULL && f->specs[i].conv->print == PFPR_UADDR)
+			return true;
+	return false;
+}
+
 size_t dt_pf_nargs(const struct dt_pf_format *f)
 {
 	size_t n = 0;

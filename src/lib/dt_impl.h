@@ -74,6 +74,7 @@ struct dtrace_hdl {
 	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
 	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
 	bool uses_usyms;		/* some clause records user addresses (ustack() & co.) */
+	bool uses_vtime;		/* some clause reads vtimestamp (compiler/cg_vtime.c) */
 
 	/* Probes and providers. */
 	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */

@@ -13,6 +13,7 @@
 #include "bpf/load.h"
 #include "bpf/object.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "consumer/rdesc.h"
@@ -70,6 +71,20 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
 		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
 				    g->probes.v[0]->desc[3], strerror(errno));
+	return 0;
+}
+
+/* The program that keeps vtimestamp (compiler/cg_vtime.c), if there is one. */
+static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, DT_VTIME_PROG);
+
+	if (p == NULL)
+		return 0;
+	rt->vtime_link = bpf_program__attach_raw_tracepoint(p, DT_VTIME_TP);
+	if (rt->vtime_link == NULL)
+		return dt_set_error(dtp, -errno, "failed to attach vtimestamp's program to the %s "
+				    "raw tracepoint: %s", DT_VTIME_TP, strerror(errno));
 	return 0;
 }
 
@@ -252,6 +267,9 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	}
 	if ((rc = dt_consume_init(dtp)) < 0)
 		goto fail;
+	/* vtimestamp's bookkeeping first: it must see every switch of a thread it knows. */
+	if ((rc = attach_vtime(dtp, rt)) < 0)
+		goto fail;
 	/* Attach while the gate is closed: nothing runs before BEGIN. */
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
@@ -298,6 +316,8 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 		dt_vec_free(&g->probes);
 	}
 	dt_vec_free(&rt->groups);
+	bpf_link__destroy(rt->vtime_link);
+	rt->vtime_link = NULL;
 	dt_consume_close(dtp);
 	if (rt->obj != NULL)
 		bo_close(rt->obj);

@@ -120,6 +120,7 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	up->nalias = nalias;
 	up->sites = s;
 	s->off = foff;
+	s->entry = kind != DT_UPROBE_RETURN && off == 0;
 	if (dt_probe_add_named(dtp, &dt_prov_pid, c->prov, o->name, sym->name, name, 0, up) == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	return 0;
