@@ -35,8 +35,6 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	int n = 0;
 
 	msg[0] = '\0';
-	if (pcb->pred_line > 0 && tag != NULL && strncmp(tag, "D_OP_", 5) == 0)
-		line = pcb->pred_line;
 	if (tag != NULL && dtp->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
 	/* Scripts report lines; -n and friends name the part of the clause. */

@@ -273,6 +273,8 @@ static const char *scope_prefix(enum dt_idkind kind)
 		return "this->";
 	case IDK_AGG:
 		return "@";
+	case IDK_EXTERN:
+		return "D`";
 	default:
 		return "";
 	}
@@ -317,28 +319,34 @@ void dt_idents_fini(struct dtrace_hdl *dtp)
 	dt_htab_free(&dtp->idents);
 }
 
-const char *dt_idkind_name(enum dt_idkind k)
+/* DTrace's names of identifier kinds (dt_idkind_name). */
+const char *dt_ident_kind_name(const struct dt_ident *id)
 {
-	switch (k) {
+	switch (id->kind) {
 	case IDK_BVAR:
+		return id->code == BV_ARGS || id->code == BV_UREGS ? "associative array" : "scalar";
 	case IDK_GLOBAL:
-	case IDK_TLS:
 	case IDK_LOCAL:
-		return "variable";
+	case IDK_XLARG:
+		return "scalar";
+	case IDK_TLS:
+		return id->nkeys > 0 ? "associative array" : "scalar";
 	case IDK_ARRAY:
-		return "array";
-	case IDK_ACTION:
-	case IDK_SUBR:
-	case IDK_AGGFUNC:
-		return "function";
+		return "associative array";
 	case IDK_INLINE:
-		return "inline";
+		return id->iparams != NULL ? "associative array" : "scalar";
+	case IDK_ACTION:
+		return "tracing function";
+	case IDK_SUBR:
+		return "function";
+	case IDK_AGGFUNC:
+		return "aggregating function";
 	case IDK_AGG:
 		return "aggregation";
 	case IDK_ENUM:
 		return "enumerator";
-	case IDK_XLARG:
-		return "translator input";
+	case IDK_EXTERN:
+		return "external symbol reference";
 	}
-	return "identifier";
+	return "<?>";
 }

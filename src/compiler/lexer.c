@@ -480,8 +480,12 @@ static void count_nesting(struct dt_lexer *lx, enum dt_tok tok)
 	}
 }
 
-/* "/" closes a predicate when followed by end of input, ";", "{" or "/". */
-static enum dt_tok slash(struct dt_lexer *lx)
+/*
+ * "/" closes a predicate when followed by end of input, ";", "{" or "/".
+ * *nlp: the newlines before that character, which DTrace's look-ahead
+ * consumes (what it then reports is on that character's line).
+ */
+static enum dt_tok slash(struct dt_lexer *lx, int *nlp)
 {
 	size_t p = lx->pos;
 	int nl = 0;
@@ -492,6 +496,7 @@ static enum dt_tok slash(struct dt_lexer *lx)
 		p++;
 	}
 	/* DTrace reports these after its look-ahead past the blanks (a NUL ends it). */
+	*nlp = nl;
 	if (p >= lx->len || lx->src[p] == '\0' || one_of(lx->src[p], ";{/")) {
 		if (lx->parens != 0)
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line + nl,
@@ -643,7 +648,10 @@ static void lex_expr(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode mo
 		size_t n = strlen(ops[i].s);
 		if (lx->pos + n <= lx->len && memcmp(lx->src + lx->pos, ops[i].s, n) == 0) {
 			lx->pos += n;
-			t->tok = ops[i].tok == T_DIV ? slash(lx) : ops[i].tok;
+			int nl = 0;
+			t->tok = ops[i].tok == T_DIV ? slash(lx, &nl) : ops[i].tok;
+			if (t->tok == T_EPRED)
+				t->line += nl;
 			count_nesting(lx, t->tok);
 			return;
 		}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/ident.h"
 #include "compiler/lexer.h"
 #include "compiler/macros.h"
 #include "compiler/pragma.h"
@@ -34,8 +35,10 @@ struct parser {
 	 * Names that are variables whatever types exist: declared globals and,
 	 * as DTrace's lexer guesses them, names assigned to (DTrace: "user-
 	 * defined global variables always take precedence over types").
+	 * A hash set: a program may declare tens of thousands of globals.
 	 */
-	struct tdname *vars;
+	struct tdname **vars;
+	size_t nvars_buckets, nvars;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
 	/* The last "( expression )": a primary expression, so it may be assigned to. */
@@ -61,9 +64,74 @@ int dt_node_list_len(const struct dt_node *n)
 	return i;
 }
 
-static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '`';
+}
+
+/* Does the identifier at src[at] end a name DTrace's lexer remembers (followed by ; [ = , ++ --)? */
+static bool remembered_at(const char *src, size_t len, size_t at, size_t n)
+{
+	size_t q = at + n;
+
+	while (q < len && strchr(" \t\f\v\r\n", src[q]) != NULL)
+		q++;
+	if (q >= len)
+		return false;
+	char c0 = src[q], c1 = q + 1 < len ? src[q + 1] : '\0';
+	return c0 == ';' || c0 == '[' || c0 == ',' || (c0 == '=' && c1 != '=') ||
+	       ((c0 == '+' || c0 == '-') && c1 == c0);
+}
+
+/*
+ * DTrace's lexer knows an identifier without looking past it if it names
+ * a global or appeared before where only a variable name can (it then
+ * remembers it).  Otherwise it peeks at the characters after it, which
+ * leaves its idea of the token's text running to the end of the line.
+ */
+static bool lexer_knows(struct parser *p, const struct dt_token *t)
+{
+	const char *name = t->sval, *src = p->lx.src;
+	size_t n = strlen(name);
+
+	if (dt_ident_builtin(p->pcb->hdl, name) != NULL || dt_ident_lookup_any(p->pcb->hdl, name) != NULL)
+		return true;
+	for (size_t at = 0; at + n <= t->start; at++) {
+		if (memcmp(src + at, name, n) != 0 || (at > 0 && is_word_char(src[at - 1])) ||
+		    (at + n < p->lx.len && is_word_char(src[at + n])))
+			continue;
+		if (remembered_at(src, p->lx.len, at, n))
+			return true;
+	}
+	return false;
+}
+
+/* The text DTrace shows for a token it reports a syntax error at. */
+static const char *error_text(struct parser *p, const struct dt_token *t)
 {
 	const char *text = dt_tok_text(&p->lx, t);
+
+	if (text == NULL || t->tok != T_IDENT || p->lx.peek_mode != LM_EXPR || lexer_knows(p, t))
+		return text;
+	/* Blanks it read are given back as spaces, up to a newline; then the line's rest. */
+	const char *src = p->lx.src;
+	size_t q = t->end, len = p->lx.len;
+	while (q < len && strchr(" \t\f\v\r", src[q]) != NULL)
+		q++;
+	size_t blanks = q - t->end;
+	if (q < len && src[q] == '\n')
+		return dt_pstrndup(p->pcb, src + t->start, t->end - t->start + blanks);
+	size_t e = q;
+	while (e < len && src[e] != '\n')
+		e++;
+	char *r = dt_pstrndup(p->pcb, src + t->start, e - t->start);
+	memset(r + (t->end - t->start), ' ', blanks);
+	return r;
+}
+
+static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
+{
+	const char *text = error_text(p, t);
 
 	if (text == NULL)
 		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end%sinput",
@@ -127,19 +195,52 @@ static bool in_list(const struct tdname *l, const char *name)
 	return false;
 }
 
+static size_t var_hash(const char *name)
+{
+	size_t h = 2166136261u;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h;
+}
+
+static bool is_var_name(const struct parser *p, const char *name)
+{
+	if (p->nvars_buckets == 0)
+		return false;
+	return in_list(p->vars[var_hash(name) & (p->nvars_buckets - 1)], name);
+}
+
 static void add_var(struct parser *p, const char *name)
 {
-	if (in_list(p->vars, name))
+	if (is_var_name(p, name))
 		return;
+	/* Keep the chains short: double the buckets (arena memory) as the set grows. */
+	if (p->nvars >= p->nvars_buckets) {
+		size_t nb = p->nvars_buckets != 0 ? 2 * p->nvars_buckets : 64;
+		struct tdname **tab = dt_palloc(p->pcb, nb * sizeof(*tab));
+		memset(tab, 0, nb * sizeof(*tab));
+		for (size_t i = 0; i < p->nvars_buckets; i++)
+			for (struct tdname *v = p->vars[i], *nx; v != NULL; v = nx) {
+				nx = v->next;
+				size_t b = var_hash(v->name) & (nb - 1);
+				v->next = tab[b];
+				tab[b] = v;
+			}
+		p->vars = tab;
+		p->nvars_buckets = nb;
+	}
 	struct tdname *v = dt_palloc(p->pcb, sizeof(*v));
+	size_t b = var_hash(name) & (p->nvars_buckets - 1);
 	v->name = name;
-	v->next = p->vars;
-	p->vars = v;
+	v->next = p->vars[b];
+	p->vars[b] = v;
+	p->nvars++;
 }
 
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
 {
-	if (t->tok != T_IDENT || in_list(p->vars, t->sval))
+	if (t->tok != T_IDENT || is_var_name(p, t->sval))
 		return false;
 	return declared_typedef(p, t->sval) || dt_type_name_exists(p->pcb, t->sval);
 }
@@ -160,13 +261,32 @@ static bool starts_type(struct parser *p, const struct dt_token *t)
 	}
 }
 
+/* A parameter may also begin with a (C) storage class, which is then refused. */
+static bool starts_param(struct parser *p, const struct dt_token *t)
+{
+	switch (t->tok) {
+	case K_AUTO: case K_REGISTER: case K_STATIC: case K_EXTERN: case K_TYPEDEF:
+		return true;
+	default:
+		return starts_type(p, t);
+	}
+}
+
 static struct dt_node *parse_expr(struct parser *p);
 static struct dt_node *parse_assign(struct parser *p);
 static struct dt_node *parse_cond(struct parser *p);
 static struct dt_node *parse_cast(struct parser *p);
 static struct dt_node *parse_unary(struct parser *p);
 static struct dt_declarator *parse_declarator(struct parser *p, bool abstract);
-static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class);
+
+/* Which storage classes declaration specifiers may hold (DTrace's grammar). */
+enum classes {
+	CLASS_NONE,	/* type names and struct members */
+	CLASS_C,	/* parameters: auto, register, static, extern, typedef */
+	CLASS_D,	/* declarations and inlines: also self and this */
+};
+
+static struct dt_declspec *parse_declspec(struct parser *p, enum classes classes);
 
 static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 {
@@ -176,7 +296,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 		const struct dt_token *t = peek(p);
 		if (!starts_type(p, t))
 			syntax_error(p, t);
-		struct dt_declspec *ms = parse_declspec(p, false);
+		struct dt_declspec *ms = parse_declspec(p, CLASS_NONE);
 		for (;;) {
 			struct dt_node *m = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 			m->decl.spec = ms;
@@ -184,6 +304,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 				m->decl.decl = parse_declarator(p, false);
 			if (accept(p, T_COLON))
 				m->decl.bitwidth = parse_cond(p);
+			m->decl.end_line = peek(p)->line;
 			*tail = m;
 			tail = &m->next;
 			if (!accept(p, T_COMMA))
@@ -222,8 +343,32 @@ static void parse_enum_body(struct parser *p, struct dt_declspec *ds)
 	ds->has_body = true;
 }
 
+/*
+ * DTrace's lexer decides whether an identifier in a declaration is a type
+ * name: not if the next character is one that can only follow a declared
+ * name (';', '[', '=' but not "==", "++", "--", or ',' outside
+ * parentheses), nor once the declaration has its type specifier.
+ */
+static bool names_type_here(struct parser *p, const struct dt_token *t, const struct dt_declspec *ds,
+			    bool in_parens)
+{
+	if (t->tok == T_TNAME)
+		return ds->ts == TS_NONE;
+	if (t->tok != T_IDENT || ds->ts != TS_NONE)
+		return false;
+	size_t q = t->end;
+	const char *src = p->lx.src;
+	while (q < p->lx.len && strchr(" \t\f\v\r\n", src[q]) != NULL)
+		q++;
+	char c0 = q < p->lx.len ? src[q] : '\0', c1 = q + 1 < p->lx.len ? src[q + 1] : '\0';
+	if (c0 == ';' || c0 == '[' || (c0 == '=' && c1 != '=') ||
+	    ((c0 == '+' || c0 == '-') && c1 == c0) || (c0 == ',' && !in_parens))
+		return false;
+	return is_typename_ident(p, t);
+}
+
 /* Declaration specifiers: storage class, type specifiers, qualifiers. */
-static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
+static struct dt_declspec *parse_declspec(struct parser *p, enum classes classes)
 {
 	struct dt_declspec *ds = dt_palloc(p->pcb, sizeof(*ds));
 	bool any = false;
@@ -245,7 +390,8 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		default: break;
 		}
 		if (dc != DC_NONE) {
-			if (!allow_class)
+			if (classes == CLASS_NONE ||
+			    (classes == CLASS_C && (dc == DC_SELF || dc == DC_THIS)))
 				syntax_error(p, t);
 			if (ds->dclass != DC_NONE)
 				dt_cerror(p->pcb, "D_DECL_CLASS", t->line,
@@ -269,8 +415,12 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		case K_UNSIGNED: next(p); ds->bits |= DS_UNSIGNED; any = true; continue;
 		case K_SHORT: next(p); ds->bits |= DS_SHORT; any = true; continue;
 		case K_LONG:
+			/* As DTrace counts them: a second long makes long long, a third long again. */
 			next(p);
-			ds->bits |= (ds->bits & DS_LONG) ? DS_LONGLONG : DS_LONG;
+			if (ds->bits & DS_LONG)
+				ds->bits = (ds->bits & ~DS_LONG) | DS_LONGLONG;
+			else
+				ds->bits |= DS_LONG;
 			any = true;
 			continue;
 		default:
@@ -341,10 +491,8 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			}
 			continue;
 		}
-		/* A typedef name, unless modifiers already made the type (then it's the declarator). */
-		if ((t->tok == T_IDENT || t->tok == T_TNAME) &&
-		    !(ds->bits & (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG)) &&
-		    (t->tok == T_TNAME || is_typename_ident(p, t))) {
+		/* A typedef name, unless it is the declarator's name. */
+		if (names_type_here(p, t, ds, classes != CLASS_D)) {
 			ds->name = next(p).sval;
 			ds->ts = TS_NAME;
 			any = true;
@@ -362,15 +510,19 @@ static void parse_array_suffix(struct parser *p, struct dt_declarator *d)
 {
 	if (peek_tok(p) == T_RBRAC)
 		return;
-	if (peek_tok(p) == T_ELLIPSIS || starts_type(p, peek(p))) {
+	if (peek_tok(p) == T_ELLIPSIS || starts_param(p, peek(p))) {
 		struct dt_node *head = NULL, **tail = &head;
 		do {
-			if (peek_tok(p) == T_ELLIPSIS)
-				dt_cerror(p->pcb, "D_DECL_PROTO_VARARGS", peek(p)->line,
-					  "array prototype may not use a variable-length argument list");
+			if (peek_tok(p) == T_ELLIPSIS) {
+				/* Refused later, in order with the other parameters' checks. */
+				d->varargs = true;
+				d->varargs_line = next(p).line;
+				break;
+			}
 			struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
-			k->decl.spec = parse_declspec(p, false);
+			k->decl.spec = parse_declspec(p, CLASS_C);
 			k->decl.decl = parse_declarator(p, true);
+			k->decl.end_line = peek(p)->line;
 			*tail = k;
 			tail = &k->next;
 		} while (accept(p, T_COMMA));
@@ -388,13 +540,15 @@ static void parse_params(struct parser *p, struct dt_declarator *d)
 	if (peek_tok(p) == T_RPAR)
 		return;
 	do {
-		if (accept(p, T_ELLIPSIS)) {
+		if (peek_tok(p) == T_ELLIPSIS) {
 			d->varargs = true;
+			d->varargs_line = next(p).line;
 			break;
 		}
 		struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
-		k->decl.spec = parse_declspec(p, true);
+		k->decl.spec = parse_declspec(p, CLASS_C);
 		k->decl.decl = parse_declarator(p, true);
+		k->decl.end_line = peek(p)->line;
 		*tail = k;
 		tail = &k->next;
 	} while (accept(p, T_COMMA));
@@ -468,7 +622,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 			head = mkdecl(p, DK_NAME, line);
 			struct dt_declarator *f = mkdecl(p, DK_FUNC, line);
 			parse_params(p, f);
-			expect(p, T_RPAR);
+			f->end_line = expect(p, T_RPAR).line;
 			head->outer = f;
 		}
 	} else {
@@ -483,13 +637,13 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 		if (peek_tok(p) == T_LBRAC) {
 			struct dt_declarator *a = mkdecl(p, DK_ARRAY, next(p).line);
 			parse_array_suffix(p, a);
-			expect(p, T_RBRAC);
+			a->end_line = expect(p, T_RBRAC).line;
 			tail->outer = a;
 			tail = a;
 		} else if (peek_tok(p) == T_LPAR) {
 			struct dt_declarator *f = mkdecl(p, DK_FUNC, next(p).line);
 			parse_params(p, f);
-			expect(p, T_RPAR);
+			f->end_line = expect(p, T_RPAR).line;
 			tail->outer = f;
 			tail = f;
 		} else {
@@ -502,7 +656,7 @@ static struct dt_declarator *parse_declarator(struct parser *p, bool abstract)
 /* type_name := specifier_qualifier_list abstract_declarator? */
 static void parse_type_name(struct parser *p, struct dt_node *n)
 {
-	n->tn_spec = parse_declspec(p, false);
+	n->tn_spec = parse_declspec(p, CLASS_NONE);
 	n->tn_decl = parse_declarator(p, true);
 }
 
@@ -610,7 +764,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 		case T_LBRAC: {
 			next(p);
 			struct dt_node *args = parse_args(p, T_RBRAC);
-			expect(p, T_RBRAC);
+			line = expect(p, T_RBRAC).line;
 			if (n->kind == N_AGG && n->agg.keys == NULL) {
 				n->agg.keys = args;
 				if (args == NULL)
@@ -656,7 +810,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 				n = v;
 				break;
 			}
-			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, line);
+			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, m.line);
 			mn->op = op;
 			mn->l = n;
 			mn->member = m.sval;
@@ -709,6 +863,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		n = dt_node_new(p->pcb, N_OP1, line);
 		n->op = op == T_ADDADD ? T_PREINC : T_PREDEC;
 		n->l = parse_unary(p);
+		n->line = peek(p)->line;
 		return n;
 	}
 	case T_BAND:
@@ -722,6 +877,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		n->op = op == T_BAND ? T_ADDROF : op == T_MUL ? T_DEREF : op == T_ADD ? T_IPOS
 			: op == T_SUB ? T_INEG : op;
 		n->l = parse_cast(p);
+		n->line = peek(p)->line;
 		return n;
 	}
 	case K_SIZEOF:
@@ -730,15 +886,17 @@ static struct dt_node *parse_unary(struct parser *p)
 		if (paren_type_follows(p)) {
 			expect(p, T_LPAR);
 			parse_type_name(p, n);
-			expect(p, T_RPAR);
+			n->line = expect(p, T_RPAR).line;
 		} else {
 			n->l = parse_unary(p);
+			n->line = peek(p)->line;
 		}
 		return n;
 	case K_STRINGOF:
 		next(p);
 		n = dt_node_new(p->pcb, N_STRINGOF, line);
 		n->l = parse_unary(p);
+		n->line = peek(p)->line;
 		return n;
 	default:
 		return parse_postfix(p);
@@ -790,7 +948,8 @@ static struct dt_node *parse_binary(struct parser *p, int minprec)
 			return l;
 		struct dt_token op = next(p);
 		struct dt_node *r = parse_binary(p, prec + 1);
-		l = op2(p, op.tok, l, r, op.line);
+		/* DTrace's line: where the operation is complete (the next token). */
+		l = op2(p, op.tok, l, r, peek(p)->line);
 	}
 }
 
@@ -800,12 +959,12 @@ static struct dt_node *parse_cond(struct parser *p)
 
 	if (peek_tok(p) != T_QUESTION)
 		return c;
-	int line = next(p).line;
-	struct dt_node *n = dt_node_new(p->pcb, N_OP3, line);
+	struct dt_node *n = dt_node_new(p->pcb, N_OP3, next(p).line);
 	n->cond = c;
 	n->l = parse_expr(p);
 	expect(p, T_COLON);
 	n->r = parse_cond(p);
+	n->line = peek(p)->line;
 	return n;
 }
 
@@ -844,7 +1003,7 @@ static struct dt_node *parse_assign(struct parser *p)
 		syntax_error(p, t);
 	struct dt_token op = next(p);
 	struct dt_node *r = parse_assign(p);
-	return op2(p, op.tok, l, r, op.line);
+	return op2(p, op.tok, l, r, peek(p)->line);
 }
 
 static struct dt_node *parse_expr(struct parser *p)
@@ -852,8 +1011,9 @@ static struct dt_node *parse_expr(struct parser *p)
 	struct dt_node *n = parse_assign(p);
 
 	while (peek_tok(p) == T_COMMA) {
-		int line = next(p).line;
-		n = op2(p, T_COMMA, n, parse_assign(p), line);
+		next(p);
+		struct dt_node *r = parse_assign(p);
+		n = op2(p, T_COMMA, n, r, peek(p)->line);
 	}
 	return n;
 }
@@ -987,7 +1147,6 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		if (e->tok != T_EPRED)
 			syntax_error(p, e);
 		next(p);
-		n->clause.pred_end_line = peek(p)->line;
 		if (peek_tok(p) != T_LBRACE)
 			dt_cerror(p->pcb, "D_SYNTAX", n->clause.pred->line,
 				  "expected actions { } following probe description and predicate");
@@ -1019,19 +1178,20 @@ static bool is_function(const struct dt_declarator *d)
 static struct dt_node *parse_decl(struct parser *p)
 {
 	int line = peek(p)->line;
-	struct dt_declspec *ds = parse_declspec(p, true);
+	struct dt_declspec *ds = parse_declspec(p, CLASS_D);
 	struct dt_node *head = NULL, **tail = &head;
 
 	if (peek_tok(p) == T_SEMI) {
-		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, line);
 		n->decl.spec = ds;
+		n->decl.end_line = next(p).line;
 		return n;
 	}
 	do {
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 		n->decl.spec = ds;
 		n->decl.decl = parse_declarator(p, false);
+		n->decl.end_line = peek(p)->line;
 		/*
 		 * A C function definition (from a header included with -C):
 		 * D has no functions, so its body is skipped.
@@ -1072,11 +1232,11 @@ static struct dt_node *parse_inline(struct parser *p, int line)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_INLINE, line);
 
-	n->decl.spec = parse_declspec(p, false);
+	n->decl.spec = parse_declspec(p, CLASS_D);
 	n->decl.decl = parse_declarator(p, false);
 	expect(p, T_ASGN);
 	n->l = parse_assign(p);
-	expect(p, T_SEMI);
+	n->decl.end_line = expect(p, T_SEMI).line;
 	return n;
 }
 
@@ -1091,7 +1251,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 	n->xlator.to_decl = tmp.tn_decl;
 	expect(p, T_LT);
 	memset(&tmp, 0, sizeof(tmp));
-	tmp.tn_spec = parse_declspec(p, false);
+	tmp.tn_spec = parse_declspec(p, CLASS_NONE);
 	/* The input declarator ends with the identifier before '>'. */
 	struct dt_declarator *d = parse_declarator(p, false);
 	n->xlator.from_spec = tmp.tn_spec;

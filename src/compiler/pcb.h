@@ -37,11 +37,6 @@ struct dt_pcb {
 	struct dt_node *root;		/* program: list of top-level nodes */
 	struct dt_sema_ctx *sema;	/* the clause being checked */
 	const char *region;		/* "predicate" / "action list" while checking a clause */
-	/*
-	 * While a predicate is checked: where DTrace reports its operators'
-	 * type errors (the parser's look-ahead after the closing '/').
-	 */
-	int pred_line;
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
 	bool is_library;		/* compiling a -L library (may be empty) */
@@ -51,6 +46,9 @@ struct dt_pcb {
 	int nparsed;			/* ... and how many */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
+	/* Variables so far, global, thread-local and clause-local (DTrace limits each). */
+	int nvars[3];
+	bool nvars_counted[3];
 	struct dt_ident **iparams;	/* an inline array's parameters, while its value is checked */
 	int niparams;
 	/* #pragma D attributes/binding naming identifiers this program must define. */

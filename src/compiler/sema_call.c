@@ -361,12 +361,11 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_proto *p = dt_ident_proto(pcb, fid);
 	check_argc(pcb, fn, fid->name, p);
 	check_args(pcb, fn, fid->name, p, 0);
+	int ki = 1;
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
-		dt_sema_expr(pcb, k);
-		if (dt_type_is_void(k->type) || dt_type_base(k->type)->special == DT_SPECIAL_DYN)
-			dt_cerror(pcb, "D_KEY_TYPE", k->line,
-				  "%s expression may not be used as aggregation index: key #%d",
-				  dt_sema_typestr(pcb, k->type), 1);
+		if (k->kind != N_AGG)
+			dt_sema_expr(pcb, k);
+		dt_sema_check_key(pcb, k, ki++, "aggregation", agg->line);
 	}
 	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
 	int nk = dt_node_list_len(agg->agg.keys);
@@ -395,23 +394,18 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 				  "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
 				  agg->agg.name, agg->agg.name, fid->name, agg->agg.name,
 				  dt_agg_func_name(id->aggfunc), id->line);
+		/* Keys are checked against the first use's, as DTrace checks a prototype. */
 		if (id->nkeys != nk)
-			dt_cerror(pcb, "D_AGG_REDEF", n->line,
-				  "aggregation redefined: @%s\n\t current: %d key%s\n\tprevious: %d key%s",
-				  agg->agg.name, nk, nk == 1 ? "" : "s", id->nkeys, id->nkeys == 1 ? "" : "s");
+			dt_cerror(pcb, "D_PROTO_LEN", agg->line,
+				  "@%s[ ] prototype mismatch: %d key%s passed, %d expected", agg->agg.name,
+				  nk, nk == 1 ? "" : "s", id->nkeys);
 		int i = 0;
-		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
-			struct dt_type *kt = id->keys[i];
-			bool ok = (dt_type_is_integer(kt) && dt_type_is_integer(k->type)) ||
-				  (dt_type_is_string(kt) && (dt_type_is_string(k->type) ||
-							     dt_type_is_charptr(k->type))) ||
-				  dt_type_equal(kt, k->type);
-			if (!ok)
-				dt_cerror(pcb, "D_AGG_REDEF", k->line,
-					  "aggregation redefined: @%s\n\t current: key #%d of type %s\n\tprevious: key #%d of type %s",
-					  agg->agg.name, i + 1, dt_sema_typestr(pcb, k->type), i + 1,
-					  dt_sema_typestr(pcb, kt));
-		}
+		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++)
+			if (!dt_sema_type_argcompat(pcb, id->keys[i], k))
+				dt_cerror(pcb, "D_PROTO_ARG", agg->line,
+					  "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+					  agg->agg.name, i + 1, dt_sema_typestr(pcb, id->keys[i]),
+					  dt_sema_typestr(pcb, k->type));
 	}
 	agg->id = id;
 	dt_sema_agg_check(pcb, id, agg, fn, first);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "compiler/ast.h"
+#include "compiler/ident.h"
 #include "compiler/pcb.h"
 
 struct dt_type;
@@ -19,6 +20,8 @@ struct dt_sema_decl {
 	bool assoc;			/* associative array: keys below */
 	struct dt_type **keys;
 	int nkeys;
+	bool arrnull;			/* an array without dimension or keys: "a[]" */
+	bool scalar_array;		/* an array with a dimension: "a[4]" */
 };
 
 /* Per-clause state while checking. */
@@ -33,6 +36,13 @@ struct dt_sema_ctx {
 struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
 				      struct dt_declarator *d, struct dt_sema_decl *info);
 
+/* A new variable of scope `kind` (D_ID_OFLOW past DTrace's limits). */
+struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const char *name, int line);
+
+/* Program-scope declarations and inline definitions (sema_decl.c). */
+void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n);
+
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
@@ -42,6 +52,23 @@ void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_i
 
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
+
+/* DTrace's operand classes and compatibility rules (sema_compat.c). */
+bool dt_sema_is_integer(struct dt_type *t);	/* integer or enum, not void or D's own types */
+bool dt_sema_is_scalar(struct dt_type *t);	/* integer or pointer */
+bool dt_sema_is_pointer(struct dt_type *t);	/* pointer or array */
+bool dt_sema_is_dynamic(struct dt_type *t);
+bool dt_sema_is_vfptr(struct dt_type *t);	/* pointer to void or to a function */
+bool dt_sema_is_strcompat(struct dt_type *t);	/* string, char pointer or char array */
+bool dt_sema_type_compat(struct dt_type *a, struct dt_type *b);
+bool dt_sema_ptrcompat(struct dt_pcb *pcb, struct dt_node *l, struct dt_node *r);
+bool dt_sema_argcompat(struct dt_pcb *pcb, struct dt_node *l, struct dt_node *r);
+bool dt_sema_type_argcompat(struct dt_pcb *pcb, struct dt_type *t, struct dt_node *r);
+
+/* An aggregation or translated value's kind ("aggregation" ...), NULL for other values. */
+const char *dt_sema_dynamic_name(struct dt_node *n);
+/* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
+void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line);
 
 /* D's arithmetic conversions (the operand type of greater rank). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);

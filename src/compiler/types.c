@@ -429,7 +429,8 @@ static void type_name_rec(struct dt_type *t, struct dt_strbuf *sb, const char *i
 		dt_sb_printf(sb, "enum %s", t->name ? t->name : "<anon>");
 		break;
 	case TK_FWD:
-		dt_sb_printf(sb, "struct %s", t->name ? t->name : "<anon>");
+		dt_sb_printf(sb, "%s %s", t->fwd_kind == TK_UNION ? "union" :
+			     t->fwd_kind == TK_ENUM ? "enum" : "struct", t->name ? t->name : "<anon>");
 		break;
 	default:
 		dt_sb_puts(sb, t->name ? t->name : "<anon>");
@@ -699,6 +700,8 @@ static struct dt_type *import(struct dt_typetab *tt, const struct btf *btf, uint
 	}
 	case BTF_KIND_FWD:
 		t = dt_type_new(tt, TK_FWD, name);
+		if (t != NULL)
+			t->fwd_kind = btf_kflag(bt) ? TK_UNION : TK_STRUCT;
 		break;
 	case BTF_KIND_TYPEDEF: {
 		t = dt_type_new(tt, TK_TYPEDEF, name);
