@@ -601,7 +601,8 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		}
 		int n = dtrace_prog_nprobes(c->prog);
 		total += n;
-		if (!quiet) {
+		/* As in DTrace, -e compiles without enabling: nothing is said to match. */
+		if (!quiet && !o->compile_only) {
 			char *name = c->kind == CMD_SCRIPT ? strdup(c->arg) : crop_desc(c->arg);
 			errmsg("%s '%s' matched %d probe%s", c->kind == CMD_SCRIPT ? "script" : "description",
 			       name ? name : c->arg, n, n == 1 ? "" : "s");

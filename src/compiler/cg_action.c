@@ -351,9 +351,8 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		break;
 	case ACT_PANIC:
 	case ACT_BREAKPOINT:
-		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", call->line,
-			  "%s( ) is not supported: a BPF program cannot %s", id->name,
-			  id->code == ACT_PANIC ? "panic the kernel" : "stop the kernel in a debugger");
+		/* dt_sema_act_clause refused it already. */
+		dt_cerror(cg->pcb, "D_UNKNOWN", call->line, "%s() is not implemented (yet)", id->name);
 	case ACT_PRINTF:
 		act_printf(cg, call, RK_PRINTF);
 		break;

@@ -99,7 +99,7 @@ static const struct builtin builtins[] = {
 	{ "ppid", IDK_BVAR, BV_PPID, "pid_t" },
 	{ "print", IDK_ACTION, ACT_PRINT, "void(@)" },
 	{ "printa", IDK_ACTION, ACT_PRINTA, "void(@, ...)" },
-	{ "printf", IDK_ACTION, ACT_PRINTF, "void(@, ...)" },
+	{ "printf", IDK_ACTION, ACT_PRINTF, "void(string, ...)" },
 	{ "probefunc", IDK_BVAR, BV_PROBEFUNC, "string" },
 	{ "probemod", IDK_BVAR, BV_PROBEMOD, "string" },
 	{ "probename", IDK_BVAR, BV_PROBENAME, "string" },
@@ -317,28 +317,31 @@ void dt_idents_fini(struct dtrace_hdl *dtp)
 	dt_htab_free(&dtp->idents);
 }
 
-const char *dt_idkind_name(enum dt_idkind k)
+/* DTrace's names of identifier kinds (dt_idkind_name), as its messages use them. */
+const char *dt_idkind_name(const struct dt_ident *id)
 {
-	switch (k) {
+	switch (id->kind) {
 	case IDK_BVAR:
+		return id->code == BV_ARGS || id->code == BV_UREGS ? "associative array" : "scalar";
 	case IDK_GLOBAL:
 	case IDK_TLS:
 	case IDK_LOCAL:
-		return "variable";
+	case IDK_XLARG:
+		return id->nkeys > 0 ? "associative array" : "scalar";
 	case IDK_ARRAY:
-		return "array";
-	case IDK_ACTION:
-	case IDK_SUBR:
-	case IDK_AGGFUNC:
-		return "function";
+		return "associative array";
 	case IDK_INLINE:
-		return "inline";
+		return id->iparams != NULL || id->nkeys > 0 ? "associative array" : "scalar";
+	case IDK_ACTION:
+		return "tracing function";
+	case IDK_SUBR:
+		return "function";
+	case IDK_AGGFUNC:
+		return "aggregating function";
 	case IDK_AGG:
 		return "aggregation";
 	case IDK_ENUM:
 		return "enumerator";
-	case IDK_XLARG:
-		return "translator input";
 	}
-	return "identifier";
+	return "<?>";
 }

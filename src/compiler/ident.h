@@ -120,7 +120,7 @@ struct dt_ident *dt_ident_user_add(struct dtrace_hdl *dtp, enum dt_idkind kind,
 
 void dt_idents_fini(struct dtrace_hdl *dtp);
 
-/* Human name of an identifier kind for messages ("variable", ...). */
-const char *dt_idkind_name(enum dt_idkind k);
+/* DTrace's name of an identifier's kind for messages ("scalar", "tracing function" ...). */
+const char *dt_idkind_name(const struct dt_ident *id);
 
 #endif

@@ -678,8 +678,10 @@ void dt_sema_program(struct dt_pcb *pcb)
 		case N_XLATOR:
 			dt_sema_translator(pcb, n);
 			break;
-		case N_PROVIDER:
 		case N_CLAUSE:
+			dt_sema_check_calls(pcb, n);
+			break;
+		case N_PROVIDER:
 		default:
 			break;
 		}

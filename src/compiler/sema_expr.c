@@ -510,14 +510,40 @@ static enum dt_tok compound_base(enum dt_tok op)
 	}
 }
 
+/* Whether an assignment's left side is a variable that exists already. */
+static bool lvalue_known(struct dt_pcb *pcb, struct dt_node *lhs)
+{
+	if (lhs->kind == N_IDENT)
+		return dt_sema_resolve(pcb, lhs->ident.name) != NULL;
+	if (lhs->kind == N_VAR) {
+		struct dt_ident *id = dt_ident_user(pcb->hdl, lhs->op == T_SELF ? IDK_TLS : IDK_LOCAL,
+						    lhs->member);
+		return id != NULL && (id->flags & IDF_DEFINED);
+	}
+	if (lhs->kind == N_INDEX && lhs->l->kind == N_IDENT)
+		return dt_sema_resolve(pcb, lhs->l->ident.name) != NULL;
+	if (lhs->kind == N_INDEX && lhs->l->kind == N_VAR)
+		return lvalue_known(pcb, lhs->l);
+	return true;
+}
+
 /* Declare an implicitly typed variable on first assignment. */
 void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node *rhs)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_type *t = rhs->type;
 
-	if (dt_type_is_void(t))
-		dt_cerror(pcb, "D_OP_VOID", lhs->line, "operator = cannot assign from a void expression");
+	/*
+	 * A new variable takes the value's type; void (an action's result)
+	 * and dynamic types (an aggregating function's) then fail DTrace's
+	 * compatibility check, which names the variable by its kind.
+	 */
+	if ((dt_type_is_void(t) || dt_type_base(t)->special == DT_SPECIAL_DYN) &&
+	    !lvalue_known(pcb, lhs))
+		dt_cerror(pcb, "D_OP_INCOMPAT", lhs->line,
+			  "operands have incompatible types: \"%s\" = \"%s\"",
+			  dt_type_is_void(t) ? "void" : lhs->kind == N_INDEX ? "associative array" : "scalar",
+			  dt_sema_node_typestr(pcb, rhs));
 	if (dt_type_is_charptr(t) && dt_type_is_array(t))
 		t = TT(pcb)->t_string;
 	if (lhs->kind == N_IDENT && lhs->op != T_SELF && lhs->op != T_THIS) {
@@ -638,7 +664,7 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 				  "operands have incompatible types: \"%s\" %s \"%s\"",
 				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_typestr(pcb, r->type));
+				  dt_sema_node_typestr(pcb, r));
 	} else {
 		enum dt_tok base = compound_base(n->op);
 		bool ptr_ok = (base == T_ADD || base == T_SUB) && dt_type_is_pointer(l->type) &&
@@ -669,6 +695,11 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	if (op == T_COMMA) {
 		dt_sema_expr(pcb, l);
 		dt_sema_expr(pcb, r);
+		if (dt_type_base(l->type)->special == DT_SPECIAL_DYN ||
+		    dt_type_base(r->type)->special == DT_SPECIAL_DYN)
+			dt_cerror(pcb, "D_OP_DYN", n->line, "operator , operands cannot be of dynamic type");
+		if ((l->flags | r->flags) & DN_ACTION)
+			dt_cerror(pcb, "D_OP_ACT", n->line, "operator , operands cannot be actions");
 		n->type = r->type;
 		if ((l->flags & DN_CONST) && (r->flags & DN_CONST))
 			mark_const(n, r->type, r->cval);
@@ -905,11 +936,20 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 	dt_sema_expr(pcb, n->cond);
 	dt_sema_expr(pcb, n->l);
 	dt_sema_expr(pcb, n->r);
-	if ((n->l->flags | n->r->flags) & DN_ACTION)
-		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
+	struct dt_type *a = n->l->type, *b = n->r->type;
+	/* DTrace folds ?: with a constant condition as it parses: the other side is gone. */
+	if (n->cond->flags & DN_CONST) {
+		struct dt_node *pick = n->cond->cval ? n->l : n->r;
+		n->type = pick->type;
+		n->flags |= pick->flags & DN_ACTION;
+		if (pick->flags & DN_CONST)
+			mark_const(n, n->type, pick->cval);
+		return;
+	}
 	if (!dt_type_is_scalar(n->cond->type))
 		dt_cerror(pcb, "D_OP_SCALAR", n->line, "operator ?: expression must be of scalar type");
-	struct dt_type *a = n->l->type, *b = n->r->type;
+	if (dt_type_base(a)->special == DT_SPECIAL_DYN || dt_type_base(b)->special == DT_SPECIAL_DYN)
+		dt_cerror(pcb, "D_OP_DYN", n->line, "operator ?: operands cannot be of dynamic type");
 	if (dt_type_is_integer(a) && dt_type_is_integer(b)) {
 		n->type = dt_sema_arith(pcb, a, b);
 	} else if (is_string_like(a) && is_string_like(b) &&
@@ -925,11 +965,8 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 			  "operator ?: operands must have compatible types");
 	}
-	if (n->cond->flags & DN_CONST) {
-		struct dt_node *pick = n->cond->cval ? n->l : n->r;
-		if (pick->flags & DN_CONST)
-			mark_const(n, n->type, pick->cval);
-	}
+	if ((n->l->flags | n->r->flags) & DN_ACTION)
+		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
 }
 
 static void cook_cast(struct dt_pcb *pcb, struct dt_node *n)

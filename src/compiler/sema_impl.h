@@ -37,8 +37,10 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
-/* DTrace's speculation rules for action (or aggregating function) id at n. */
-void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_ident *id);
+/* The function a call names (D_FUNC_UNDEF, D_FUNC_IDKIND otherwise). */
+struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line);
+/* A node's type as DTrace's messages name it ("aggregation" for a dynamic one). */
+const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
