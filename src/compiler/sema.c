@@ -696,7 +696,9 @@ static void check_pred(struct dt_pcb *pcb, struct dt_node *c)
 	pcb->pred_line = c->clause.pred_end_line;
 	dt_sema_expr(pcb, c->clause.pred);
 	pcb->pred_line = 0;
-	if (!dt_type_is_scalar(c->clause.pred->type) && !dt_type_is_string(c->clause.pred->type))
+	/* A string is not a scalar to DTrace (dt_node_is_scalar): no NULL test here. */
+	struct dt_type *pt = c->clause.pred->type;
+	if (!dt_type_is_scalar(pt) || dt_type_base(pt)->special != DT_SPECIAL_NONE)
 		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.end_line ? c->clause.end_line : c->line,
 			  "predicate result must be of scalar type");
 }

@@ -77,6 +77,12 @@ const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *a)
 	return dt_sema_typestr(pcb, a->type);
 }
 
+/* An integer to DTrace: stack, symbol address and <DYN> are kinds of void there. */
+static bool is_int(struct dt_type *t)
+{
+	return dt_type_is_integer(t) && dt_type_base(t)->special == DT_SPECIAL_NONE;
+}
+
 static bool strcompat(struct dt_type *t)
 {
 	return dt_type_is_string(t) || dt_type_is_charptr(t);
@@ -107,10 +113,10 @@ static bool ptrcompat(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
 
 	if (is_dynamic(a))
 		return false;
-	if (dt_type_is_integer(pt))
+	if (is_int(pt))
 		return false;
 	struct dt_type *lref = referent(pcb, pt), *rref = referent(pcb, at);
-	if (dt_type_is_integer(at))
+	if (is_int(at))
 		return (a->flags & DN_CONST) && a->cval == 0 && lref != NULL;
 	if (lref == NULL || rref == NULL)
 		return false;
@@ -127,7 +133,7 @@ static bool argcompat(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
 	if (is_dynamic(a))
 		return false;
 	struct dt_type *at = a->type, *pb = dt_type_base(pt), *ab = dt_type_base(at);
-	if (dt_type_is_integer(pt) && dt_type_is_integer(at))
+	if (is_int(pt) && is_int(at))
 		return true;
 	if (strcompat(pt) && strcompat(at))
 		return true;
