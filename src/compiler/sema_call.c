@@ -203,6 +203,12 @@ static void cook_agg_ref(struct dt_pcb *pcb, struct dt_node *a)
 	a->type = TT(pcb)->t_dyn;
 }
 
+/* "@a[k];" or "@a;": a reference only, its null effect reported with the actions. */
+void dt_sema_agg_stmt(struct dt_pcb *pcb, struct dt_node *a)
+{
+	cook_agg_ref(pcb, a);
+}
+
 static void cook_args(struct dt_pcb *pcb, struct dt_node *n)
 {
 	for (struct dt_node *a = n->call.args; a != NULL; a = a->next) {

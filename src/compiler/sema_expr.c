@@ -1116,8 +1116,7 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 			if (s->l->kind == N_CALL)
 				dt_sema_call(pcb, s->l, true);
 			else if (s->l->kind == N_AGG)
-				dt_cerror(pcb, "D_AGG_NULL", s->l->line, "expression has null effect: @%s",
-					  s->l->agg.name);
+				dt_sema_agg_stmt(pcb, s->l);
 			else
 				dt_sema_expr(pcb, s->l);
 			break;

@@ -36,6 +36,8 @@ struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
+/* An aggregation named as a statement of its own ("@a[1];"). */
+void dt_sema_agg_stmt(struct dt_pcb *pcb, struct dt_node *a);
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
 /* The function a call names (D_FUNC_UNDEF, D_FUNC_IDKIND otherwise). */
 struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line);
