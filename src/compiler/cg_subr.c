@@ -67,11 +67,15 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 			*userland = bt->userland || (n->l->flags & DN_USERLAND);
 		int idx = cg_expr(cg, n->call.args);
 		uint32_t esz = dt_type_size(bt->base);
-		if (bt->kind == TK_ARRAY && bt->nelems > 0 && !(n->call.args->flags & DN_CONST)) {
-			/* Run-time bounds check, as DTrace does for arrays. */
+		/*
+		 * Run-time bounds check, as DTrace does for arrays (not for
+		 * those of 0 or 1 elements, the anchors of variable ones): a
+		 * negative or too large index faults with the index.
+		 */
+		if (bt->kind == TK_ARRAY && bt->nelems > 1 && !(n->call.args->flags & DN_CONST)) {
 			int ok = cg_label_new(cg);
 			cg_jmp_imm(cg, BPF_JLT, idx, (int32_t)bt->nelems, ok);
-			cg_fault(cg, DT_FLT_BADADDR, -1);
+			cg_fault(cg, DT_FLT_BADINDEX, idx);
 			cg_label_place(cg, ok);
 		}
 		if (esz > 1)

@@ -283,32 +283,15 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 	if (base->kind == N_IDENT && base->op != T_SELF && base->op != T_THIS) {
 		struct dt_ident *id = dt_sema_resolve(pcb, base->ident.name);
 		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_ARGS) {
-			if (dt_node_list_len(n->call.args) != 1)
-				dt_cerror(pcb, "D_ARGS_MULTI", n->line, "args[ ] may not be referenced using a tuple");
-			struct dt_node *k = n->call.args;
-			if (!dt_type_is_integer(k->type))
-				dt_cerror(pcb, "D_PROTO_ARG", n->line,
-					  "args[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
-					  dt_sema_typestr(pcb, k->type));
-			if (!(k->flags & DN_CONST))
-				dt_cerror(pcb, "D_ARGS_IDX", n->line, "index for args[ ] must be a constant");
-			if (k->cval < 0 || k->cval > 9)
-				dt_cerror(pcb, "D_ARGS_IDX", n->line,
-					  "index %lld is out of range for args[ ]", (long long)k->cval);
-			dt_sema_args_check(pcb, (int)k->cval, n->line);
+			int i = dt_sema_builtin_index(pcb, n, id);
+			dt_sema_args_check(pcb, i, n->line);
 			n->id = id;
-			pcb->sema->stmt->args_used |= 1u << k->cval;
-			dt_sema_args(pcb, n, (int)k->cval);
+			pcb->sema->stmt->args_used |= 1u << i;
+			dt_sema_args(pcb, n, i);
 			return;
 		}
 		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_UREGS) {
-			if (dt_node_list_len(n->call.args) != 1)
-				dt_cerror(pcb, "D_ARGS_MULTI", n->line,
-					  "uregs[ ] may not be referenced using a tuple");
-			if (!dt_type_is_integer(n->call.args->type))
-				dt_cerror(pcb, "D_PROTO_ARG", n->line,
-					  "uregs[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
-					  dt_sema_typestr(pcb, n->call.args->type));
+			dt_sema_builtin_index(pcb, n, id);
 			n->id = id;
 			n->type = TT(pcb)->t_uint64;
 			if (pcb->sema)

@@ -63,6 +63,8 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n);
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
 /* Type args[i] (node n), translating it if the probe says so (sema_misc.c). */
 void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i);
+/* The constant index of args[ ] or uregs[ ] (DTrace's checks of it). */
+int dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id);
 /* Fail the compile if the clause's probe has no args[i]. */
 void dt_sema_args_check(struct dt_pcb *pcb, int i, int line);
 
