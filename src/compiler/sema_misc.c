@@ -59,6 +59,12 @@ int dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident
 	return (int)k->cval;
 }
 
+/* A description field that leaves the choice open: empty or a pattern. */
+static bool is_glob(const char *f)
+{
+	return f == NULL || f[0] == '\0' || strpbrk(f, "*?[") != NULL;
+}
+
 /* The probe description as DTrace spells it (dtrace_desc2str). */
 static void desc_str(const struct dt_pdesc *pd, char *buf, size_t len)
 {
@@ -82,7 +88,20 @@ void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
 
 	if (st == NULL)
 		return;
-	desc_str(st->clause->clause.pdescs[0], name, sizeof(name));
+	const struct dt_pdesc *pd = st->clause->clause.pdescs[0];
+	desc_str(pd, name, sizeof(name));
+	/*
+	 * dt_probe_info: probes matched by a description whose provider or
+	 * name is left open may differ in their arguments (the name is the
+	 * part providers keep stable, the arguments they do not).
+	 */
+	size_t nmatch = 0;
+	for (size_t k = 0; k < st->probes.n; k++)
+		nmatch += st->probe_pdesc.v[k] == 0;
+	if (nmatch > 1 && (is_glob(pd->prov) || is_glob(pd->name)))
+		dt_cerror(pcb, "D_ARGS_MULTI", line,
+			  "args[ ] may not be referenced because probe description %s matches an "
+			  "unstable set of probes", name);
 	if (i < 0)
 		dt_cerror(pcb, "D_ARGS_IDX", line, "index %d is out of range for %s args[ ]", i, name);
 	/* Out of range only if it is so for every probe the description enables. */
