@@ -130,12 +130,21 @@ int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size)
 }
 
 /*
+ * What alloca( ) may take in all: scratchsize rounded up to 8 bytes (DTrace
+ * keeps 8 bytes more for NULL and takes them off again).
+ */
+static uint32_t usable(struct dt_cg *cg)
+{
+	return cg_alloca_size(cg->dtp);
+}
+
+/*
  * Take `size` (a register) bytes: returns the address as a number.  Too
  * much for what is left faults as DTrace's "out of scratch space".
  */
 static int allocate(struct dt_cg *cg, int size)
 {
-	uint32_t ss = cg_alloca_size(cg->dtp);
+	uint32_t ss = usable(cg);
 	int w = words(cg, 0);
 	int top = cg_reg_alloc(cg), ok = cg_label_new(cg), bad = cg_label_new(cg);
 
@@ -162,7 +171,7 @@ static int allocate(struct dt_cg *cg, int size)
 /* size too large for scratch: DTrace checks a constant at compile time. */
 static void check_const_size(struct dt_cg *cg, struct dt_node *n, const char *fn, const char *tag)
 {
-	uint64_t ss = (uint64_t)cg->dtp->opts.scratchsize;
+	uint64_t ss = usable(cg);
 
 	if ((n->flags & DN_CONST) && (uint64_t)n->cval > ss)
 		dt_cerror(cg->pcb, tag, n->line, "%s(%llu) size larger than scratchsize %llu", fn,
@@ -172,7 +181,12 @@ static void check_const_size(struct dt_cg *cg, struct dt_node *n, const char *fn
 /* Copy n bytes from src (user memory if user) to the alloca'd dst. */
 static void copy_into(struct dt_cg *cg, int dst, int src, int n, bool user, bool src_alloca)
 {
-	int ok = cg_label_new(cg);
+	int ok = cg_label_new(cg), sized = cg_label_new(cg);
+
+	/* dt_cg_subr_bcopy_impl: a size below 0 or beyond scratch is "invalid size". */
+	cg_jmp_imm(cg, BPF_JLE, n, (int32_t)usable(cg), sized);
+	cg_fault(cg, DT_FLT_BADSIZE, n);
+	cg_label_place(cg, sized);
 
 	/* dt_cg_check_ptr_arg: both ends of an alloca'd operand, source first. */
 	int a[3];
@@ -210,9 +224,15 @@ int cg_alloca_subr(struct dt_cg *cg, struct dt_node *n)
 		return p;
 	}
 	case SUB_COPYIN: {
-		check_const_size(cg, arg(n, 1), "copyin", "D_ALLOCA_SIZE");
+		/* DTrace's copyin( ) takes its memory as alloca( ) does, so says "alloca". */
+		check_const_size(cg, arg(n, 1), "alloca", "D_ALLOCA_SIZE");
 		int src = cg_expr(cg, arg(n, 0));
 		int size = cg_expr(cg, arg(n, 1));
+		/* The size first: below 0 or beyond scratch is "invalid size". */
+		int sized = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JLE, size, (int32_t)usable(cg), sized);
+		cg_fault(cg, DT_FLT_BADSIZE, size);
+		cg_label_place(cg, sized);
 		int p = allocate(cg, size);
 		copy_into(cg, p, src, size, true, false);
 		cg_reg_free(cg, size);

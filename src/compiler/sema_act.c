@@ -138,9 +138,24 @@ static void walk_expr(struct act_walk *w, struct dt_node *n)
 			dt_cerror(w->pcb, "D_CG_EXPR", n->line,
 				  "%s %s( ) may not be called from a D expression (D program context "
 				  "required)", dt_idkind_name(id), id->name);
-		if (id != NULL && (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR))
+		if (id == NULL || id->kind != IDK_SUBR) {
+			walk_list(w, n->call.args);
+			return;
+		}
+		if (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR)
 			clsflags(w->pcb, &w->cf, AK_DESTRUCT, n->line);
 		walk_list(w, n->call.args);
+		/* bcopy( ) and copyinto( ) write only into alloca( )'d memory. */
+		if (id->code == SUB_BCOPY || id->code == SUB_COPYINTO) {
+			int argno = id->code == SUB_BCOPY ? 2 : 3;
+			struct dt_node *dst = n->call.args;
+			for (int i = 1; i < argno; i++)
+				dst = dst->next;
+			if (!(dst->flags & DN_ALLOCA))
+				dt_cerror(w->pcb, "D_PROTO_ARG", dst->line,
+					  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: alloca pointer\n\t argument: non-alloca pointer",
+					  id->name, argno);
+		}
 		return;
 	}
 	case N_INDEX:
