@@ -135,6 +135,8 @@ static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx)
 	uint32_t off = cg_rec_alloc(cg, size, 8);
 	bool user = (n->flags & DN_USERLAND) != 0;
 
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
 	cg->rdesc->items.v[idx].type = t;
 	int src = cg_expr(cg, n);
 	int save = cg_reg_alloc(cg);

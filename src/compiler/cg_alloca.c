@@ -205,6 +205,8 @@ static void copy_into(struct dt_cg *cg, int dst, int src, int n, bool user, bool
 	cg_reg_free(cg, off);
 	a[1] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(a[1], n));
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
 	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
 				a, 3);
 	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);

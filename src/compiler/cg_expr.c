@@ -98,6 +98,8 @@ void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
 	int mark = cg_stack_mark(cg);
 	int slot = cg_stack_alloc(cg, 8), aslot = cg_stack_alloc(cg, 8);
 
+	if (userland)
+		cg_bvar_need_current(cg, "user memory");
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, aslot));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
 	int rc = cg_probe_read(cg, slot, n, reg, userland);

@@ -84,6 +84,16 @@ void cg_str_null_mark_store(struct dt_cg *cg, int dst);
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 /* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
 bool cg_bvar_other_thread(struct dt_cg *cg);
+/* A register with the task they describe (struct task_struct *, as a number). */
+int cg_bvar_task(struct dt_cg *cg);
+/* Store its thread id (the key of thread-locals), as 8 bytes at base + off. */
+void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off);
+/*
+ * Refuse `what` (user memory, user registers, stacks, signals: what only
+ * the thread running the probe gives) in a clause whose built-in variables
+ * describe another thread: it would describe the wrong one.
+ */
+void cg_bvar_need_current(struct dt_cg *cg, const char *what);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
 /* A tuple (array or aggregation keys) of at most tregs keys, as DTrace allows. */
 void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys);

@@ -8,8 +8,10 @@
  * speculation, or a record larger than specsize) ends the clause: its
  * record is discarded.  A record that does not fit in what is left of
  * specsize gets DT_SPEC_CTLONLY with its ID: the clause runs on, the
- * consumer counts the record and drops it (what DTrace does).  commit() and discard() store the ID they changed (or 0)
- * in slots at the front of the record, zeroed when it is reserved, so that
+ * consumer counts the record and drops it (what DTrace does).  commit()
+ * and discard() store what they ended (the use's tag and its number of
+ * records, or 0) in 8-byte slots at the front of the record, zeroed when
+ * it is reserved, so that
  * a record submitted after a fault or a failed speculate() (flagged
  * DT_SPEC_CTLONLY) still tells the consumer what its clause committed or
  * discarded, and never anything it did not.
@@ -97,10 +99,10 @@ void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
 	cg->spec_used = speculates || nctl > 0;
 	if (nctl == 0)
 		return;
-	cg->spec_slot = cg_rec_alloc(cg, 4 * (uint32_t)nctl, 4);
+	cg->spec_slot = cg_rec_alloc(cg, 8 * (uint32_t)nctl, 8);
 	cg->spec_nslots = nctl;
 	for (int i = 0; i < nctl; i++)
-		cg_emit(cg, I_ST(BPF_W, REG_REC, (int16_t)(cg->spec_slot + 4 * (uint32_t)i), 0));
+		cg_emit(cg, I_ST(BPF_DW, REG_REC, (int16_t)(cg->spec_slot + 8 * (uint32_t)i), 0));
 	cg->rdesc->spec_ctl = true;
 }
 
@@ -134,7 +136,7 @@ static void act_speculate(struct dt_cg *cg, struct dt_node *call)
 	cg_reg_free(cg, ok);
 }
 
-/* commit(id), discard(id): the ID that now drains (or 0) into the next slot. */
+/* commit(id), discard(id): the use it ended (DT_SPEC_ENDED, or 0) into the next slot. */
 static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 {
 	struct dt_ritem it;
@@ -143,7 +145,7 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	if (cg->spec_next >= cg->spec_nslots)
 		dt_cerror(cg->pcb, "D_UNKNOWN", call->line,
 			  "internal error: no record slot for %s( )", call->id->name);
-	uint32_t off = cg->spec_slot + 4 * (uint32_t)cg->spec_next++;
+	uint32_t off = cg->spec_slot + 8 * (uint32_t)cg->spec_next++;
 	a[1] = cg_expr(cg, call->call.args);
 	a[0] = area_reg(cg);
 	a[2] = imm_reg(cg, cg->dtp->spec_nspec);
@@ -153,13 +155,13 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	cg_jmp_imm(cg, BPF_JNE, r, -1, ok);
 	cg_fault(cg, DT_FLT_ILLOP, -1);
 	cg_label_place(cg, ok);
-	cg_emit(cg, I_STX(BPF_W, REG_REC, r, (int16_t)off));
+	cg_emit(cg, I_STX(BPF_DW, REG_REC, r, (int16_t)off));
 	cg_reg_free(cg, r);
 
 	memset(&it, 0, sizeof(it));
 	it.kind = commit ? RK_COMMIT : RK_DISCARD;
 	it.off = off;
-	it.size = 4;
+	it.size = 8;
 	it.type = cg->dtp->types.t_int;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
 		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");

@@ -172,6 +172,7 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 {
 	int a[4];
 
+	cg_bvar_need_current(cg, user ? "a user stack" : "a kernel stack");
 	if (user) {
 		a[0] = ctx_reg(cg);
 		a[1] = dst;
@@ -210,6 +211,7 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 
 static int current_tgid(struct dt_cg *cg)
 {
+	cg_bvar_need_current(cg, "a user address");
 	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
 
 	cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 32));
@@ -225,6 +227,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 	if (!user)
 		nframes += DT_KSTACK_SPARE;
 	if (user) {
+		cg_bvar_need_current(cg, "a user stack");
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
@@ -288,6 +291,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 	cg_emit(cg, I_STX(BPF_DW, dst, v, user ? 8 : 0));
 	cg_reg_free(cg, v);
 	if (user) {
+		cg_bvar_need_current(cg, "a user stack");
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);

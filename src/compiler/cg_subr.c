@@ -243,6 +243,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		 * (a larger maxsize, as unsigned, is strsize); nothing read
 		 * (a size of 0, a bad address) is a fault at the address.
 		 */
+		cg_bvar_need_current(cg, "copyinstr( )");
 		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
 		int addr = arg_value(cg, n, 0);
 		int buf = cg_scratch_alloc(cg, dt_str_bytes(cg->dtp));
@@ -286,13 +287,20 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		    !dt_type_member(tt, task, "tgid", &tgid_off))
 			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
 				  "progenyof( ) needs kernel BTF for struct task_struct");
-		int a[3];
+		int a[4];
 		a[0] = arg_value(cg, n, 0);
 		a[1] = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)(parent_off / 8)));
 		a[2] = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(a[2], (int32_t)(tgid_off / 8)));
-		return cg_call_func(cg, "dt_rt_progenyof", a, 3);
+		/* The process the clause's built-in variables describe. */
+		if (cg_bvar_other_thread(cg)) {
+			a[3] = cg_bvar_task(cg);
+		} else {
+			a[3] = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_IMM(a[3], 0));
+		}
+		return cg_call_func(cg, "dt_rt_progenyof", a, 4);
 	}
 	default: {
 		int r = cg_strfn(cg, n);

@@ -80,15 +80,17 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 	return dt_var_map_name(dtp, id);
 }
 
-/* A register pointing at a stack slot holding the current thread's key. */
+/*
+ * A register pointing at a stack slot holding the key of the thread the
+ * probe describes (its tid: the kernel's pid of the thread), the one its
+ * built-in variables describe.
+ */
 static int tls_key(struct dt_cg *cg)
 {
 	int slot = cg_stack_alloc(cg, 8);
-	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
 
-	/* Thread identity: the kernel's pid of the thread (tid). */
-	cg_emit(cg, I_MOV32_REG(r, r));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, r, slot));
+	cg_bvar_tid_at(cg, BPF_FP, (int16_t)slot);
+	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
 	return r;
@@ -119,10 +121,7 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
 		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
 	if (id->kind == IDK_TLS) {
-		int t = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
-		cg_emit(cg, I_MOV32_REG(t, t));
-		cg_emit(cg, I_STX(BPF_DW, base, t, 0));
-		cg_reg_free(cg, t);
+		cg_bvar_tid_at(cg, base, 0);
 		off = 8;
 	}
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
@@ -245,9 +244,25 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 		cg_str_null_mark_store(cg, d);
 		cg_ja(cg, done);
 		cg_label_place(cg, copy);
-		/* An empty string must not leave an earlier NULL mark behind. */
-		cg_emit(cg, I_ST(BPF_H, d, 0, 0));
+		/*
+		 * cg_strcpy zeroes what follows the string, and with it an
+		 * earlier NULL mark, unless the string moves within this
+		 * storage (s = s + 2): an empty result then must not leave
+		 * a mark behind.  (Not cleared before the copy: s = s would
+		 * copy an emptied string.)
+		 */
+		int slot = cg_stack_alloc(cg, 8);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, d, (int16_t)slot));
 		cg_strcpy(cg, d, val, size);
+		if (size >= 2) {
+			int p = cg_reg_alloc(cg), c = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, p, BPF_FP, (int16_t)slot));
+			cg_emit(cg, I_LDX(BPF_B, c, p, 0));
+			cg_jmp_imm(cg, BPF_JNE, c, 0, done);
+			cg_emit(cg, I_ST(BPF_B, p, 1, 0));
+			cg_reg_free(cg, c);
+			cg_reg_free(cg, p);
+		}
 		cg_label_place(cg, done);
 		return;
 	}

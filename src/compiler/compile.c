@@ -292,6 +292,30 @@ static int count_probes(const struct dtrace_prog *pgp)
 	return n;
 }
 
+int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t len,
+		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
+		char *const argv[])
+{
+	memset(pcb, 0, sizeof(*pcb));
+	pcb->hdl = dtp;
+	pcb->arena = &dtp->arena;
+	pcb->filename = (flags & DTRACE_C_FILE) ? name : NULL;
+	pcb->show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
+	pcb->cflags = flags;
+	pcb->pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
+	pcb->argc = argc;
+	pcb->argv = argv;
+	pcb->src = dt_arena_strndup(&dtp->arena, src, len);
+	pcb->srclen = len;
+	pcb->argref = calloc((size_t)argc + 1, sizeof(bool));
+	if (pcb->src == NULL || pcb->argref == NULL) {
+		free(pcb->argref);
+		pcb->argref = NULL;
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
 			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
 {
@@ -318,31 +342,17 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		src = out;
 		len = outlen;
 	}
-	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
-	pcb.arena = &dtp->arena;
-	pcb.filename = (flags & DTRACE_C_FILE) ? name : NULL;
-	pcb.show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
-	pcb.cflags = flags;
-	pcb.pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
-	pcb.argc = argc;
-	pcb.argv = argv;
-	pcb.src = dt_arena_strndup(&dtp->arena, src, len);
-	pcb.srclen = len;
+	int rc = dt_pcb_init(&pcb, dtp, src, len, name, flags, kind, argc, argv);
 	free(src);
-	if (pcb.src == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (rc < 0)
 		return NULL;
-	}
+	bool *refs = pcb.argref;
 	pgp = calloc(1, sizeof(*pgp));
-	bool *refs = calloc((size_t)argc + 1, sizeof(bool));
-	if (pgp == NULL || refs == NULL) {
-		free(pgp);
+	if (pgp == NULL) {
 		free(refs);
 		dt_set_error(dtp, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	pcb.argref = refs;
 	if (setjmp(pcb.jb) != 0) {
 		free(refs);
 		for (size_t i = 0; i < pgp->stmts.n; i++) {

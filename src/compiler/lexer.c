@@ -61,6 +61,12 @@ void dt_lex_init(struct dt_lexer *lx, struct dt_pcb *pcb, const char *src, size_
 	lx->pragma = pragma;
 }
 
+/* c is one of the characters of set (a NUL byte in the source never is). */
+static bool one_of(int c, const char *set)
+{
+	return c != '\0' && strchr(set, c) != NULL;
+}
+
 static int peekc(struct dt_lexer *lx, size_t ahead)
 {
 	size_t p = lx->pos + ahead;
@@ -75,7 +81,7 @@ static bool at_line_start(struct dt_lexer *lx)
 		char c = lx->src[p - 1];
 		if (c == '\n')
 			return true;
-		if (!strchr(" \t\f\v\r", c))
+		if (!one_of(c, " \t\f\v\r"))
 			return false;
 		p--;
 	}
@@ -146,7 +152,7 @@ static void skip_space(struct dt_lexer *lx)
 		if (c == '\n') {
 			lx->line++;
 			lx->pos++;
-		} else if (strchr(" \t\f\v\r", c)) {
+		} else if (one_of(c, " \t\f\v\r")) {
 			lx->pos++;
 		} else if (c == '\\' && peekc(lx, 1) == '\n') {
 			lx->pos += 2;
@@ -201,27 +207,39 @@ static bool is_pspec_char(int c)
 	return c > 0 && (isalnum(c) || strchr("-$:_.`?*\\[]!", c));
 }
 
+/*
+ * The length of the integer constant at the current position, digits
+ * ([0-9]+ or 0[xX][0-9a-fA-F]+) and suffix ([uU]?[lL]?[lL]?); *sfx is
+ * where the suffix starts.
+ */
+static size_t int_length(struct dt_lexer *lx, size_t *sfx)
+{
+	size_t p = lx->pos;
+
+	if (lx->src[p] == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X') &&
+	    isxdigit(peekc(lx, 2))) {
+		p += 2;
+		while (p < lx->len && isxdigit((unsigned char)lx->src[p]))
+			p++;
+	} else {
+		while (p < lx->len && isdigit((unsigned char)lx->src[p]))
+			p++;
+	}
+	*sfx = p;
+	if (p < lx->len && one_of(lx->src[p], "uU"))
+		p++;
+	for (int i = 0; i < 2 && p < lx->len && one_of(lx->src[p], "lL"); i++)
+		p++;
+	return p - lx->pos;
+}
+
 /* Integer constant (decimal, octal, hex) with C suffixes. */
 static void lex_int(struct dt_lexer *lx, struct dt_token *t)
 {
-	size_t start = lx->pos;
+	size_t start = lx->pos, sfx;
 	char *end;
 
-	if (lx->src[lx->pos] == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X') &&
-	    isxdigit(peekc(lx, 2))) {
-		lx->pos += 2;
-		while (lx->pos < lx->len && isxdigit((unsigned char)lx->src[lx->pos]))
-			lx->pos++;
-	} else {
-		while (lx->pos < lx->len && isdigit((unsigned char)lx->src[lx->pos]))
-			lx->pos++;
-	}
-	/* Suffix: [uU]?[lL]?[lL]? */
-	size_t sfx = lx->pos;
-	if (lx->pos < lx->len && strchr("uU", lx->src[lx->pos]))
-		lx->pos++;
-	for (int i = 0; i < 2 && lx->pos < lx->len && strchr("lL", lx->src[lx->pos]); i++)
-		lx->pos++;
+	lx->pos += int_length(lx, &sfx);
 
 	char *text = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
 	errno = 0;
@@ -239,8 +257,13 @@ static void lex_int(struct dt_lexer *lx, struct dt_token *t)
 	t->tok = T_INT;
 }
 
-/* A floating-point constant? ([0-9]+ "."? [0-9]* | "." [0-9]+) exponent? */
-static size_t fp_length(struct dt_lexer *lx)
+/*
+ * Is a floating-point constant here?  DTrace's lexer reads one where its
+ * pattern, ([0-9]+"."?[0-9]* | "."[0-9]+) ([eE][+-]?[0-9]+)? [fFlL]?,
+ * matches more text than the integer pattern ("1.5", "1e3", "3f"; not
+ * "3l" or "0x1f"), and refuses it.
+ */
+static bool is_fp_constant(struct dt_lexer *lx)
 {
 	size_t p = lx->pos, digits = 0;
 	bool dot = false;
@@ -258,8 +281,7 @@ static size_t fp_length(struct dt_lexer *lx)
 		}
 	}
 	if (digits == 0)
-		return 0;
-	bool expo = false;
+		return false;
 	if (p < lx->len && (lx->src[p] == 'e' || lx->src[p] == 'E')) {
 		size_t q = p + 1;
 		if (q < lx->len && (lx->src[q] == '+' || lx->src[q] == '-'))
@@ -268,10 +290,14 @@ static size_t fp_length(struct dt_lexer *lx)
 			while (q < lx->len && isdigit((unsigned char)lx->src[q]))
 				q++;
 			p = q;
-			expo = true;
 		}
 	}
-	return dot || expo ? p - lx->pos : 0;
+	if (p < lx->len && one_of(lx->src[p], "fFlL"))
+		p++;
+	if (dot)
+		return true;
+	size_t sfx;
+	return p - lx->pos > int_length(lx, &sfx);
 }
 
 static void lex_string(struct dt_lexer *lx, struct dt_token *t)
@@ -427,13 +453,13 @@ static enum dt_tok slash(struct dt_lexer *lx)
 	size_t p = lx->pos;
 	int nl = 0;
 
-	while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p])) {
+	while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n")) {
 		if (lx->src[p] == '\n')
 			nl++;
 		p++;
 	}
-	/* DTrace reports these after its look-ahead past the blanks. */
-	if (p >= lx->len || strchr(";{/", lx->src[p])) {
+	/* DTrace reports these after its look-ahead past the blanks (a NUL ends it). */
+	if (p >= lx->len || lx->src[p] == '\0' || one_of(lx->src[p], ";{/")) {
 		if (lx->parens != 0)
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line + nl,
 				  "closing ) expected in predicate before /");
@@ -566,7 +592,7 @@ static void lex_expr(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode mo
 		return;
 	}
 	if (isdigit(c) || (c == '.' && isdigit(peekc(lx, 1)))) {
-		if (fp_length(lx) > 0)
+		if (is_fp_constant(lx))
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
 				  "floating-point constants are not permitted");
 		lex_int(lx, t);
@@ -666,7 +692,7 @@ char dt_lex_next_char(struct dt_lexer *lx)
 	size_t p = lx->have_peek ? lx->peek.end : lx->pos;
 
 	for (;;) {
-		while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p]))
+		while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n"))
 			p++;
 		if (p + 1 < lx->len && lx->src[p] == '/' && lx->src[p + 1] == '*') {
 			const char *e = strstr(lx->src + p + 2, "*/");

@@ -29,8 +29,16 @@ struct parser {
 	struct dt_lexer lx;
 	bool in_xlator_input;
 	struct tdname *typedefs;
+	/*
+	 * Names that are variables whatever types exist: declared globals and,
+	 * as DTrace's lexer guesses them, names assigned to (DTrace: "user-
+	 * defined global variables always take precedence over types").
+	 */
+	struct tdname *vars;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
+	/* The last "( expression )": a primary expression, so it may be assigned to. */
+	const struct dt_node *paren;
 };
 
 struct dt_node *dt_node_new(struct dt_pcb *pcb, enum dt_nkind kind, int line)
@@ -110,9 +118,27 @@ static bool declared_typedef(void *arg, const char *name)
 	return false;
 }
 
+static bool in_list(const struct tdname *l, const char *name)
+{
+	for (; l != NULL; l = l->next)
+		if (strcmp(l->name, name) == 0)
+			return true;
+	return false;
+}
+
+static void add_var(struct parser *p, const char *name)
+{
+	if (in_list(p->vars, name))
+		return;
+	struct tdname *v = dt_palloc(p->pcb, sizeof(*v));
+	v->name = name;
+	v->next = p->vars;
+	p->vars = v;
+}
+
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
 {
-	if (t->tok != T_IDENT)
+	if (t->tok != T_IDENT || in_list(p->vars, t->sval))
 		return false;
 	return declared_typedef(p, t->sval) || dt_type_name_exists(p->pcb, t->sval);
 }
@@ -512,10 +538,16 @@ static struct dt_node *parse_primary(struct parser *p)
 	struct dt_node *n;
 
 	switch (t.tok) {
-	case T_IDENT:
+	case T_IDENT: {
 		n = dt_node_new(p->pcb, N_IDENT, t.line);
 		n->ident.name = t.sval;
+		/* DTrace's look-ahead: a name assigned, indexed or ending a statement is a variable. */
+		enum dt_tok nt = peek_tok(p);
+		if (nt == T_ASGN || nt == T_ADDADD || nt == T_SUBSUB || nt == T_LBRAC || nt == T_SEMI ||
+		    (nt == T_COMMA && p->lx.parens == 0))
+			add_var(p, t.sval);
 		return n;
+	}
 	case T_AGG:
 		n = dt_node_new(p->pcb, N_AGG, t.line);
 		n->agg.name = t.sval;
@@ -540,19 +572,15 @@ static struct dt_node *parse_primary(struct parser *p)
 	case T_LPAR:
 		n = parse_expr(p);
 		expect(p, T_RPAR);
+		p->paren = n;
 		return n;
 	case K_OFFSETOF:
 		n = dt_node_new(p->pcb, N_OFFSETOF, t.line);
 		expect(p, T_LPAR);
 		parse_type_name(p, n);
 		expect(p, T_COMMA);
-		{
-			struct dt_token m;
-			dt_lex_next(&p->lx, LM_MEMBER, &m);
-			if (m.tok != T_IDENT)
-				syntax_error(p, &m);
-			n->member = m.sval;
-		}
+		/* An identifier: unlike after "." and "->", a keyword is not one here (DTrace's grammar). */
+		n->member = expect(p, T_IDENT).sval;
 		expect(p, T_RPAR);
 		return n;
 	case K_XLATE:
@@ -796,6 +824,18 @@ static bool is_assign_op(enum dt_tok t)
 	}
 }
 
+/*
+ * Is n, as parsed, a unary expression (DTrace's grammar assigns only to
+ * those)?  Binary and conditional operators and casts are not, unless
+ * parenthesized.
+ */
+static bool is_unary_expr(const struct parser *p, const struct dt_node *n)
+{
+	bool binary = n->kind == N_OP2 || n->kind == N_OP3 || n->kind == N_CAST;
+
+	return !binary || n == p->paren;
+}
+
 static struct dt_node *parse_assign(struct parser *p)
 {
 	struct dt_node *l = parse_cond(p);
@@ -803,6 +843,8 @@ static struct dt_node *parse_assign(struct parser *p)
 
 	if (!is_assign_op(t->tok))
 		return l;
+	if (!is_unary_expr(p, l))
+		syntax_error(p, t);
 	struct dt_token op = next(p);
 	struct dt_node *r = parse_assign(p);
 	return op2(p, op.tok, l, r, op.line);
@@ -819,26 +861,23 @@ static struct dt_node *parse_expr(struct parser *p)
 	return n;
 }
 
-/* ---- Statements ---- */
+/*
+ * ---- Statements ----
+ *
+ * As DTrace's grammar: a statement is ";", "expression ;" or an if, whose
+ * branches are a statement or a braced statement list; braces group
+ * nothing else.  A list's last expression may omit its ";".
+ */
 
 static struct dt_node *parse_stmts(struct parser *p);
+static struct dt_node *parse_if(struct parser *p);
 
-static struct dt_node *parse_stmt(struct parser *p)
+/* An if's branch: a statement (NULL for ";") or "{ list }" as one N_BLOCK. */
+static struct dt_node *parse_branch(struct parser *p)
 {
 	const struct dt_token *t = peek(p);
 	int line = t->line;
 
-	if (t->tok == K_IF) {
-		next(p);
-		struct dt_node *n = dt_node_new(p->pcb, N_IF, line);
-		expect(p, T_LPAR);
-		n->cond = parse_expr(p);
-		expect(p, T_RPAR);
-		n->body = parse_stmt(p);
-		if (accept(p, K_ELSE))
-			n->elsebody = parse_stmt(p);
-		return n;
-	}
 	if (t->tok == T_LBRACE) {
 		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_BLOCK, line);
@@ -846,13 +885,28 @@ static struct dt_node *parse_stmt(struct parser *p)
 		expect(p, T_RBRACE);
 		return n;
 	}
+	if (t->tok == T_SEMI) {
+		next(p);
+		return NULL;
+	}
+	if (t->tok == K_IF)
+		return parse_if(p);
 	struct dt_node *n = dt_node_new(p->pcb, N_EXPRSTMT, line);
 	n->l = parse_expr(p);
-	t = peek(p);
-	if (t->tok == T_SEMI)
-		next(p);
-	else if (t->tok != T_RBRACE)
-		syntax_error(p, t);
+	expect(p, T_SEMI);
+	return n;
+}
+
+static struct dt_node *parse_if(struct parser *p)
+{
+	struct dt_node *n = dt_node_new(p->pcb, N_IF, expect(p, K_IF).line);
+
+	expect(p, T_LPAR);
+	n->cond = parse_expr(p);
+	expect(p, T_RPAR);
+	n->body = parse_branch(p);
+	if (accept(p, K_ELSE))
+		n->elsebody = parse_branch(p);
 	return n;
 }
 
@@ -871,7 +925,18 @@ static struct dt_node *parse_stmts(struct parser *p)
 			next(p);
 			continue;
 		}
-		struct dt_node *s = parse_stmt(p);
+		struct dt_node *s;
+		if (t->tok == K_IF) {
+			s = parse_if(p);
+		} else {
+			s = dt_node_new(p->pcb, N_EXPRSTMT, t->line);
+			s->l = parse_expr(p);
+			t = peek(p);
+			if (t->tok == T_SEMI)
+				next(p);
+			else if (t->tok != T_RBRACE)
+				syntax_error(p, t);
+		}
 		*tail = s;
 		tail = &s->next;
 	}
@@ -883,30 +948,37 @@ static struct dt_node *parse_stmts(struct parser *p)
 static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_CLAUSE, first.line);
-	struct dt_pdesc *descs[256];
-	int nd = 0;
+	struct dt_pdesc **descs = NULL;
+	int nd = 0, cap = 0;
 	struct dt_token t = first;
 
 	for (;;) {
+		struct dt_pdesc *d;
 		if (t.tok == T_PSPEC || t.tok == T_IDENT) {
-			if (nd == (int)ARRAY_SIZE(descs))
-				dt_cerror(p->pcb, "D_SYNTAX", t.line, "too many probe descriptions");
-			descs[nd++] = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
+			d = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
 		} else if (t.tok == T_INT) {
 			char buf[32];
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t.ival);
-			descs[nd++] = dt_pdesc_parse(p->pcb, buf, DTRACE_PSPEC_ID, t.line);
+			d = dt_pdesc_parse(p->pcb, buf, DTRACE_PSPEC_ID, t.line);
 		} else {
 			syntax_error(p, &t);
 		}
+		/* As many as the program lists (in the arena: an error frees them). */
+		if (nd == cap) {
+			cap = cap ? 2 * cap : 8;
+			struct dt_pdesc **nv = dt_palloc(p->pcb, sizeof(*nv) * (size_t)cap);
+			if (nd > 0)
+				memcpy(nv, descs, sizeof(*nv) * (size_t)nd);
+			descs = nv;
+		}
+		descs[nd++] = d;
 		const struct dt_token *nt = dt_lex_peek(&p->lx, LM_OUTER);
 		if (nt->tok != T_COMMA)
 			break;
 		dt_lex_next(&p->lx, LM_OUTER, &t);
 		dt_lex_next(&p->lx, LM_OUTER, &t);
 	}
-	n->clause.pdescs = dt_palloc(p->pcb, sizeof(*descs) * (size_t)nd);
-	memcpy(n->clause.pdescs, descs, sizeof(*descs) * (size_t)nd);
+	n->clause.pdescs = descs;
 	n->clause.npdescs = nd;
 
 	const struct dt_token *nt = dt_lex_peek(&p->lx, LM_OUTER);
@@ -982,16 +1054,16 @@ static struct dt_node *parse_decl(struct parser *p)
 			} while (depth > 0);
 			return head ? head : dt_node_new(p->pcb, N_EMPTY, line);
 		}
-		if (ds->dclass == DC_TYPEDEF) {
-			struct dt_declarator *d = n->decl.decl;
-			while (d != NULL && d->name == NULL)
-				d = d->outer;
-			if (d != NULL) {
-				struct tdname *td = dt_palloc(p->pcb, sizeof(*td));
-				td->name = d->name;
-				td->next = p->typedefs;
-				p->typedefs = td;
-			}
+		struct dt_declarator *d = n->decl.decl;
+		while (d != NULL && d->name == NULL)
+			d = d->outer;
+		if (d != NULL && ds->dclass == DC_TYPEDEF) {
+			struct tdname *td = dt_palloc(p->pcb, sizeof(*td));
+			td->name = d->name;
+			td->next = p->typedefs;
+			p->typedefs = td;
+		} else if (d != NULL && (ds->dclass == DC_NONE || ds->dclass == DC_EXTERN)) {
+			add_var(p, d->name);
 		}
 		*tail = n;
 		tail = &n->next;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "compiler/ast.h"
+#include "dtrace.h"
 #include "lib/util.h"
 
 struct dtrace_hdl;
@@ -63,6 +64,16 @@ struct dt_pcb {
  */
 _Noreturn void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Set up a compile of `src` (copied into the handle's arena) as
+ * dtrace_compile() does for its flags (DTRACE_C_*), `kind` and macro
+ * arguments; pcb->argref is malloc'ed (the caller frees it).  0, or a
+ * negative errno with the message in the handle.
+ */
+int dt_pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *src, size_t len,
+		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
+		char *const argv[]);
 
 /* Allocate from the compile arena or fail the compile with ENOMEM. */
 void *dt_palloc(struct dt_pcb *pcb, size_t size);

@@ -31,17 +31,6 @@ int64_t dt_sema_cast_value(struct dt_type *t, int64_t v)
 	return (int64_t)u;
 }
 
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
-{
-	struct dt_type *b = dt_type_base(t);
-
-	if (b != NULL && (b->kind == TK_INT || b->kind == TK_ENUM) && b->size < 4)
-		return TT(pcb)->t_int;
-	if (b != NULL && b->kind == TK_ENUM)
-		return TT(pcb)->t_int;
-	return t;
-}
-
 /*
  * The type of a binary arithmetic result, as DTrace computes it: not C's
  * promotion to int, but the operand type of greater rank (size, then
@@ -113,6 +102,13 @@ static bool is_lvalue_var(struct dt_node *n)
 	return n->flags & DN_LVALUE;
 }
 
+/*
+ * May e be assigned to (or passed as, or used as a key of) type `to`?
+ * DTrace's dt_node_is_argcompat(): integers to integers, char pointers or
+ * arrays to strings, pointers to pointers to the same type or void (or the
+ * constant 0), anything else to its own type.  (DTrace also lets a string
+ * become a char pointer; a string has no address to give here, so no.)
+ */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e)
 {
 	struct dt_type *from = e->type;
@@ -122,14 +118,15 @@ bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *
 		return true;
 	if (dt_type_is_string(to))
 		return dt_type_is_string(from) || dt_type_is_charptr(from);
-	if (dt_type_is_pointer(to)) {
-		if (dt_type_is_pointer(from) || dt_type_is_array(from))
-			return true;
-		/* The constant 0 is a null pointer. */
-		return (e->flags & DN_CONST) && e->cval == 0 && dt_type_is_integer(from);
+	if (dt_type_is_pointer(to) || dt_type_is_array(to)) {
+		if (dt_type_is_integer(from))
+			return (e->flags & DN_CONST) && e->cval == 0;	/* NULL */
+		if (!dt_type_is_pointer(from) && !dt_type_is_array(from))
+			return false;
+		struct dt_type *a = dt_type_base(dt_type_base(to)->base);
+		struct dt_type *b = dt_type_base(dt_type_base(from)->base);
+		return dt_type_is_void(a) || dt_type_is_void(b) || dt_type_equal(a, b);
 	}
-	if (dt_type_is_integer(to) && dt_type_is_pointer(from))
-		return false;
 	return dt_type_equal(to, from);
 }
 
@@ -283,8 +280,9 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 	if (base->kind == N_IDENT && base->op != T_SELF && base->op != T_THIS) {
 		struct dt_ident *id = dt_sema_resolve(pcb, base->ident.name);
 		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_ARGS) {
-			int i = dt_sema_builtin_index(pcb, n, id);
-			dt_sema_args_check(pcb, i, n->line);
+			long long idx = dt_sema_builtin_index(pcb, n, id);
+			dt_sema_args_check(pcb, idx, n->line);
+			int i = (int)idx;	/* 0..9 once checked */
 			n->id = id;
 			pcb->sema->stmt->args_used |= 1u << i;
 			dt_sema_args(pcb, n, i);
@@ -591,6 +589,94 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 	}
 }
 
+static _Noreturn void incompatible(struct dt_pcb *pcb, struct dt_node *n)
+{
+	dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" %s \"%s\"",
+		  dt_sema_node_typestr(pcb, n->l), opname(n->op), dt_sema_node_typestr(pcb, n->r));
+}
+
+/*
+ * DTrace's pointer compatibility (dt_node_is_ptrcompat()): pointers (or
+ * arrays) to the same type or one of them to void, or a pointer and the
+ * constant 0.
+ */
+static bool ptr_compat(struct dt_node *l, struct dt_node *r)
+{
+	bool lp = dt_type_is_pointer(l->type) || dt_type_is_array(l->type);
+	bool rp = dt_type_is_pointer(r->type) || dt_type_is_array(r->type);
+
+	if (lp != rp) {
+		struct dt_node *z = lp ? r : l;
+		return (z->flags & DN_CONST) && z->cval == 0 && dt_type_is_integer(z->type);
+	}
+	if (!lp)
+		return false;
+	struct dt_type *a = dt_type_base(dt_type_base(l->type)->base);
+	struct dt_type *b = dt_type_base(dt_type_base(r->type)->base);
+	return dt_type_is_void(a) || dt_type_is_void(b) || dt_type_equal(a, b);
+}
+
+static void check_assign_types(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+
+	/*
+	 * Structs and unions are assigned whole (the same type), and a
+	 * thread-local or array element of one is deleted by assigning 0.
+	 */
+	if (dt_type_is_sou(l->type)) {
+		bool del = (r->flags & DN_CONST) && r->cval == 0 && l->id != NULL &&
+			   (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY);
+		if (!del && !dt_type_equal(l->type, r->type))
+			incompatible(pcb, n);
+		return;
+	}
+	if (dt_type_is_array(l->type))
+		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
+			  opname(n->op), dt_sema_typestr(pcb, l->type));
+	/* A string variable can be NULL. */
+	bool null_string = dt_type_is_string(l->type) && is_null(r);
+	if (!null_string && !dt_sema_assignable(pcb, l->type, r))
+		incompatible(pcb, n);
+}
+
+/*
+ * DTrace's rules for op=: integral operands for %= &= ^= |= <<= >>=,
+ * arithmetic ones for *= and /=; += and -= also move a pointer by an
+ * integer, never a string.  (DTrace also accepts pointer += pointer; D
+ * gives no meaning to it, so it stays incompatible here.)
+ */
+static void check_compound_types(struct dt_pcb *pcb, struct dt_node *n)
+{
+	struct dt_node *l = n->l, *r = n->r;
+	enum dt_tok base = compound_base(n->op);
+
+	switch (base) {
+	case T_ADD:
+	case T_SUB:
+		if (dt_type_is_string(l->type) || dt_type_is_string(r->type))
+			incompatible(pcb, n);
+		if (dt_type_is_integer(l->type) && dt_type_is_integer(r->type))
+			break;
+		if (!dt_type_is_pointer(l->type) || dt_type_is_void(dt_type_base(l->type)->base))
+			dt_cerror(pcb, "D_OP_VFPTR", n->line,
+				  "operator %s requires left-hand scalar operand of known size",
+				  opname(n->op));
+		if (!dt_type_is_integer(r->type))
+			incompatible(pcb, n);
+		break;
+	case T_MUL:
+	case T_DIV:
+		need_arith(pcb, n, n->op, l, r);
+		break;
+	default:
+		need_int(pcb, n, n->op, l, r);
+		break;
+	}
+	if ((base == T_DIV || base == T_MOD) && (r->flags & DN_CONST) && r->cval == 0)
+		dt_cerror(pcb, "D_DIV_ZERO", n->line, "expression contains division by zero");
+}
+
 static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_node *l = n->l, *r = n->r;
@@ -611,6 +697,11 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (n->op == T_ASGN)
 		dt_sema_lvalue_decl(pcb, l, r);
 	dt_sema_expr(pcb, l);
+	/* DTrace checks the operands' types first, then the target. */
+	if (n->op == T_ASGN)
+		check_assign_types(pcb, n);
+	else
+		check_compound_types(pcb, n);
 	if (l->kind == N_IDENT && l->id != NULL && l->id->kind == IDK_BVAR)
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
@@ -620,46 +711,6 @@ static void cook_assign(struct dt_pcb *pcb, struct dt_node *n)
 	if (!(l->flags & DN_WRITABLE))
 		dt_cerror(pcb, "D_OP_WRITE", n->line, "operator %s can only be applied to a writable variable",
 			  opname(n->op));
-	/*
-	 * Structs and unions are assigned whole (the same type), and a
-	 * thread-local or array element of one is deleted by assigning 0.
-	 */
-	if (dt_type_is_sou(l->type) && n->op == T_ASGN) {
-		bool del = (r->flags & DN_CONST) && r->cval == 0 && l->id != NULL &&
-			   (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY);
-		if (!del && !dt_type_equal(l->type, r->type))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_typestr(pcb, r->type));
-		if (l->id != NULL)
-			l->id->flags |= IDF_WRITTEN;
-		n->type = l->type;
-		return;
-	}
-	if (dt_type_is_array(l->type) || dt_type_is_sou(l->type))
-		dt_cerror(pcb, "D_OP_ARRFUN", n->line, "operator %s may not be applied to operand of type \"%s\"",
-			  opname(n->op), dt_sema_typestr(pcb, l->type));
-	if (n->op == T_ASGN) {
-		/* A string variable can be NULL. */
-		bool null_string = dt_type_is_string(l->type) && is_null(r);
-		if (!null_string && !dt_sema_assignable(pcb, l->type, r))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_node_typestr(pcb, r));
-	} else {
-		enum dt_tok base = compound_base(n->op);
-		bool ptr_ok = (base == T_ADD || base == T_SUB) && dt_type_is_pointer(l->type) &&
-			      dt_type_is_integer(r->type);
-		if (!ptr_ok && (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type)))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(n->op),
-				  dt_sema_typestr(pcb, r->type));
-		if ((base == T_DIV || base == T_MOD) && (r->flags & DN_CONST) && r->cval == 0)
-			dt_cerror(pcb, "D_DIV_ZERO", n->line, "expression contains division by zero");
-	}
 	if (l->id != NULL)
 		l->id->flags |= IDF_WRITTEN;
 	n->type = l->type;
@@ -735,13 +786,10 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 			return;
 		}
 		need_scalar(pcb, n, op, l, r);
-		bool lp = dt_type_is_pointer(l->type), rp = dt_type_is_pointer(r->type);
-		if (lp != rp && !((l->flags & DN_CONST) || (r->flags & DN_CONST)) &&
-		    (op != T_EQU && op != T_NEQ))
-			dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
-				  "operands have incompatible types: \"%s\" %s \"%s\"",
-				  dt_sema_typestr(pcb, l->type), opname(op),
-				  dt_sema_typestr(pcb, r->type));
+		/* As DTrace: integers, the same type, or compatible pointers. */
+		if (!(dt_type_is_integer(l->type) && dt_type_is_integer(r->type)) &&
+		    !dt_type_equal(l->type, r->type) && !ptr_compat(l, r))
+			incompatible(pcb, n);
 		n->type = tt->t_int;
 		break;
 	}
@@ -759,7 +807,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		bool lp = dt_type_is_pointer(l->type) || dt_type_is_array(l->type);
 		bool rp = dt_type_is_pointer(r->type) || dt_type_is_array(r->type);
 		if (lp && rp && op == T_SUB) {
-			n->type = tt->t_long;
+			n->type = dt_type_lookup(tt, "ptrdiff_t");
+			if (n->type == NULL)
+				n->type = tt->t_long;
 			return;
 		}
 		if (lp && dt_type_is_integer(r->type)) {
@@ -788,9 +838,11 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 	case T_MUL:
 	case T_DIV:
 	case T_MOD:
-		need_arith(pcb, n, op, l, r);
+		/* As DTrace: % wants integers, * and / arithmetic operands. */
 		if (op == T_MOD)
 			need_int(pcb, n, op, l, r);
+		else
+			need_arith(pcb, n, op, l, r);
 		n->type = dt_sema_arith(pcb, l->type, r->type);
 		if ((op == T_DIV || op == T_MOD) && (r->flags & DN_CONST) && r->cval == 0)
 			dt_cerror(pcb, "D_DIV_ZERO", n->line, "expression contains division by zero");
@@ -803,8 +855,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case T_LSH:
 	case T_RSH:
+		/* The left operand's type, unpromoted (DTrace's; so are the unary operators'). */
 		need_int(pcb, n, op, l, r);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		break;
 	default:
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "internal error: unknown operator %s", opname(op));
@@ -812,7 +865,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 
 	if ((l->flags & DN_CONST) && (r->flags & DN_CONST)) {
 		int64_t v;
-		struct dt_type *ct = dt_sema_arith(pcb, l->type, r->type);
+		/* A shift's signedness is its left operand's, as when it runs. */
+		struct dt_type *ct = op == T_LSH || op == T_RSH ? l->type
+				     : dt_sema_arith(pcb, l->type, r->type);
 		bool uns = !dt_type_is_signed(ct);
 		if (fold2(pcb, n, op, l->cval, r->cval, uns, &v))
 			mark_const(n, n->type, v);
@@ -851,7 +906,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case T_BNEG:
 		need_int(pcb, n, T_BNEG, l, NULL);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, ~l->cval);
 		break;
@@ -860,7 +915,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (!dt_type_is_arith(l->type))
 			dt_cerror(pcb, "D_OP_ARITH", n->line, "operator %s requires an operand of arithmetic type",
 				  n->op == T_INEG ? "-" : "+");
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST) {
 			int64_t v = n->op == T_INEG ? (int64_t)(0 - (uint64_t)l->cval) : l->cval;
 			/* Negating an unsigned constant stays within its width. */
@@ -914,6 +969,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 	}
 }
 
+/* DTrace's order of checks (dt_cook_op3()): condition, operand types, actions. */
 static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 {
 	dt_sema_expr(pcb, n->cond);
@@ -940,10 +996,10 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 		n->type = TT(pcb)->t_string;
 	} else if (dt_type_equal(a, b)) {
 		n->type = a;
-	} else if (dt_type_is_pointer(a) && (n->r->flags & DN_CONST) && n->r->cval == 0) {
-		n->type = a;
-	} else if (dt_type_is_pointer(b) && (n->l->flags & DN_CONST) && n->l->cval == 0) {
-		n->type = b;
+	} else if (ptr_compat(n->l, n->r)) {
+		/* The more specific pointer: the right one's unless it is void * or 0. */
+		bool r_void = !dt_type_is_integer(b) && dt_type_is_void(dt_type_base(dt_type_base(b)->base));
+		n->type = r_void || dt_type_is_integer(b) ? a : b;
 	} else {
 		dt_cerror(pcb, "D_OP_INCOMPAT", n->line,
 			  "operator ?: operands must have compatible types");

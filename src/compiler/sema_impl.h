@@ -47,8 +47,7 @@ const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *n);
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
 
-/* Integer promotion and the usual arithmetic conversions. */
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
+/* D's arithmetic conversions (the operand type of greater rank). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
 
 /* Truncate/extend a constant to a type's width and signedness. */
@@ -64,9 +63,9 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
 /* Type args[i] (node n), translating it if the probe says so (sema_misc.c). */
 void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i);
 /* The constant index of args[ ] or uregs[ ] (DTrace's checks of it). */
-int dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id);
+long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id);
 /* Fail the compile if the clause's probe has no args[i]. */
-void dt_sema_args_check(struct dt_pcb *pcb, int i, int line);
+void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line);
 
 /* xlate<T>(e) */
 void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);

@@ -35,7 +35,7 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
  * args[ ] and uregs[ ] take one integer constant (dt_idcook_args,
  * dt_idcook_regs); args[ ] only inside a clause.  Returns the index.
  */
-int dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id)
+long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id)
 {
 	struct dt_node *k = n->call.args;
 	int argc = dt_node_list_len(k);
@@ -56,7 +56,7 @@ int dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident
 	if (pcb->sema == NULL)
 		dt_cerror(pcb, "D_ARGS_NONE", n->line,
 			  "%s[ ] may not be referenced outside of a probe clause", id->name);
-	return (int)k->cval;
+	return (long long)k->cval;
 }
 
 /* A description field that leaves the choice open: empty or a pattern. */
@@ -81,7 +81,7 @@ static void desc_str(const struct dt_pdesc *pd, char *buf, size_t len)
  * description, as DTrace cooks a clause in that context: an index
  * beyond the probe's arguments is D_ARGS_IDX.
  */
-void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
+void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line)
 {
 	struct dt_stmt *st = pcb->sema ? pcb->sema->stmt : NULL;
 	char name[512];
@@ -102,8 +102,9 @@ void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
 		dt_cerror(pcb, "D_ARGS_MULTI", line,
 			  "args[ ] may not be referenced because probe description %s matches an "
 			  "unstable set of probes", name);
-	if (i < 0)
-		dt_cerror(pcb, "D_ARGS_IDX", line, "index %d is out of range for %s args[ ]", i, name);
+	/* A probe has at most ten arguments (the context's args[10]). */
+	if (i < 0 || i > 9)
+		dt_cerror(pcb, "D_ARGS_IDX", line, "index %lld is out of range for %s args[ ]", i, name);
 	/* Out of range only if it is so for every probe the description enables. */
 	int n = -1;
 	for (size_t k = 0; k < st->probes.n; k++) {
@@ -116,7 +117,7 @@ void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
 		n = c;
 	}
 	if (n >= 0 && i >= n)
-		dt_cerror(pcb, "D_ARGS_IDX", line, "index %d is out of range for %s args[ ]", i, name);
+		dt_cerror(pcb, "D_ARGS_IDX", line, "index %lld is out of range for %s args[ ]", i, name);
 }
 
 /* A type named in a provider's argument description. */

@@ -130,6 +130,7 @@ static int read_elf(struct loader *ld, Elf *elf, char *err, size_t errlen)
 		return -ENOTSUP;
 	}
 	e->type = eh.e_type;
+	e->entry = eh.e_entry;
 	e->segs = calloc(nph ? nph : 1, sizeof(*e->segs));
 	if (e->segs == NULL)
 		return -ENOMEM;

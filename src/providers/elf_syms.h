@@ -29,6 +29,7 @@ struct dt_elf_seg {
 struct dt_elf {
 	char *path;
 	uint16_t type;			/* ET_EXEC, ET_DYN */
+	uint64_t entry;			/* e_entry: where the process starts (0: none) */
 	/*
 	 * Functions of non-zero size, by address; symbols at one address are
 	 * adjacent, the canonical name (see dt_elf_sym_better) first.

@@ -154,6 +154,31 @@ static int each_insn(struct dt_uobj *o, const struct dt_elf_sym *sym,
 	return rc;
 }
 
+/*
+ * Whether a return probe may go on a function.  A uretprobe takes the
+ * word at the stack pointer on entry for the return address and replaces
+ * it; a function that never returns (no ret, no jump out of it) need not
+ * have been called at all, and the word is then the program's own data:
+ * argc for _start, the ELF entry point.  Such functions have no return
+ * probe, as in DTrace, whose return probes are a function's ret
+ * instructions, so that tracing never changes what the program does.
+ */
+static bool has_return(struct dt_uobj *o, const struct dt_elf_sym *sym)
+{
+	const struct dt_elf *e = o->elf;
+	uint64_t foff, size = sym->size < MAX_DECODE ? sym->size : MAX_DECODE;
+	bool ret = false;
+
+	if (e->entry != 0 && e->entry >= sym->addr && e->entry - sym->addr < sym->size)
+		return false;
+	unsigned char *buf = malloc(size ? size : 1);
+	if (buf != NULL && dt_elf_file_offset(e, sym->addr, &foff) &&
+	    dt_uobj_read(o, foff, buf, size))
+		ret = dt_x86_func_returns(buf, size);
+	free(buf);
+	return ret;
+}
+
 struct offset_ctx {
 	struct pid_ctx *c;
 	struct dt_uobj *o;
@@ -192,7 +217,7 @@ static int per_func(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sy
 		return 0;
 	if (dt_gmatch("entry", c->name))
 		rc = add_probe(c, o, sym, nalias, DT_UPROBE_ENTRY, 0, "entry");
-	if (rc == 0 && dt_gmatch("return", c->name))
+	if (rc == 0 && dt_gmatch("return", c->name) && has_return(o, sym))
 		rc = add_probe(c, o, sym, nalias, DT_UPROBE_RETURN, 0, "return");
 	if (rc < 0 || strcmp(c->name, "entry") == 0 || strcmp(c->name, "return") == 0)
 		return rc;
