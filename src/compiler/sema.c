@@ -10,6 +10,7 @@
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 const char *dt_sema_typestr(struct dt_pcb *pcb, struct dt_type *t)
@@ -698,7 +699,9 @@ static void check_pred(struct dt_pcb *pcb, struct dt_node *c)
 	pcb->pred_line = 0;
 	/* A string is not a scalar to DTrace (dt_node_is_scalar): no NULL test here. */
 	struct dt_type *pt = c->clause.pred->type;
-	if (!dt_type_is_scalar(pt) || dt_type_base(pt)->special != DT_SPECIAL_NONE)
+	bool ptr;	/* a translated pointer is dynamic to DTrace */
+	if (!dt_type_is_scalar(pt) || dt_type_base(pt)->special != DT_SPECIAL_NONE ||
+	    dt_xlate_of(c->clause.pred, &ptr) != NULL)
 		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.end_line ? c->clause.end_line : c->line,
 			  "predicate result must be of scalar type");
 }

@@ -14,6 +14,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 /* What a clause did so far (DT_CLSFLAG_*). */
@@ -282,14 +283,18 @@ static void act_rules(struct dt_pcb *pcb, struct dt_node *call)
 	case ACT_TRUNC:
 		agg_arg(pcb, call, a, 1, "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD");
 		break;
-	case ACT_TRACE:
+	case ACT_TRACE: {
+		bool ptr;
 		if (dt_type_is_void(a->type))
 			dt_cerror(pcb, "D_TRACE_VOID", a->line,
 				  "trace( ) may not be applied to a void expression");
-		if (a->kind == N_AGG || dt_type_base(a->type)->special == DT_SPECIAL_DYN)
+		/* A translated value (xlate <T> or xlate <T *>) is dynamic to DTrace. */
+		if (a->kind == N_AGG || dt_type_base(a->type)->special == DT_SPECIAL_DYN ||
+		    dt_xlate_of(a, &ptr) != NULL)
 			dt_cerror(pcb, "D_TRACE_DYN", a->line,
 				  "trace( ) may not be applied to a dynamic expression");
 		break;
+	}
 	case ACT_TRACEMEM:
 		if (!dt_type_is_integer(a->type) && !dt_type_is_pointer(a->type))
 			dt_cerror(pcb, "D_TRACEMEM_ADDR", a->line,
@@ -351,6 +356,11 @@ static void walk_stmt(struct act_walk *w, struct dt_node *s)
 		walk_list(w, e->r->call.args);
 		return;
 	}
+	/* dt_cg() refuses a statement whose value is a translated pointer. */
+	bool ptr = false;
+	if (dt_xlate_of(e, &ptr) != NULL && ptr)
+		dt_cerror(pcb, "D_CG_DYN", e->line,
+			  "expression cannot evaluate to result of a translated pointer");
 	walk_expr(w, e);
 }
 
