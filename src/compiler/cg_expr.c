@@ -547,6 +547,12 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
  */
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
+	/* A constant condition leaves one side only (DTrace folds it while parsing). */
+	if (n->cond->flags & DN_CONST) {
+		struct dt_node *pick = n->cond->cval ? n->l : n->r;
+		return dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, pick)
+						   : cg_expr(cg, pick);
+	}
 	int slot = cg_stack_alloc(cg, 8);
 	int other = cg_label_new(cg), done = cg_label_new(cg);
 	/* The stack a branch used for its own temporaries is free after it. */

@@ -785,6 +785,10 @@ static struct dt_node *parse_postfix(struct parser *p)
 			next(p);
 			struct dt_node *args = parse_args(p, T_RPAR);
 			expect(p, T_RPAR);
+			/* DTrace parses @a as a name, which names no function. */
+			if (n->kind == N_AGG && n->agg.keys == NULL)
+				dt_cerror(p->pcb, "D_FUNC_UNDEF", n->line, "undefined function name: @%s",
+					  n->agg.name);
 			if (n->kind != N_IDENT || n->op == T_SELF || n->op == T_THIS) {
 				dt_cerror(p->pcb, "D_FUNC_IDENT", line,
 					  "function designator is not of function type");

@@ -100,7 +100,9 @@ static void test_arithmetic_types(void **state)
 	expect_type(dtp, NULL, "i & ul", "unsigned long");
 	expect_type(dtp, NULL, "c | s", "short");
 	expect_type(dtp, NULL, "uc ^ c", "unsigned char");
-	expect_type(dtp, NULL, "1 ? c : l", "long");
+	expect_type(dtp, NULL, "i ? c : l", "long");
+	/* DTrace folds ?: with a constant condition as it parses: one side is left. */
+	expect_type(dtp, NULL, "1 ? c : l", "char");
 }
 
 /* Unary operators and shifts keep their (left) operand's type (DTrace's rule). */
