@@ -73,7 +73,10 @@ static void mark_const(struct dt_node *n, struct dt_type *t, int64_t v)
 	n->cval = v;
 }
 
-/* The type of an integer constant, from its value and suffix as in C. */
+/*
+ * The type of an integer constant, from its value and suffix as in C; a
+ * decimal one without U that fits no signed type is an error (DTrace's).
+ */
 static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dt_typetab *tt = TT(pcb);
@@ -96,7 +99,9 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		cands[nc++] = tt->t_ulong;
 	if (!u)
 		cands[nc++] = tt->t_llong;
-	cands[nc++] = tt->t_ullong;
+	/* A decimal constant is unsigned only by its suffix. */
+	if (u || !n->i.decimal)
+		cands[nc++] = tt->t_ullong;
 	for (int i = 0; i < nc; i++) {
 		struct dt_type *t = cands[i];
 		uint64_t max = t->size >= 8 ? (t->is_signed ? (uint64_t)INT64_MAX : UINT64_MAX)
@@ -105,7 +110,9 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		if (v <= max)
 			return t;
 	}
-	return tt->t_ullong;
+	dt_cerror(pcb, "D_INT_OFLOW", n->line,
+		  "integer constant 0x%llx cannot be represented in any built-in integral type",
+		  (unsigned long long)v);
 }
 
 static bool is_lvalue_var(struct dt_node *n)
