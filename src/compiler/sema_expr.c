@@ -31,17 +31,6 @@ int64_t dt_sema_cast_value(struct dt_type *t, int64_t v)
 	return (int64_t)u;
 }
 
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t)
-{
-	struct dt_type *b = dt_type_base(t);
-
-	if (b != NULL && (b->kind == TK_INT || b->kind == TK_ENUM) && b->size < 4)
-		return TT(pcb)->t_int;
-	if (b != NULL && b->kind == TK_ENUM)
-		return TT(pcb)->t_int;
-	return t;
-}
-
 /*
  * The type of a binary arithmetic result, as DTrace computes it: not C's
  * promotion to int, but the operand type of greater rank (size, then
@@ -796,8 +785,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 		break;
 	case T_LSH:
 	case T_RSH:
+		/* D has no integer promotions: the left operand's type (as DTrace). */
 		need_int(pcb, n, op, l, r);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		break;
 	default:
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "internal error: unknown operator %s", opname(op));
@@ -805,7 +795,9 @@ static void cook_op2(struct dt_pcb *pcb, struct dt_node *n)
 
 	if ((l->flags & DN_CONST) && (r->flags & DN_CONST)) {
 		int64_t v;
-		struct dt_type *ct = dt_sema_arith(pcb, l->type, r->type);
+		/* A right shift is arithmetic when its left operand (its type) is signed. */
+		struct dt_type *ct = op == T_LSH || op == T_RSH ? l->type
+							: dt_sema_arith(pcb, l->type, r->type);
 		bool uns = !dt_type_is_signed(ct);
 		if (fold2(pcb, n, op, l->cval, r->cval, uns, &v))
 			mark_const(n, n->type, v);
@@ -842,9 +834,10 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, !l->cval);
 		break;
+	/* ~ - + keep their operand's type: D has no integer promotions (as DTrace). */
 	case T_BNEG:
 		need_int(pcb, n, T_BNEG, l, NULL);
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, ~l->cval);
 		break;
@@ -853,7 +846,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (!dt_type_is_arith(l->type))
 			dt_cerror(pcb, "D_OP_ARITH", n->line, "operator %s requires an operand of arithmetic type",
 				  n->op == T_INEG ? "-" : "+");
-		n->type = dt_sema_promote(pcb, l->type);
+		n->type = l->type;
 		if (l->flags & DN_CONST) {
 			int64_t v = n->op == T_INEG ? (int64_t)(0 - (uint64_t)l->cval) : l->cval;
 			/* Negating an unsigned constant stays within its width. */

@@ -43,8 +43,7 @@ void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_i
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
 
-/* Integer promotion and the usual arithmetic conversions. */
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
+/* D's usual arithmetic conversions: the operand type of higher rank (no promotions). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
 
 /* Truncate/extend a constant to a type's width and signedness. */
