@@ -432,27 +432,24 @@ static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label)
 
 static int cg_logical(struct dt_cg *cg, struct dt_node *n)
 {
-	int res = cg_reg_alloc(cg);
-	int done = cg_label_new(cg);
-
 	if (n->op == T_LXOR) {
+		/* Both operands, as 0 or 1; a holds the result (nothing else is live). */
 		int a = cg_truth(cg, n->l);
 		int b = cg_truth(cg, n->r);
 		int z1 = cg_label_new(cg), z2 = cg_label_new(cg);
-		cg_emit(cg, I_MOV64_IMM(res, 0));
 		cg_jmp_imm(cg, BPF_JEQ, a, 0, z1);
 		cg_emit(cg, I_MOV64_IMM(a, 1));
 		cg_label_place(cg, z1);
 		cg_jmp_imm(cg, BPF_JEQ, b, 0, z2);
 		cg_emit(cg, I_MOV64_IMM(b, 1));
 		cg_label_place(cg, z2);
-		cg_emit(cg, I_MOV64_REG(res, a));
-		cg_emit(cg, I_ALU64_REG(BPF_XOR, res, b));
-		cg_reg_free(cg, a);
+		cg_emit(cg, I_ALU64_REG(BPF_XOR, a, b));
 		cg_reg_free(cg, b);
-		cg_label_place(cg, done);
-		return res;
+		return a;
 	}
+	int res = cg_reg_alloc(cg);
+	int done = cg_label_new(cg);
+
 	/* && and || short-circuit, as jumps. */
 	cg_emit(cg, I_MOV64_IMM(res, 0));
 	cg_branch_false(cg, n, done);

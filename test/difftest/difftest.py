@@ -3,12 +3,14 @@
 Differential testing of the D compiler's code generator.
 
 Random D expressions (integers of every width and signedness, constants of
-every form, casts, unary, binary and conditional operators, sizeof) are
-evaluated twice: by dtrace, as BEGIN clauses of one D program, and by a C
-program made of the same expressions, built with the system compiler.
-Where D's rules are not C's, the C side follows D's: dsemantics.py says
-where and why.  Every value must be the same, and an expression must fault
-in D exactly when it faults in C.
+every form, casts, unary, binary and conditional operators, sizeof, and
+the string functions: strlen strjoin substr index rindex strchr strrchr
+strstr lltostr toupper tolower and string comparisons) are evaluated
+twice: by dtrace, as BEGIN clauses of one D program, and by a C program
+made of the same expressions, built with the system compiler.  Where D's
+rules are not C's, the C side follows D's: dsemantics.py says where and
+why.  Every value must be the same, and an expression must fault in D
+exactly when it faults in C.
 
 A mismatch is reduced to a small expression that still mismatches, and
 reported with the seed that reproduces it:
@@ -30,12 +32,18 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dsemantics as ds  # noqa: E402
 
+STR = ds.STR
+
 # ---------------------------------------------------------------------------
 # Expressions.
 
 
 class Node:
-    """An integer expression: kind, operator, children, D type."""
+    """
+    An expression: kind, D type (ds.STR for strings), operator or function,
+    children.  Kinds: var const un bin cond cast sizeof (integers), svar slit
+    sfn (strings), ifn scmp (integers from strings).
+    """
 
     def __init__(self, kind, t, op=None, kids=(), value=None, text=None, var=None):
         self.kind, self.t, self.op, self.kids = kind, t, op, list(kids)
@@ -44,34 +52,51 @@ class Node:
     def size(self):
         return 1 + sum(k.size() for k in self.kids)
 
+    def is_str(self):
+        return self.t is STR
+
     def is_const(self):
-        """Whether D folds it to a constant (sizeof never evaluates)."""
-        if self.kind == 'var':
+        """Whether D folds it to an integer constant (sizeof never evaluates)."""
+        k = self.kind
+        if k in ('var', 'svar', 'slit', 'sfn', 'ifn', 'scmp'):
             return False
-        if self.kind == 'sizeof':
+        if k in ('sizeof', 'const'):
             return True
-        if self.kind == 'cond' and self.kids[0].is_const():
+        if k == 'cond':
+            if self.is_str() or not self.kids[0].is_const():
+                return False
             # D folds a ?: with a constant condition to the branch it picks.
             return self.kids[1 if fold(self.kids[0]) else 2].is_const()
-        return all(k.is_const() for k in self.kids)
+        return all(c.is_const() for c in self.kids)
+
+    def may_null(self):
+        if self.kind == 'sfn':
+            return self.op in ('strchr', 'strrchr', 'strstr')
+        if self.kind == 'cond' and self.is_str():
+            return self.kids[1].may_null() or self.kids[2].may_null()
+        return False
 
     def may_fault(self):
         if self.kind == 'sizeof':
             return False
         if self.kind == 'bin' and self.op in ('/', '%') and not self.kids[1].is_const():
             return True
-        return any(k.may_fault() for k in self.kids)
+        if self.kind in ('sfn', 'ifn') and any(c.may_null() for c in self.kids):
+            return True        # reading a NULL string's characters
+        return any(c.may_fault() for c in self.kids)
 
 
 def d_text(n):
     k = n.kind
-    if k == 'var':
+    if k in ('var', 'svar'):
         return n.var
     if k == 'const':
         return n.text
+    if k == 'slit':
+        return '"%s"' % n.text
     if k == 'un':
         return '%s(%s)' % (n.op, d_text(n.kids[0]))
-    if k == 'bin':
+    if k in ('bin', 'scmp'):
         return '(%s %s %s)' % (d_text(n.kids[0]), n.op, d_text(n.kids[1]))
     if k == 'cond':
         return '(%s ? %s : %s)' % tuple(d_text(c) for c in n.kids)
@@ -79,16 +104,25 @@ def d_text(n):
         return '((%s)%s)' % (n.t.d, d_text(n.kids[0]))
     if k == 'sizeof':
         return 'sizeof (%s)' % d_text(n.kids[0])
+    if k in ('sfn', 'ifn'):
+        return '%s(%s)' % (n.op, ', '.join(d_text(c) for c in n.kids))
     raise ValueError(k)
 
 
 def c_text(n):
-    """The C of n: a uint64_t expression, D's register (dsemantics, rule 1)."""
-    if n.is_const():
+    """
+    The C of n: for an integer, a uint64_t expression, D's register
+    (dsemantics, rule 1); for a string, a const char *.
+    """
+    if not n.is_str() and n.is_const():
         return ds.c_const(fold(n))
     k = n.kind
     if k == 'var':
         return ds.c_var(n.t, n.var)
+    if k == 'svar':
+        return n.var
+    if k == 'slit':
+        return ds.c_strlit(n.value)
     if k == 'un':
         return ds.c_unary(n.op, n.t, c_text(n.kids[0]))
     if k == 'bin':
@@ -98,27 +132,11 @@ def c_text(n):
         return ds.c_cond(*(c_text(c) for c in n.kids))
     if k == 'cast':
         return ds.c_cast(n.t, c_text(n.kids[0]))
+    if k in ('sfn', 'ifn'):
+        return ds.c_strfn(n.op, [c_text(c) for c in n.kids])
+    if k == 'scmp':
+        return ds.c_strcmp(n.op, c_text(n.kids[0]), c_text(n.kids[1]))
     raise ValueError(k)
-
-
-def mk_un(op, a):
-    return Node('un', ds.unary_type(op, a.t), op, [a])
-
-
-def mk_bin(op, a, b):
-    return Node('bin', ds.binary_type(op, a.t, b.t), op, [a, b])
-
-
-def mk_cond(c, a, b):
-    return Node('cond', ds.arith_type(a.t, b.t), None, [c, a, b])
-
-
-def mk_cast(t, a):
-    return Node('cast', t, None, [a])
-
-
-def mk_sizeof(a):
-    return Node('sizeof', ds.SIZE_T, None, [a])
 
 
 def fold(n):
@@ -146,8 +164,38 @@ def fold(n):
     return ds.fold_binary(n.op, n.kids[0].t, a, n.kids[1].t, b)
 
 
+def mk_un(op, a):
+    return Node('un', ds.unary_type(op, a.t), op, [a])
+
+
+def mk_bin(op, a, b):
+    if a.is_str():
+        return Node('scmp', ds.INT, op, [a, b])
+    return Node('bin', ds.binary_type(op, a.t, b.t), op, [a, b])
+
+
+def mk_cond(c, a, b):
+    return Node('cond', STR if a.is_str() else ds.arith_type(a.t, b.t), None, [c, a, b])
+
+
+def mk_cast(t, a):
+    return Node('cast', t, None, [a])
+
+
+def mk_sizeof(a):
+    return Node('sizeof', ds.SIZE_T, None, [a])
+
+
+def mk_fn(fn, args):
+    if fn == 'strlen':
+        return Node('ifn', ds.SIZE_T, fn, args)
+    if fn in ('index', 'rindex'):
+        return Node('ifn', ds.INT, fn, args)
+    return Node('sfn', STR, fn, args)
+
+
 def divisor_ok(b):
-    """D refuses a constant zero divisor: constant divisors are literals."""
+    """D refuses a divisor that folds to 0 (D_DIV_ZERO)."""
     if not b.is_const():
         return True
     return fold(b) not in (0, None)
@@ -164,9 +212,13 @@ INTERESTING = [0, 1, 2, 3, 7, 8, 31, 32, 33, 63, 64, 65, 100, 0x7f, 0x80, 0xff,
 BINOPS = ['+', '-', '*', '/', '%', '<<', '>>', '&', '|', '^',
           '<', '<=', '>', '>=', '==', '!=', '&&', '||', '^^']
 UNOPS = ['-', '~', '!', '+']
+SHIFT_COUNTS = [0, 1, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 70, 127, 200]
 
 CHAR_ESCAPES = ['\\n', '\\t', '\\a', '\\b', '\\f', '\\r', '\\v', '\\\\', '\\"',
                 "\\'", '\\?', '\\0', '\\q', '\\e']
+# String literal pieces: no newline (the output is read by lines).
+STR_CHARS = 'abcdefghijklmnopqrstuvwxyzABCXYZ0123456789 -_.,:;!#%&*+=?@[](){}<>/|~^$'
+STR_ESCAPES = ['\\t', '\\\\', '\\"', '\\?', "\\'", '\\x41', '\\x4a', '\\101', '\\061', '\\q']
 
 
 def rand_bits(rng):
@@ -203,6 +255,23 @@ def char_body(rng):
     return ''.join(parts)
 
 
+def str_body(rng, maxlen):
+    """The body of a D string literal of at most maxlen characters."""
+    parts, n = [], 0
+    for _ in range(rng.randint(0, maxlen)):
+        p = rng.choice(STR_ESCAPES) if rng.random() < 0.15 else rng.choice(STR_CHARS)
+        k = len(ds.escape_decode(p))
+        if n + k > maxlen:
+            break
+        parts.append(p)
+        n += k
+    return ''.join(parts)
+
+
+def mk_strlit(body):
+    return Node('slit', STR, value=ds.escape_decode(body), text=body)
+
+
 def rand_const(rng):
     """A constant written in one of D's forms, with its value and type."""
     for _ in range(100):
@@ -231,20 +300,34 @@ def rand_const(rng):
     return Node('const', ds.INT, value=0, text='0')
 
 
+def small_const(v):
+    c = Node('const', ds.INT, value=abs(v), text='%d' % abs(v))
+    return mk_un('-', c) if v < 0 else c
+
+
 class Gen:
-    def __init__(self, rng, variables):
+    def __init__(self, rng, variables, svars, maxlit, strings):
         self.rng = rng
         self.vars = variables      # [(name, type)]
+        self.svars = svars         # [name]
+        self.maxlit = maxlit
+        self.strings = strings
+
+    def var_node(self):
+        name, t = self.rng.choice(self.vars)
+        return Node('var', t, var=name)
 
     def leaf(self):
         if self.rng.random() < 0.6:
-            name, t = self.rng.choice(self.vars)
-            return Node('var', t, var=name)
+            return self.var_node()
         return rand_const(self.rng)
 
     def expr(self, depth):
+        """An integer expression."""
         rng = self.rng
         if depth <= 0 or rng.random() < 0.2:
+            if self.strings and depth > 0 and rng.random() < 0.15:
+                return self.str_int(depth - 1)
             return self.leaf()
         r = rng.random()
         if r < 0.12:
@@ -255,15 +338,15 @@ class Gen:
             return mk_cond(self.expr(depth - 1), self.expr(depth - 1), self.expr(depth - 1))
         if r < 0.30:
             return mk_sizeof(self.expr(depth - 1))
+        if self.strings and r < 0.36:
+            return self.str_int(depth - 1)
         op = rng.choice(BINOPS)
         a = self.expr(depth - 1)
         if op in ('<<', '>>'):
             # Counts of every kind: small, at and past the width, negative.
             if rng.random() < 0.6:
-                v = rng.choice([0, 1, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 70, 127, 200])
-                b = Node('const', ds.INT, value=v, text='%d' % v)
-                if rng.random() < 0.15:
-                    b = mk_un('-', b)
+                v = rng.choice(SHIFT_COUNTS)
+                b = small_const(-v if rng.random() < 0.15 else v)
             else:
                 b = self.expr(depth - 1)
             return mk_bin(op, a, b)
@@ -277,22 +360,82 @@ class Gen:
                 b = self.var_node()
         return mk_bin(op, a, b)
 
-    def var_node(self):
-        name, t = self.rng.choice(self.vars)
-        return Node('var', t, var=name)
+    def int_arg(self, depth):
+        """An integer argument of a string function: mostly small."""
+        if self.rng.random() < 0.6:
+            return small_const(self.rng.randint(-12, 12))
+        return self.expr(min(depth, 2))
+
+    def str_int(self, depth):
+        """An integer from strings: strlen, index, rindex, a comparison."""
+        rng = self.rng
+        r = rng.random()
+        if r < 0.3:
+            return mk_fn('strlen', [self.sexpr(depth)])
+        if r < 0.7:
+            args = [self.sexpr(depth), self.needle(depth)]
+            if rng.random() < 0.5:
+                args.append(self.int_arg(depth))
+            return mk_fn(rng.choice(['index', 'rindex']), args)
+        return mk_bin(rng.choice(['<', '<=', '>', '>=', '==', '!=']),
+                      self.sexpr(depth), self.sexpr(depth))
+
+    def needle(self, depth):
+        """What index() and strstr() look for: often a piece of a variable."""
+        if self.rng.random() < 0.5:
+            return mk_fn('substr', [Node('svar', STR, var=self.rng.choice(self.svars)),
+                                    small_const(self.rng.randint(0, 4)),
+                                    small_const(self.rng.randint(0, 3))])
+        return self.sexpr(depth)
+
+    def sleaf(self):
+        if self.rng.random() < 0.6:
+            return Node('svar', STR, var=self.rng.choice(self.svars))
+        return mk_strlit(str_body(self.rng, self.maxlit))
+
+    def sexpr(self, depth):
+        """A string expression."""
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.3:
+            return self.sleaf()
+        r = rng.random()
+        if r < 0.2:
+            return mk_fn('strjoin', [self.sexpr(depth - 1), self.sexpr(depth - 1)])
+        if r < 0.4:
+            args = [self.sexpr(depth - 1), self.int_arg(depth - 1)]
+            if rng.random() < 0.6:
+                args.append(self.int_arg(depth - 1))
+            return mk_fn('substr', args)
+        if r < 0.5:
+            return mk_fn(rng.choice(['toupper', 'tolower']), [self.sexpr(depth - 1)])
+        if r < 0.6:
+            return mk_fn('lltostr', [self.expr(min(depth - 1, 2))])
+        if r < 0.75:
+            c = rng.choice('abcdexyzABC019 -.')
+            ch = Node('const', ds.INT, value=ord(c), text="'%s'" % c)
+            return mk_fn(rng.choice(['strchr', 'strrchr']), [self.sexpr(depth - 1), ch])
+        if r < 0.85:
+            return mk_fn('strstr', [self.sexpr(depth - 1), self.needle(depth - 1)])
+        return mk_cond(self.expr(min(depth - 1, 2)), self.sexpr(depth - 1),
+                       self.sexpr(depth - 1))
 
 
 # ---------------------------------------------------------------------------
 # Statements: how a value is shown.
 
 class Stmt:
-    """An expression, shown directly, through a cast, or after a store."""
+    """
+    An expression, shown directly, through a cast to 64 bits, after a store
+    (assign), after x op= e (compound); a string printed, or stored first.
+    """
 
     def __init__(self, e, form, target=None, op=None, init=None):
         self.e, self.form, self.target, self.op, self.init = e, form, target, op, init
 
     def may_fault(self):
         if self.form == 'compound' and self.op in ('/', '%'):
+            return True
+        if self.form == 'sassign' and self.e.may_null():
             return True
         return self.e.may_fault()
 
@@ -302,6 +445,14 @@ class Stmt:
         return self.e.t
 
     def d(self, idx):
+        if self.form in ('sprint', 'sassign'):
+            val = d_text(self.e)
+            if self.form == 'sassign':
+                return '%s = %s; printf("%%d %%s\\n", %d, %s);' % (self.target, val, idx,
+                                                                     self.target)
+            if self.e.may_null():
+                val = '(%s == NULL ? "<null>" : %s)' % (val, val)
+            return 'printf("%%d %%s\\n", %d, %s);' % (idx, val)
         rt = self.result_type()
         fmt = '%d' if rt.signed else '%u'
         wide = 'long long' if rt.signed else 'unsigned long long'
@@ -317,6 +468,10 @@ class Stmt:
         return '%s printf("%%d %s\\n", %d, (%s)%s);' % (pre, fmt, idx, wide, name)
 
     def c(self, idx):
+        if self.form in ('sprint', 'sassign'):
+            get = 'd_str(s)' if self.form == 'sassign' else '(s ? s : "<null>")'
+            return 'const char *s = %s; printf("%%d %%s\\n", %d, %s);' % (c_text(self.e), idx,
+                                                                         get)
         rt = self.result_type()
         fmt = '%lld' if rt.signed else '%llu'
         if self.form in ('direct', 'cast'):
@@ -339,6 +494,11 @@ COMPOUND_OPS = ['+', '-', '*', '/', '%', '<<', '>>', '&', '|', '^']
 
 
 def rand_stmt(rng, gen, targets, depth):
+    if gen.strings and rng.random() < 0.2:
+        e = gen.sexpr(min(depth, 4))
+        if rng.random() < 0.25:
+            return Stmt(e, 'sassign', 'st')
+        return Stmt(e, 'sprint')
     e = gen.expr(depth)
     r = rng.random()
     if r < 0.55:
@@ -351,7 +511,7 @@ def rand_stmt(rng, gen, targets, depth):
     op = rng.choice(COMPOUND_OPS)
     if op in ('/', '%') and not divisor_ok(e):
         op = '+'
-    name, t = rng.choice(gen.vars)
+    name, _ = rng.choice(gen.vars)
     return Stmt(e, 'compound', tgt, op, name)
 
 
@@ -361,24 +521,30 @@ def rand_stmt(rng, gen, targets, depth):
 class Batch:
     """Variables, targets and statements, as one D and one C program."""
 
-    def __init__(self, rng, nstmts, depth):
-        self.vars = []
-        self.values = {}
+    def __init__(self, rng, nstmts, depth, strings=True):
+        self.strsize = rng.choice([256, 256, 256, 32, 16])
+        self.vars, self.values = [], {}
         for i, t in enumerate(ds.INT_TYPES * 2):
             name = 'v%d' % i
             self.vars.append((name, t))
             self.values[name] = rand_value(rng, t)
+        maxlit = min(10, self.strsize)
+        self.svars = ['s%d' % i for i in range(6)]
+        self.svalues = {n: str_body(rng, maxlit) for n in self.svars}
         self.targets = [('t%d' % i, t) for i, t in enumerate(ds.INT_TYPES)]
-        gen = Gen(rng, self.vars)
-        self.stmts = [rand_stmt(rng, gen, self.targets, depth) for _ in range(nstmts)]
-        self.gen = gen
+        self.gen = Gen(rng, self.vars, self.svars, maxlit, strings)
+        self.stmts = [rand_stmt(rng, self.gen, self.targets, depth) for _ in range(nstmts)]
 
     def d_program(self, stmts, group=8):
         """The D program, and the statement on each of its lines."""
-        out = ['#pragma D option quiet', '#pragma D option bufsize=16m', 'int ex;']
+        out = ['#pragma D option quiet', '#pragma D option bufsize=16m',
+               '#pragma D option strsize=%d' % self.strsize, 'int ex;', 'string st;']
         for name, t in self.vars + self.targets:
             out.append('%s %s;' % (t.d, name))
-        init = ' '.join('%s = %s;' % (n, d_literal(self.values[n], t)) for n, t in self.vars)
+        for name in self.svars:
+            out.append('string %s;' % name)
+        init = ' '.join('%s = %s;' % (n, d_literal(self.values[n])) for n, _ in self.vars)
+        init += ' '.join(' %s = "%s";' % (n, self.svalues[n]) for n in self.svars)
         out.append('BEGIN { %s }' % init)
         lines = {}
         pending = []
@@ -405,11 +571,15 @@ class Batch:
         return '\n'.join(out) + '\n', lines
 
     def c_program(self, stmts):
-        out = [ds.C_PRELUDE]
+        out = ['#define STRSZ %d' % self.strsize, ds.C_PRELUDE, ds.C_STRINGS]
         for name, t in self.vars:
-            out.append('static %s %s = (%s)0x%xULL;' % (t.c, name, t.c, self.values[name] & ds.MASK64))
+            out.append('static %s %s = (%s)0x%xULL;' % (t.c, name, t.c,
+                                                        self.values[name] & ds.MASK64))
         for name, t in self.targets:
             out.append('static %s %s;' % (t.c, name))
+        for name in self.svars:
+            out.append('static const char *%s = %s;' % (
+                name, ds.c_strlit(ds.escape_decode(self.svalues[name]))))
         for i, s in stmts:
             out.append('static void e%d(void) { %s }' % (i, s.c(i)))
         out.append('typedef void fn_t(void);')
@@ -424,10 +594,10 @@ class Batch:
         return '\n'.join(out) + '\n'
 
 
-def d_literal(v, t):
-    """A D constant that stores v into a variable of type t."""
+def d_literal(v):
+    """A D constant that stores v into an integer variable."""
     if v < 0:
-        return '%d' % v if v >= -0x7fffffffffffffff else '0x%x' % (v & 0xffffffffffffffff)
+        return '%d' % v if v >= -0x7fffffffffffffff else '0x%x' % (v & ds.MASK64)
     return '0x%x' % v
 
 
@@ -447,7 +617,7 @@ class Env:
             f.write(src)
         cc = [self.args.cc, '-std=c11', '-O0', '-w', '-o', exe, cfile]
         subprocess.run(cc, check=True)
-        p = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+        p = subprocess.run([exe], capture_output=True, timeout=120)
         return parse_results(p.stdout)
 
     def run_d(self, src):
@@ -456,26 +626,52 @@ class Env:
         dfile = os.path.join(self.dir, 'prog%d.d' % self.nrun)
         with open(dfile, 'w') as f:
             f.write(src)
-        p = subprocess.run([self.args.dtrace, '-s', dfile], capture_output=True, text=True,
-                           timeout=self.args.timeout)
+        try:
+            p = subprocess.run([self.args.dtrace, '-s', dfile], capture_output=True,
+                               timeout=self.args.timeout)
+        except subprocess.TimeoutExpired:
+            return None, None, 'dtrace timed out after %d s' % self.args.timeout
         res = parse_results(p.stdout)
+        err = p.stderr.decode('latin-1')
         if p.returncode != 0 and not res:
-            m = re.search(r'(?:line |\.d:)(\d+)', p.stderr)
-            return None, int(m.group(1)) if m else None, p.stderr.strip()
-        return res, None, p.stderr
+            m = re.search(r'(?:line |\.d:)(\d+)', err)
+            # The verifier's limit is the whole program's, not a line's.
+            if m is None or 'program is too large' in err:
+                return None, None, err.strip()
+            return None, int(m.group(1)), err.strip()
+        return res, None, err
 
 
-def parse_results(text):
+def parse_results(data):
+    """'index value' lines (the value may hold spaces; bytes kept as they are)."""
     res = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0].lstrip('-').isdigit():
-            res[int(parts[0])] = parts[1]
+    for line in data.decode('latin-1').split('\n'):
+        idx, _, val = line.partition(' ')
+        if idx.isdigit():
+            res[int(idx)] = val
     return res
 
 
+def uses_strings(n):
+    return n.is_str() or any(uses_strings(k) for k in n.kids)
+
+
 def compare(env, batch, stmts):
-    """Run stmts on both sides: {index: (d_result, c_result)} for mismatches."""
+    """
+    Run stmts on both sides: {index: (d_result, c_result)} for mismatches.
+    Statements with strings go in small programs: the verifier walks every
+    call of the string functions, and stops at a million instructions.
+    """
+    ints = [(i, s) for i, s in stmts if not uses_strings(s.e)]
+    strs = [(i, s) for i, s in stmts if uses_strings(s.e)]
+    n = env.args.strings_per_program
+    bad = compare_one(env, batch, ints) if ints else {}
+    for k in range(0, len(strs), n):
+        bad.update(compare_one(env, batch, strs[k:k + n]))
+    return bad
+
+
+def compare_one(env, batch, stmts):
     bad = {}
     todo = list(stmts)
     while todo:
@@ -490,7 +686,7 @@ def compare(env, batch, stmts):
                 # No line: split the batch until one statement is to blame.
                 half = len(todo) // 2
                 for part in (todo[:half], todo[half:]):
-                    bad.update(compare(env, batch, part))
+                    bad.update(compare_one(env, batch, part))
                 return bad
             bad[culprit] = (first_line(err), None)
             todo = [(i, s) for i, s in todo if i != culprit]
@@ -529,16 +725,19 @@ def replace_at(n, path, new):
 
 
 def rebuild(n, kids):
-    if n.kind == 'un':
+    k = n.kind
+    if k == 'un':
         return mk_un(n.op, kids[0])
-    if n.kind == 'bin':
+    if k in ('bin', 'scmp'):
         return mk_bin(n.op, kids[0], kids[1])
-    if n.kind == 'cond':
+    if k == 'cond':
         return mk_cond(*kids)
-    if n.kind == 'cast':
+    if k == 'cast':
         return mk_cast(n.t, kids[0])
-    if n.kind == 'sizeof':
+    if k == 'sizeof':
         return mk_sizeof(kids[0])
+    if k in ('sfn', 'ifn'):
+        return mk_fn(n.op, kids)
     return n
 
 
@@ -548,27 +747,38 @@ def valid(n):
     return all(valid(k) for k in n.kids)
 
 
+def simpler(sub, batch):
+    """What a subtree may be replaced by: its children of its kind, leaves."""
+    out = [k for k in sub.kids if k.is_str() == sub.is_str()]
+    if sub.is_str():
+        if sub.kind != 'svar':
+            out.append(Node('svar', STR, var=batch.svars[0]))
+        if sub.kind != 'slit':
+            out.append(mk_strlit('ab'))
+        return out
+    if sub.kind != 'var':
+        name, t = next(((nm, t) for nm, t in batch.vars if t.d == sub.t.d), batch.vars[0])
+        out.append(Node('var', t, var=name))
+    if sub.kind != 'const':
+        out.append(small_const(1))
+        out.append(small_const(0))
+    return out
+
+
 def candidates(stmt, batch):
     e = stmt.e
-    seen = set()
+    seen = {d_text(e)}
     for path, sub in subtrees(e):
-        repl = list(sub.kids)
-        if sub.kind != 'var':
-            name, t = next(((nm, t) for nm, t in batch.vars if t.d == sub.t.d), batch.vars[0])
-            repl.append(Node('var', t, var=name))
-        if sub.kind != 'const':
-            repl.append(Node('const', ds.INT, value=1, text='1'))
-            repl.append(Node('const', ds.INT, value=0, text='0'))
-        for r in repl:
+        if sub.kind == 'const' and path and e.kind != 'const':
+            continue
+        for r in simpler(sub, batch):
             ne = replace_at(e, path, r)
-            if not valid(ne):
-                continue
             key = d_text(ne)
-            if key in seen or ne.size() >= e.size() and key == d_text(e):
+            if key in seen or not valid(ne):
                 continue
             seen.add(key)
             yield stmt.replace(ne)
-    if stmt.form != 'cast':
+    if stmt.form not in ('cast', 'sprint', 'sassign') and not e.is_str():
         yield Stmt(e, 'cast')
 
 
@@ -596,21 +806,23 @@ def minimize(env, batch, stmt, verdict):
                 break
         if found is None:
             break
-        if found[0].e.size() == cur.e.size() and found[0].form == cur.form:
-            cur, cur_verdict = found
-            break
+        same = found[0].e.size() == cur.e.size() and found[0].form == cur.form
         cur, cur_verdict = found
+        if same:
+            break
     return cur, cur_verdict
 
 
 # ---------------------------------------------------------------------------
 
 def describe(batch, stmt):
-    used = sorted({n.var for _, n in subtrees(stmt.e) if n.kind == 'var'}, key=lambda s: int(s[1:]))
+    used = {n.var for _, n in subtrees(stmt.e) if n.kind in ('var', 'svar')}
     if stmt.form == 'compound':
-        used.append(stmt.init)
-    decl = ' '.join('%s %s = %d;' % (t.d, n, batch.values[n]) for n, t in batch.vars if n in used)
-    return decl, stmt.d(0)
+        used.add(stmt.init)
+    decl = ['#pragma D option strsize=%d' % batch.strsize] if batch.strsize != 256 else []
+    decl += ['%s %s = %d;' % (t.d, n, batch.values[n]) for n, t in batch.vars if n in used]
+    decl += ['string %s = "%s";' % (n, batch.svalues[n]) for n in batch.svars if n in used]
+    return ' '.join(decl), stmt.d(0)
 
 
 def main():
@@ -621,6 +833,9 @@ def main():
     ap.add_argument('--batches', type=int, default=4, help='programs to run')
     ap.add_argument('--per-batch', type=int, default=600, help='expressions per program')
     ap.add_argument('--depth', type=int, default=5, help='maximum expression depth')
+    ap.add_argument('--no-strings', action='store_true', help='integer expressions only')
+    ap.add_argument('--strings-per-program', type=int, default=24,
+                    help='statements with strings in one D program')
     ap.add_argument('--cc', default=os.environ.get('CC', 'cc'))
     ap.add_argument('--timeout', type=int, default=120)
     ap.add_argument('--keep', help='keep the generated programs in this directory')
@@ -649,7 +864,7 @@ def main():
     try:
         for b in range(args.batches):
             rng = random.Random('%d:%d' % (seed, b))
-            batch = Batch(rng, args.per_batch, args.depth)
+            batch = Batch(rng, args.per_batch, args.depth, not args.no_strings)
             stmts = list(enumerate(batch.stmts))
             bad = compare(env, batch, stmts)
             total += len(stmts)

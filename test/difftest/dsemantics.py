@@ -86,8 +86,25 @@ D's rules:
     cast shows all 64 bits.
 
 12. Strings (string functions do not exist in C): implemented below as
-    DTrace documents and implements them, on strings of at most strsize
-    characters.
+    DTrace documents and implements them (the Guide, "Actions and
+    Subroutines"; dtrace-utils' bpf/*.S), on strings of at most strsize
+    characters; a result longer than that is cut to strsize characters.
+    A string function's integer arguments are converted to the types of
+    its prototype (substr(string, int, int), index(string, string, int),
+    strchr(string, char), lltostr(int64_t)), as in a call of a C function
+    with a prototype.  A NULL string (strchr() or strstr() finding
+    nothing) compares below every other string and equal to NULL; reading
+    its characters is a fault.
+     - substr(s, i, n): a negative i counts from the end; if that is still
+       before the start, n shrinks by as much; a negative n leaves -n
+       characters off the end; no n: to the end.
+     - index(s, t, start): the first position >= start (negative: 0) where
+       t is, or -1; rindex: the last position <= start (no start: the
+       last; negative: -1).
+     - strchr(s, c), strrchr(s, c), strstr(s, t): s from the first (last)
+       c, or from where t is, or NULL.
+     - toupper/tolower change ASCII letters only; lltostr(v) is v in
+       decimal; string comparisons compare unsigned bytes (strcmp).
 
 13. x op= y computes x op y with the signedness of x's type (for / % >>),
     and stores the result in x: DTrace gives the assignment x's type
@@ -424,3 +441,191 @@ static uint64_t d_umod(uint64_t a, uint64_t b)
 	return a % b;
 }
 '''
+
+C_STRINGS = r"""
+/* Rule 12: D's strings; STRSZ is the program's strsize. */
+static char d_pool[8192][STRSZ + 1];
+static unsigned d_pooln;
+
+static char *d_buf(void)
+{
+	return d_pool[d_pooln++ % 8192];
+}
+
+/* A NULL string's characters: the read of address 0 faults. */
+static const char *d_str(const char *s)
+{
+	if (s == NULL)
+		d_fault();
+	return s;
+}
+
+static int64_t d_len(const char *s)
+{
+	size_t n = strlen(d_str(s));
+	return n > STRSZ ? STRSZ : (int64_t)n;
+}
+
+static const char *d_cut(const char *s, int64_t from, int64_t n)
+{
+	char *d = d_buf();
+	if (n > STRSZ)
+		n = STRSZ;
+	if (n < 0)
+		n = 0;
+	memcpy(d, s + from, (size_t)n);
+	d[n] = '\0';
+	return d;
+}
+
+static const char *d_strjoin(const char *a, const char *b)
+{
+	int64_t la = d_len(a), lb = d_len(b);
+	char *d = d_buf();
+	if (la + lb > STRSZ)
+		lb = STRSZ - la;
+	memcpy(d, a, (size_t)la);
+	memcpy(d + la, b, (size_t)lb);
+	d[la + lb] = '\0';
+	return d;
+}
+
+static const char *d_substr(const char *s, uint64_t ri, uint64_t rn, int given)
+{
+	int64_t len = d_len(s);
+	int64_t idx = (int32_t)ri, rem = given ? (int32_t)rn : STRSZ;
+	if (idx < 0) {
+		idx += len;
+		if (idx < 0 && idx + rem > 0) {
+			rem += idx;
+			idx = 0;
+		}
+	}
+	if (idx >= len || idx < 0)
+		rem = 0;
+	else if (rem < 0)
+		rem += len - idx;
+	if (rem > len - idx)
+		rem = len - idx;
+	return d_cut(s, idx < 0 ? 0 : idx, rem);
+}
+
+static const char *d_case(const char *s, int upper)
+{
+	int64_t len = d_len(s);
+	char *d = d_buf();
+	for (int64_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (upper && c >= 'a' && c <= 'z')
+			c -= 32;
+		else if (!upper && c >= 'A' && c <= 'Z')
+			c += 32;
+		d[i] = c;
+	}
+	d[len] = '\0';
+	return d;
+}
+
+static const char *d_lltostr(uint64_t v)
+{
+	char tmp[32];
+	snprintf(tmp, sizeof(tmp), "%lld", (long long)v);
+	return d_cut(tmp, 0, (int64_t)strlen(tmp));
+}
+
+static int d_match(const char *s, int64_t at, const char *t, int64_t tlen)
+{
+	return memcmp(s + at, t, (size_t)tlen) == 0;
+}
+
+static uint64_t d_index(const char *s, const char *t, uint64_t rstart, int given, int rev)
+{
+	int64_t slen = d_len(s), tlen = d_len(t), maxi = slen - tlen;
+	int64_t start = (int32_t)rstart;
+	if (maxi < 0)
+		return (uint64_t)-1;
+	if (!rev) {
+		if (!given || start < 0)
+			start = 0;
+		for (int64_t i = start; i <= maxi; i++)
+			if (d_match(s, i, t, tlen))
+				return (uint64_t)i;
+		return (uint64_t)-1;
+	}
+	if (!given)
+		start = maxi;
+	if (start < 0)
+		return (uint64_t)-1;
+	if (start > maxi)
+		start = maxi;
+	for (int64_t i = start; i >= 0; i--)
+		if (d_match(s, i, t, tlen))
+			return (uint64_t)i;
+	return (uint64_t)-1;
+}
+
+static const char *d_strchr(const char *s, uint64_t c, int rev)
+{
+	int64_t len = d_len(s), at = -1;
+	for (int64_t i = 0; i < len; i++) {
+		if (s[i] == (char)c) {
+			at = i;
+			if (!rev)
+				break;
+		}
+	}
+	return at < 0 ? NULL : d_cut(s, at, len - at);
+}
+
+static const char *d_strstr(const char *s, const char *t)
+{
+	int64_t i = (int64_t)d_index(s, t, 0, 0, 0);
+	return i < 0 ? NULL : d_cut(s, i, d_len(s) - i);
+}
+
+/* Comparisons: NULL only equals NULL and is below any string. */
+static int d_strcmp(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a != NULL) - (b != NULL);
+	int r = strcmp(a, b);
+	return (r > 0) - (r < 0);
+}
+"""
+
+
+STR = IType('string', 'const char *', 0, False)
+
+
+def c_strlit(data):
+    """A C string literal for bytes (octal escapes: no hex run-on)."""
+    return '"' + ''.join('\\%03o' % b for b in data) + '"'
+
+
+def c_strfn(fn, args, given=False):
+    """The C of a string function (rule 12) on C arguments."""
+    if fn == 'strjoin':
+        return 'd_strjoin(%s, %s)' % tuple(args)
+    if fn == 'substr':
+        if len(args) == 2:
+            return 'd_substr(%s, %s, 0, 0)' % tuple(args)
+        return 'd_substr(%s, %s, %s, 1)' % tuple(args)
+    if fn in ('toupper', 'tolower'):
+        return 'd_case(%s, %d)' % (args[0], fn == 'toupper')
+    if fn == 'lltostr':
+        return 'd_lltostr(%s)' % args[0]
+    if fn in ('strchr', 'strrchr'):
+        return 'd_strchr(%s, %s, %d)' % (args[0], args[1], fn == 'strrchr')
+    if fn == 'strstr':
+        return 'd_strstr(%s, %s)' % tuple(args)
+    if fn == 'strlen':
+        return '((uint64_t)d_len(%s))' % args[0]
+    if fn in ('index', 'rindex'):
+        start = args[2] if len(args) == 3 else '0'
+        return 'd_index(%s, %s, %s, %d, %d)' % (args[0], args[1], start, len(args) == 3,
+                                                fn == 'rindex')
+    raise ValueError(fn)
+
+
+def c_strcmp(op, a, b):
+    return '((uint64_t)(d_strcmp(%s, %s) %s 0))' % (a, b, op)
