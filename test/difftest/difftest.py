@@ -440,8 +440,8 @@ class Stmt:
         return self.e.may_fault()
 
     def result_type(self):
-        if self.form in ('assign', 'compound'):
-            return self.target[1]
+        if self.form in ('assign', 'compound', 'incdec'):
+            return self.target[2]
         return self.e.t
 
     def d(self, idx):
@@ -461,6 +461,11 @@ class Stmt:
         if self.form == 'cast':
             return 'printf("%%d %s\\n", %d, (%s)%s);' % (fmt, idx, wide, d_text(self.e))
         name = self.target[0]
+        if self.form == 'incdec':
+            # The value of x++ (or ++x ...), then x.
+            step = self.op.replace('x', name)
+            return '%s = %s; w = (%s)(%s); printf("%%d %s %s\\n", %d, w, (%s)%s);' % (
+                name, self.init, wide, step, fmt, fmt, idx, wide, name)
         if self.form == 'assign':
             pre = '%s = %s;' % (name, d_text(self.e))
         else:
@@ -477,7 +482,13 @@ class Stmt:
         if self.form in ('direct', 'cast'):
             val = ds.c_print(rt, c_text(self.e), self.form == 'direct')
             return 'printf("%%d %s\\n", %d, %s);' % (fmt, idx, val)
-        name, tt = self.target
+        _, name, tt = self.target
+        if self.form == 'incdec':
+            # The value of an assignment is the value stored (rule 14).
+            step = self.op.replace('x', name)
+            return '%s = %s; w = %s; printf("%%d %s %s\\n", %d, %s, %s);' % (
+                name, self.init, ds.c_var(tt, step), fmt, fmt, idx,
+                ds.c_print(tt, 'w', False), ds.c_print(tt, name, True))
         if self.form == 'assign':
             pre = '%s = (%s)%s;' % (name, tt.c, c_text(self.e))
         else:
@@ -501,13 +512,17 @@ def rand_stmt(rng, gen, targets, depth):
         return Stmt(e, 'sprint')
     e = gen.expr(depth)
     r = rng.random()
-    if r < 0.55:
+    if r < 0.5:
         return Stmt(e, 'cast')
-    if r < 0.7:
+    if r < 0.65:
         return Stmt(e, 'direct')
     tgt = rng.choice(targets)
-    if r < 0.85:
+    if r < 0.8:
         return Stmt(e, 'assign', tgt)
+    if r < 0.85:
+        name, _ = rng.choice(gen.vars)
+        return Stmt(small_const(0), 'incdec', tgt, rng.choice(['x++', 'x--', '++x', '--x']),
+                    name)
     op = rng.choice(COMPOUND_OPS)
     if op in ('/', '%') and not divisor_ok(e):
         op = '+'
@@ -531,16 +546,25 @@ class Batch:
         maxlit = min(10, self.strsize)
         self.svars = ['s%d' % i for i in range(6)]
         self.svalues = {n: str_body(rng, maxlit) for n in self.svars}
-        self.targets = [('t%d' % i, t) for i, t in enumerate(ds.INT_TYPES)]
+        # Where values are stored: globals, clause-locals, thread-locals, arrays.
+        self.targets = []
+        for i, t in enumerate(ds.INT_TYPES):
+            self.targets += [('g%d' % i, 'g%d' % i, t), ('this->l%d' % i, 'l%d' % i, t),
+                             ('self->tl%d' % i, 'tl%d' % i, t)]
+            self.targets += [('a%d[%d]' % (i, k), 'a%d_%d' % (i, k), t) for k in range(2)]
         self.gen = Gen(rng, self.vars, self.svars, maxlit, strings)
         self.stmts = [rand_stmt(rng, self.gen, self.targets, depth) for _ in range(nstmts)]
 
     def d_program(self, stmts, group=8):
         """The D program, and the statement on each of its lines."""
         out = ['#pragma D option quiet', '#pragma D option bufsize=16m',
-               '#pragma D option strsize=%d' % self.strsize, 'int ex;', 'string st;']
-        for name, t in self.vars + self.targets:
+               '#pragma D option strsize=%d' % self.strsize, 'int ex;', 'string st;',
+               'long long w;']
+        for name, t in self.vars:
             out.append('%s %s;' % (t.d, name))
+        for i, t in enumerate(ds.INT_TYPES):
+            out.append('%s g%d; this %s l%d; self %s tl%d; %s a%d[int];' % (
+                t.d, i, t.d, i, t.d, i, t.d, i))
         for name in self.svars:
             out.append('string %s;' % name)
         init = ' '.join('%s = %s;' % (n, d_literal(self.values[n])) for n, _ in self.vars)
@@ -575,7 +599,8 @@ class Batch:
         for name, t in self.vars:
             out.append('static %s %s = (%s)0x%xULL;' % (t.c, name, t.c,
                                                         self.values[name] & ds.MASK64))
-        for name, t in self.targets:
+        out.append('static uint64_t w;')
+        for _, name, t in self.targets:
             out.append('static %s %s;' % (t.c, name))
         for name in self.svars:
             out.append('static const char *%s = %s;' % (
@@ -694,7 +719,7 @@ def compare_one(env, batch, stmts):
         cres = env.run_c(batch.c_program(todo))
         for i, _ in todo:
             dv, cv = dres.get(i, '(nothing)'), cres.get(i, '(nothing)')
-            if dv != cv:
+            if dv != cv or dv == '(nothing)':
                 bad[i] = (dv, cv)
         break
     return bad
@@ -817,7 +842,7 @@ def minimize(env, batch, stmt, verdict):
 
 def describe(batch, stmt):
     used = {n.var for _, n in subtrees(stmt.e) if n.kind in ('var', 'svar')}
-    if stmt.form == 'compound':
+    if stmt.form in ('compound', 'incdec'):
         used.add(stmt.init)
     decl = ['#pragma D option strsize=%d' % batch.strsize] if batch.strsize != 256 else []
     decl += ['%s %s = %d;' % (t.d, n, batch.values[n]) for n, t in batch.vars if n in used]

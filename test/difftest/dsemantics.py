@@ -110,6 +110,9 @@ D's rules:
     and stores the result in x: DTrace gives the assignment x's type
     (dt_assign_common), whose signedness its code generator uses.  C would
     convert both to their common type first.
+
+14. The value of an assignment, and of ++x and --x, is the value stored,
+    as in C (DTrace is silent); x++ and x-- are x's value before.
 """
 
 # ---------------------------------------------------------------------------
