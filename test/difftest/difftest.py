@@ -60,7 +60,7 @@ class Node:
         k = self.kind
         if k in ('var', 'svar', 'slit', 'sfn', 'ifn', 'scmp'):
             return False
-        if k in ('sizeof', 'const'):
+        if k in ('sizeof', 'sizeof_t', 'const'):
             return True
         if k == 'cond':
             if self.is_str() or not self.kids[0].is_const():
@@ -104,6 +104,8 @@ def d_text(n):
         return '((%s)%s)' % (n.t.d, d_text(n.kids[0]))
     if k == 'sizeof':
         return 'sizeof (%s)' % d_text(n.kids[0])
+    if k == 'sizeof_t':
+        return 'sizeof (%s)' % n.text
     if k in ('sfn', 'ifn'):
         return '%s(%s)' % (n.op, ', '.join(d_text(c) for c in n.kids))
     raise ValueError(k)
@@ -149,6 +151,8 @@ def fold(n):
         return n.value
     if k == 'sizeof':
         return n.kids[0].t.size
+    if k == 'sizeof_t':
+        return n.value
     if k == 'cast':
         a = fold(n.kids[0])
         return None if a is None else ds.fold_cast(n.t, a)
@@ -318,8 +322,12 @@ class Gen:
         return Node('var', t, var=name)
 
     def leaf(self):
-        if self.rng.random() < 0.6:
+        r = self.rng.random()
+        if r < 0.6:
             return self.var_node()
+        if r < 0.63:
+            t = self.rng.choice(ds.INT_TYPES)
+            return Node('sizeof_t', ds.SIZE_T, value=t.size, text=t.d)
         return rand_const(self.rng)
 
     def expr(self, depth):
@@ -445,6 +453,9 @@ class Stmt:
         return self.e.t
 
     def d(self, idx):
+        if self.form == 'if':
+            return 'if (%s) printf("%d 1\\n"); else printf("%d 0\\n");' % (
+                d_text(self.e), idx, idx)
         if self.form in ('sprint', 'sassign'):
             val = d_text(self.e)
             if self.form == 'sassign':
@@ -473,6 +484,8 @@ class Stmt:
         return '%s printf("%%d %s\\n", %d, (%s)%s);' % (pre, fmt, idx, wide, name)
 
     def c(self, idx):
+        if self.form in ('if', 'pred'):
+            return 'printf("%d %%d\\n", %s != 0);' % (idx, c_text(self.e))
         if self.form in ('sprint', 'sassign'):
             get = 'd_str(s)' if self.form == 'sassign' else '(s ? s : "<null>")'
             return 'const char *s = %s; printf("%%d %%s\\n", %d, %s);' % (c_text(self.e), idx,
@@ -512,6 +525,10 @@ def rand_stmt(rng, gen, targets, depth):
         return Stmt(e, 'sprint')
     e = gen.expr(depth)
     r = rng.random()
+    if r < 0.05:
+        return Stmt(e, 'if')
+    if r < 0.1:
+        return Stmt(e, 'pred')
     if r < 0.5:
         return Stmt(e, 'cast')
     if r < 0.65:
@@ -581,7 +598,14 @@ class Batch:
             out.append('}')
 
         for i, s in stmts:
-            if s.may_fault():
+            if s.form == 'pred':
+                # A predicate, true and false: two clauses, after one naming it.
+                out.append('BEGIN { ex = %d; }' % i)
+                for neg, v in (('', 1), ('!', 0)):
+                    out.append('BEGIN /%s(%s)/ { printf("%d %d\\n"); }' % (
+                        neg, d_text(s.e), i, v))
+                    lines[len(out)] = i
+            elif s.may_fault():
                 clause([(i, s)], ' ex = %d;' % i)
             else:
                 pending.append((i, s))
@@ -689,10 +713,11 @@ def compare(env, batch, stmts):
     """
     ints = [(i, s) for i, s in stmts if not uses_strings(s.e)]
     strs = [(i, s) for i, s in stmts if uses_strings(s.e)]
-    n = env.args.strings_per_program
-    bad = compare_one(env, batch, ints) if ints else {}
-    for k in range(0, len(strs), n):
-        bad.update(compare_one(env, batch, strs[k:k + n]))
+    bad = {}
+    # Smaller programs make the rerun after a refused statement cheaper.
+    for group, n in ((ints, env.args.ints_per_program), (strs, env.args.strings_per_program)):
+        for k in range(0, len(group), n):
+            bad.update(compare_one(env, batch, group[k:k + n]))
     return bad
 
 
@@ -861,6 +886,8 @@ def main():
     ap.add_argument('--no-strings', action='store_true', help='integer expressions only')
     ap.add_argument('--strings-per-program', type=int, default=24,
                     help='statements with strings in one D program')
+    ap.add_argument('--ints-per-program', type=int, default=150,
+                    help='statements without strings in one D program')
     ap.add_argument('--cc', default=os.environ.get('CC', 'cc'))
     ap.add_argument('--timeout', type=int, default=120)
     ap.add_argument('--keep', help='keep the generated programs in this directory')

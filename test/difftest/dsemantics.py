@@ -56,10 +56,17 @@ D's rules:
  5. Comparisons compare the 64-bit values, signed when the common type of
     the operands (rule 2) is signed (DTrace's dt_cg_compare_signed).
 
- 6. A cast to a type narrower than 64 bits keeps the value's low bits,
-    sign- or zero-extended: C's conversion.  (DTrace's code generator skips
-    some widening casts, which leaves values wider than their source type
-    as they are; where DTrace is silent we do what C does.)
+ 6. A cast to a type T narrower than 64 bits keeps the low bits of T's
+    width, sign- or zero-extended as T is signed or not; a cast to a 64-bit
+    type keeps the 64-bit value.  On a value its type holds this is C's
+    conversion.  On a register wider than its type (rule 1) a widening
+    cast does not reduce it to its source type first: (long long)(x + x)
+    with int x = 0x40000000 is 0x80000000, as DTrace's code generator
+    leaves it.  (DTrace reduces a register only in a cast to a narrower
+    type, to one of the same width and other signedness, or from a signed
+    type to a wider unsigned one; our casts to a type narrower than 64
+    bits always keep its width, which differs only for a register wider
+    than the cast's type.)
 
  7. Constants fold as rules 1-6 compute at run time (DTrace's dt_node_op1,
     dt_node_op2), with one exception from DTrace's parser: negating an
