@@ -1,7 +1,8 @@
 #!/bin/bash
 # Character constants DTrace refuses, with its tags: empty, longer than
 # eight bytes (after escapes), a newline inside, eight bytes above
-# LLONG_MAX (a decimal constant of no type), unterminated.
+# LLONG_MAX (a decimal constant of no type), unterminated; and a decimal
+# constant above LLONG_MAX without U.
 dtrace=$1
 try() {
 	"$dtrace" -x errtags -qn "BEGIN { x = $1; exit(0); }" 2>&1 >/dev/null | grep -o '\[D_.*'
@@ -17,3 +18,6 @@ try "'\\377\\377\\377\\377\\377\\377\\377\\377'"
 try "'\\200abcdefg' + 1"
 try "'\\177\\377\\377\\377\\377\\377\\377\\377'"
 try "'ab"
+# A decimal constant without U that fits no signed type has no type.
+try "18446744073709551615"
+try "18446744073709551615u"
