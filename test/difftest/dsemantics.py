@@ -109,7 +109,8 @@ D's rules:
        t is, or -1; rindex: the last position <= start (no start: the
        last; negative: -1).
      - strchr(s, c), strrchr(s, c), strstr(s, t): s from the first (last)
-       c, or from where t is, or NULL.
+       c, or from where t is, or NULL.  (For c = 0 DTrace's versions
+       disagree, NULL or the empty string: the tester never asks.)
      - toupper/tolower change ASCII letters only; lltostr(v) is v in
        decimal; string comparisons compare unsigned bytes (strcmp).
 
