@@ -94,6 +94,13 @@ struct dt_cg {
 
 	/* Record being built */
 	bool records;			/* the clause writes a record */
+	/*
+	 * Actions in if/else branches: each basic block writes a record of
+	 * its own (cg_clause.c); REG_REC is 0 between them.
+	 */
+	bool split;
+	bool rec_open;			/* split: a block's record is reserved */
+	uint32_t size_insn, fill_insn;	/* split: the open record's patch points */
 	uint32_t rec_off;		/* next free byte in the record */
 	bool rec_force_wakeup;
 	bool user_addrs;		/* the clause records user addresses (cg_stack.c) */

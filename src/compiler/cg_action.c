@@ -232,6 +232,7 @@ static void act_exit(struct dt_cg *cg, struct dt_node *call)
 	it->size = 4;
 	it->type = cg->dtp->types.t_int;
 	cg->rdesc->has_exit = true;
+	cg->stmt->has_exit = true;
 	cg->rec_force_wakeup = true;
 }
 

@@ -708,6 +708,11 @@ static struct dt_node *parse_primary(struct parser *p)
 		n->agg.name = t.sval;
 		return n;
 	case T_INT:
+		/* DTrace types constants as it parses them: this one fits no type. */
+		if (t.idecimal && t.ival > INT64_MAX && strpbrk(t.isuffix, "uU") == NULL)
+			dt_cerror(p->pcb, "D_INT_OFLOW", t.line,
+				  "integer constant 0x%llx cannot be represented in any built-in integral type",
+				  (unsigned long long)t.ival);
 		n = dt_node_new(p->pcb, N_INT, t.line);
 		n->i.value = t.ival;
 		memcpy(n->i.suffix, t.isuffix, sizeof(n->i.suffix));

@@ -63,9 +63,8 @@ static void mark_const(struct dt_node *n, struct dt_type *t, int64_t v)
 }
 
 /*
- * The type of an integer constant, from its value and suffix as in C99:
- * the first of its list of types (int, long, long long, and their
- * unsigned versions for octal, hex or "u") that holds the value.
+ * The type of an integer constant, from its value and suffix as in C; a
+ * decimal one without U that fits no signed type is an error (DTrace's).
  */
 static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 {
@@ -89,7 +88,7 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		cands[nc++] = tt->t_ulong;
 	if (!u)
 		cands[nc++] = tt->t_llong;
-	/* A decimal constant is unsigned only if it says so. */
+	/* A decimal constant is unsigned only by its suffix. */
 	if (u || !n->i.decimal)
 		cands[nc++] = tt->t_ullong;
 	for (int i = 0; i < nc; i++) {
@@ -1151,6 +1150,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, !l->cval);
 		break;
+	/* ~ - + keep their operand's type: D has no integer promotions (as DTrace). */
 	case T_BNEG:
 		if (!dt_sema_is_integer(l->type))
 			dt_cerror(pcb, "D_OP_INT", n->line, "operator ~ requires an operand of integral type");

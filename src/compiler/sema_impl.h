@@ -74,7 +74,7 @@ const char *dt_sema_dynamic_name(struct dt_node *n);
 /* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
 void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line);
 
-/* D's arithmetic conversions (the operand type of greater rank). */
+/* D's usual arithmetic conversions: the operand type of higher rank (no promotions). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
 
 /* Truncate/extend a constant to a type's width and signedness. */
