@@ -311,11 +311,11 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 			  dt_agg_func_name(id->aggfunc), id->line);
 	int nk = dt_node_list_len(agg->agg.keys), i = 0;
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
-		dt_sema_expr(pcb, k);
-		if (id == NULL && (dt_type_is_void(k->type) || is_dynamic(k)))
-			dt_cerror(pcb, "D_KEY_TYPE", agg->line,
-				  "%s expression may not be used as aggregation index: key #%d",
-				  dt_sema_node_typestr(pcb, k), i + 1);
+		if (k->kind != N_AGG)
+			dt_sema_expr(pcb, k);
+		/* The first use fixes the keys' types (DTrace's dt_idcook_sign). */
+		if (id == NULL)
+			dt_sema_check_key(pcb, k, i + 1, "aggregation", agg->line);
 	}
 	bool first = id == NULL;
 	if (!first && id->nkeys != nk)
