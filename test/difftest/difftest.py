@@ -179,7 +179,13 @@ def mk_bin(op, a, b):
 
 
 def mk_cond(c, a, b):
-    return Node('cond', STR if a.is_str() else ds.arith_type(a.t, b.t), None, [c, a, b])
+    if a.is_str():
+        return Node('cond', STR, None, [c, a, b])
+    # A constant condition picks its operand as D parses (dsemantics, rule 2).
+    v = fold(c) if not c.is_str() and c.is_const() else None
+    if v is not None:
+        return Node('cond', (a if v else b).t, None, [c, a, b])
+    return Node('cond', ds.arith_type(a.t, b.t), None, [c, a, b])
 
 
 def mk_cast(t, a):

@@ -33,7 +33,9 @@ D's rules:
     not C's int.  Unary - ~ + keep their operand's type and a shift has its
     left operand's (DTrace's dt_cook_op1/dt_cook_op2 propagate the operand
     type).  Comparisons, ! && || ^^ are int; a ?: of integers has the
-    binary operators' type.  A type decides the signedness of / % >> and
+    binary operators' type, except that a ?: whose condition is an integer
+    constant is folded as DTrace's parser folds it (dt_node_op3): it is
+    the chosen operand, with that operand's own type.  A type decides the signedness of / % >> and
     of comparisons (rules 3-5), and the width a value is printed or stored
     with.
 
