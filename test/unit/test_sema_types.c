@@ -322,6 +322,11 @@ static void test_sizeof_offsetof(void **state)
 	expect_const(dtp, "sizeof(int)", "size_t", 4);
 	expect_const(dtp, "sizeof(long)", "size_t", 8);
 	expect_const(dtp, "sizeof(long long)", "size_t", 8);
+	/* DTrace's LP64 floating-point intrinsics (dt_open.c), gcc's x86-64 sizes. */
+	expect_const(dtp, "sizeof(float)", "size_t", 4);
+	expect_const(dtp, "sizeof(double)", "size_t", 8);
+	expect_const(dtp, "sizeof(long double)", "size_t", 16);
+	expect_const(dtp, "sizeof(_Bool)", "size_t", 1);
 	expect_const(dtp, "sizeof(int *)", "size_t", 8);
 	expect_const(dtp, "sizeof(int[3])", "size_t", 12);
 	expect_const(dtp, "sizeof(uint16_t)", "size_t", 2);
@@ -338,6 +343,10 @@ static void test_sizeof_offsetof(void **state)
 	assert_int_equal(t.value, 16 + 10 * 100);
 	t = fe_typeof(dtp, "union u { char a; long b; int c[3]; };", "sizeof(union u)");
 	assert_int_equal(t.value, 16);
+	/* long double is aligned as its size, 16. */
+	t = fe_typeof(dtp, "struct ld { char a; long double b; float c; };",
+		      "sizeof(struct ld) * 100 + offsetof(struct ld, b)");
+	assert_int_equal(t.value, 48 * 100 + 16);
 }
 
 static void test_named_constants(void **state)
