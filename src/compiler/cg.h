@@ -104,6 +104,11 @@ struct dt_cg {
 	uint32_t scratch_off;
 	uint32_t scratch_max;
 
+	/* A dynamic variable's storage, while a member of it is assigned (cg_var.c):
+	 * cg_lvalue_addr() takes lv_root's address from the stack slot. */
+	struct dt_node *lv_root;
+	int lv_root_slot;
+
 	/* Translator inputs bound while a translated member is generated (cg_xlate.c). */
 	const struct dt_ident *xl_arg[8];
 	int xl_slot[8];			/* fp offset of the input value */
