@@ -1203,9 +1203,14 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 /* DTrace's order of checks (dt_cook_op3()): condition, operand types, actions. */
 static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 {
+	if (dt_sema_fold_cond(pcb, n)) {
+		dt_sema_expr(pcb, n);
+		return;
+	}
 	struct dt_node *l = n->l, *r = n->r;
 
-	cook_operand(pcb, n->cond);
+	if (n->cond->type == NULL)
+		cook_operand(pcb, n->cond);
 	cook_operand(pcb, l);
 	cook_operand(pcb, r);
 	if (!dt_sema_is_scalar(n->cond->type))
@@ -1394,6 +1399,8 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		switch (s->kind) {
 		case N_EXPRSTMT:
+			while (dt_sema_fold_cond(pcb, s->l))
+				continue;
 			if (s->l->kind == N_CALL)
 				dt_sema_call(pcb, s->l, true);
 			else if (s->l->kind == N_AGG)

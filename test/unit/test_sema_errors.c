@@ -132,8 +132,14 @@ static const struct errcase cases[] = {
 	  "[D_OP_SOU] line 4: operator . cannot be applied to type \"int\"; must be applied to a struct or union" },
 	{ "struct fwd *p;\nBEGIN\n{\nx = p->a;\n}",
 	  "[D_OP_INCOMPLETE] line 4: operator -> cannot be applied to a forward declaration: no struct fwd definition is available" },
-	{ "BEGIN\n{\nx = 1 ? exit(0) : exit(1);\n}",
-	  "[D_OP_ACT] line 3" },
+	{ "BEGIN\n{\ny = 1;\nx = y ? exit(0) : exit(1);\n}",
+	  "[D_OP_ACT] line 4" },
+	/* A constant condition is folded first: the operand it picks is checked alone. */
+	{ "BEGIN\n{\ny = 0 ? exit(0) : \"s\";\nz = y * 2;\n}",
+	  "[D_OP_ARITH] line 4" },
+	/* Enumerators are no parse-time constants: such a ?: is checked whole. */
+	{ "enum e { A = 1 };\nBEGIN\n{\nA ? exit(0) : 1;\n}",
+	  "[D_OP_INCOMPAT] line 4: operator ?: operands must have compatible types" },
 	{ "struct s { int a; } v;\nBEGIN\n{\nx = v.b;\n}",
 	  "[D_TYPE_MEMBER] line 4: b is not a member of struct s" },
 	{ "BEGIN\n{\nx = *1;\n}",
