@@ -31,6 +31,7 @@ static struct dt_ritem *add_item(struct dt_cg *cg, enum dt_rkind kind)
 
 	memset(&it, 0, sizeof(it));
 	it.kind = kind;
+	it.guard = cg->guard;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
 		dt_cnomem(cg->pcb);
 	return &cg->rdesc->items.v[cg->rdesc->items.n - 1];

@@ -86,10 +86,14 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 	case N_IF: {
 		int other = cg_label_new(cg), done = cg_label_new(cg);
 		cg_branch_false(cg, s->cond, other);
+		uint32_t g = cg_branch_enter(cg, s->body);
 		cg_stmt_list(cg, s->body);
+		cg_branch_leave(cg, g);
 		cg_ja(cg, done);
 		cg_label_place(cg, other);
+		g = cg_branch_enter(cg, s->elsebody);
 		cg_stmt_list(cg, s->elsebody);
+		cg_branch_leave(cg, g);
 		cg_label_place(cg, done);
 		break;
 	}
@@ -285,6 +289,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 			emit_fill_check(&cg, done, &fill_insn);
 		size_insn = emit_reserve(&cg, done);
 		cg_spec_clause_begin(&cg, c->clause.body);
+		cg_branch_clause_begin(&cg, c->clause.body);
 	}
 	if (c->clause.has_body) {
 		cg_stmt_list(&cg, c->clause.body);
@@ -302,6 +307,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 			fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
 			fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
 		}
+		cg_branch_clause_end(&cg, cg.exit_label, fill);
 		emit_submit(&cg);
 	}
 	cg_stack_note_proc(&cg);
