@@ -9,15 +9,16 @@
  *
  *   integer and character constants (macro arguments and variables too:
  *   the lexer makes them integer tokens); an identifier naming an inline
- *   whose value is such a constant (dt_node_ident()); -, +, ~ and ! of
+ *   whose value is such a constant, or an enumerator declared in D (which
+ *   DTrace keeps as such an inline, dt_decl_enumerator()), as
+ *   dt_node_ident() turns them into integers; -, +, ~ and ! of
  *   one (dt_node_op1()); sizeof of a type name or a string constant;
  *   offsetof(); the arithmetic, bitwise, shift, relational, equality and
  *   logical operators on two of them (dt_node_op2(), not the comma or
  *   assignments); a cast of one to an integer or enum type; and a ?:
  *   folded this way that picked one.
  *
- * Enumerators are not among them (DTrace resolves them only when it
- * cooks the tree), nor is sizeof of an expression: with such a condition
+ * Variables and sizeof of an expression are not: with such a condition
  * ?: is checked as any other.  The condition's value is the one sema
  * computes for it (D's conversions, as dt_node_op2() and dt_cast() do).
  */
@@ -34,6 +35,8 @@ static bool parse_int(const struct dt_node *n)
 	case N_SIZEOF:
 		return n->l == NULL || n->l->kind == N_STRING;
 	case N_IDENT:
+		if (n->id != NULL && n->id->kind == IDK_ENUM)
+			return true;
 		return n->id != NULL && n->id->kind == IDK_INLINE && n->id->iparams == NULL &&
 		       n->id->inline_expr != NULL && parse_int(n->id->inline_expr);
 	case N_OP1:

@@ -3,7 +3,8 @@
  * (dt_node_op3()): the expression is the operand it picks, so an action
  * may be one (the DTraceToolkit's OPT_x ? printf(...) : 1;) and the
  * result has that operand's type.  Parse-time constants: integer and
- * character constants, integer inlines, -, +, ~, ! of one, binary
+ * character constants, integer inlines, enumerators declared in D (DTrace
+ * keeps them as inlines), -, +, ~, ! of one, binary
  * arithmetic, bitwise, shift, relational and logical operators on two,
  * casts to an integer type, sizeof of a type or string, offsetof.
  */
@@ -19,6 +20,13 @@ struct s {
 	int a;
 	int b;
 };
+
+enum opt {
+	OFF,
+	ON
+};
+
+inline int OPT_enum = ON;
 
 BEGIN
 {
@@ -40,6 +48,10 @@ BEGIN
 	(1 << 4) / 2 % 5 == 3 ? printf("arith\n") : 1;
 	1 ? (0 ? printf("no\n") : printf("nested\n")) : 1;
 	(1 ? 0 : 1) ? printf("no\n") : printf("folded condition\n");
+	ON ? printf("enum\n") : 1;
+	OFF ? printf("no\n") : printf("enum off\n");
+	ON + ON == 2 ? printf("enum sum\n") : 1;
+	OPT_enum ? printf("enum inline\n") : 1;
 	OPT_time ? trace(7) : 1;
 	OPT_dump ? 1 : trace(8);
 	printf("\n");

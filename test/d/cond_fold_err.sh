@@ -1,10 +1,9 @@
 #!/bin/bash
 # A ?: whose condition is no parse-time integer constant is checked whole,
-# as DTrace does: an action operand is refused.  Enumerators (resolved
-# only when DTrace cooks the tree), sizeof of an expression and variables
-# are such conditions.
+# as DTrace does: an action operand is refused.  Variables, expressions
+# with them (casts too) and sizeof of an expression are such conditions.
 d=$1
-for cond in 'A' 'sizeof (x)' 'x' 'B - 2'; do
+for cond in 'sizeof (x)' 'x' 'B - x' '(char)x'; do
 	"$d" -x errtags -e -n "enum e { A = 1, B = 2 }; BEGIN { x = 1; $cond ? printf(\"yes\") : 1; }" 2>&1 |
 		sed 's/.*: \[/[/'
 done

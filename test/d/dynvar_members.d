@@ -32,6 +32,7 @@ struct ci a[string, int];
 struct ci b[int];
 self struct ci s;
 self struct ci t[int];
+self int arr4[4];
 union u ua[int];
 struct in g;
 
@@ -62,6 +63,10 @@ BEGIN
 	self->t[4].in.x += 5;
 	printf("self ts=%d calls=%d arr1=%d t4.bg=%d t4.x=%d t5.bg=%d\n", self->s.ts,
 	    self->s.calls, self->s.in.arr[1], self->t[4].bg, self->t[4].in.x, self->t[5].bg);
+
+	self->arr4[2] = 3;
+	self->arr4[1]++;
+	printf("self arr4 %d %d %d\n", self->arr4[0], self->arr4[1], self->arr4[2]);
 
 	ua[1].i = 0x41424344;
 	ua[2].c[1] = 'z';

@@ -137,8 +137,8 @@ static const struct errcase cases[] = {
 	/* A constant condition is folded first: the operand it picks is checked alone. */
 	{ "BEGIN\n{\ny = 0 ? exit(0) : \"s\";\nz = y * 2;\n}",
 	  "[D_OP_ARITH] line 4" },
-	/* Enumerators are no parse-time constants: such a ?: is checked whole. */
-	{ "enum e { A = 1 };\nBEGIN\n{\nA ? exit(0) : 1;\n}",
+	/* A variable condition is no parse-time constant: such a ?: is checked whole. */
+	{ "BEGIN\n{\nx = 1;\nx ? exit(0) : 1;\n}",
 	  "[D_OP_INCOMPAT] line 4: operator ?: operands must have compatible types" },
 	{ "struct s { int a; } v;\nBEGIN\n{\nx = v.b;\n}",
 	  "[D_TYPE_MEMBER] line 4: b is not a member of struct s" },

@@ -108,9 +108,13 @@ static void test_arithmetic_types(void **state)
 	expect_type(dtp, NULL, "sizeof(int) == 4 ? c : l", "char");
 	expect_type(dtp, NULL, "(char)256 ? c : l", "long");
 	expect_type(dtp, NULL, "!0 && ~0 ? (0 ? l : s) : c", "short");
-	/* Not parse-time constants: enumerators, sizeof of an expression, variables. */
-	expect_type(dtp, NULL, "GREEN ? c : l", "long");
+	/* Enumerators are parse-time constants (DTrace keeps them as inlines). */
+	expect_type(dtp, NULL, "GREEN ? c : l", "char");
+	expect_type(dtp, NULL, "RED ? c : l", "long");
+	expect_type(dtp, NULL, "GREEN - 5 ? c : s", "short");
+	/* Not parse-time constants: sizeof of an expression, variables. */
 	expect_type(dtp, NULL, "sizeof(i) ? c : l", "long");
+	expect_type(dtp, NULL, "i ? c : l", "long");
 }
 
 /* Unary operators and shifts keep their (left) operand's type (DTrace's rule). */
@@ -381,13 +385,15 @@ static void test_named_constants(void **state)
 	/* Enumerators may use the ones before them. */
 	t = fe_typeof(dtp, "enum f { F1 = 3, F2 = F1 * 2 };", "F2");
 	assert_int_equal(t.value, 6);
-	/* An integer inline is a parse-time constant: its ?: is folded, an enumerator's not. */
+	/* An integer inline or an enumerator is a parse-time constant: its ?: is folded. */
 	t = fe_typeof(dtp, "inline int opt = 1;\ninline int opt0 = opt - 1;", "opt ? (char)1 : 2LL");
 	assert_string_equal(t.type, "char");
 	t = fe_typeof(dtp, NULL, "opt0 ? (char)1 : 2LL");
 	assert_string_equal(t.type, "long long");
 	t = fe_typeof(dtp, NULL, "F1 ? (char)1 : 2LL");
-	assert_string_equal(t.type, "long long");
+	assert_string_equal(t.type, "char");
+	t = fe_typeof(dtp, "inline int opte = F2;", "opte ? (char)1 : 2LL");
+	assert_string_equal(t.type, "char");
 }
 
 /* What may be assigned to: D variables, members and elements through pointers. */
