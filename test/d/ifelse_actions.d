@@ -54,6 +54,25 @@ BEGIN
 	printf(" n=%d\n", n++);
 }
 
+/* More branches than a word of flags: the last one is taken, then none. */
+BEGIN
+{
+	m = 9;
+	if (m == 0) printf("0"); if (m == 1) printf("1"); if (m == 2) printf("2");
+	if (m == 3) printf("3"); if (m == 4) printf("4"); if (m == 5) printf("5");
+	if (m == 6) printf("6"); if (m == 7) printf("7"); if (m == 8) printf("8");
+	if (m == 9) printf("nine\n");
+}
+
+BEGIN
+{
+	m = 10;
+	if (m == 0) printf("0"); if (m == 1) printf("1"); if (m == 2) printf("2");
+	if (m == 3) printf("3"); if (m == 4) printf("4"); if (m == 5) printf("5");
+	if (m == 6) printf("6"); if (m == 7) printf("7"); if (m == 8) printf("8");
+	if (m == 9) printf("nine\n");
+}
+
 /* A clause whose actions are all in branches that are not taken prints nothing. */
 BEGIN
 {
