@@ -52,6 +52,7 @@ struct dt_rec_hdr {
 #define DT_FLT_TUPOFLOW  8
 #define DT_FLT_BADSTACK  9
 #define DT_FLT_BADSIZE   10
+#define DT_FLT_BADINDEX  11	/* an array index out of its bounds (the index) */
 
 /*
  * The work area a string run-time function gets in scratch: three string

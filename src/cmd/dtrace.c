@@ -651,11 +651,14 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			return E_ERROR;
 		}
 	}
+	/* As DTrace's main: options without a program enable nothing. */
 	if (o->ncmds == 0 && !o->list) {
 		if (o->compile_only)
 			return E_SUCCESS;
-		usage(stderr);
-		return E_USAGE;
+		if (!o->zdefs) {
+			errmsg("no probes specified");
+			return E_ERROR;
+		}
 	}
 
 	/* Compile everything first. */
@@ -711,7 +714,8 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		}
 		int n = dtrace_prog_nprobes(c->prog);
 		total += n;
-		if (!quiet) {
+		/* As DTrace's exec_prog: -e compiles without enabling, and says nothing. */
+		if (!quiet && !o->compile_only) {
 			char *name = c->kind == CMD_SCRIPT ? strdup(c->arg) : crop_desc(c->arg);
 			errmsg("%s '%s' matched %d probe%s", c->kind == CMD_SCRIPT ? "script" : "description",
 			       name ? name : c->arg, n, n == 1 ? "" : "s");

@@ -94,6 +94,13 @@ struct dt_cg {
 
 	/* Record being built */
 	bool records;			/* the clause writes a record */
+	/*
+	 * Actions in if/else branches: each basic block writes a record of
+	 * its own (cg_clause.c); REG_REC is 0 between them.
+	 */
+	bool split;
+	bool rec_open;			/* split: a block's record is reserved */
+	uint32_t size_insn, fill_insn;	/* split: the open record's patch points */
 	uint32_t rec_off;		/* next free byte in the record */
 	bool rec_force_wakeup;
 	bool user_addrs;		/* the clause records user addresses (cg_stack.c) */
@@ -120,12 +127,6 @@ struct dt_cg {
 	uint32_t spec_size_insn;	/* + 1: the insn that gets the record's size */
 	uint32_t spec_slot;		/* first commit()/discard() result in the record */
 	int spec_nslots, spec_next;
-
-	/* if/else (cg_branch.c): the record's branch flags, the current one */
-	uint32_t guard;			/* flag of the innermost branch, 0: none */
-	uint32_t flags_off;
-	int nflags, next_flag;
-	bool flags_only;		/* every action is in a branch */
 };
 
 /* ---- emission (cg_emit.c) ---- */
@@ -237,14 +238,6 @@ int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n);
 bool cg_spec_fault_submit(struct dt_cg *cg);
 /* After the clause's code: the record size for speculate(), its failure path. */
 void cg_spec_clause_end(struct dt_cg *cg);
-
-/* ---- if/else in a recording clause (cg_branch.c) ---- */
-void cg_branch_clause_begin(struct dt_cg *cg, struct dt_node *body);
-/* Entering a branch (its statement list): returns the guard to restore. */
-uint32_t cg_branch_enter(struct dt_cg *cg, struct dt_node *list);
-void cg_branch_leave(struct dt_cg *cg, uint32_t saved);
-/* Before the submit: no record if no action ran. */
-void cg_branch_clause_end(struct dt_cg *cg, int exit_label, bool fill);
 
 /* ---- aggregations (cg_agg.c) ---- */
 void cg_agg_assign(struct dt_cg *cg, struct dt_node *n);

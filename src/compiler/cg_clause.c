@@ -47,6 +47,15 @@ static void emit_island(struct dt_cg *cg)
 	cg->stretch_start = cg_pos(cg);
 }
 
+static bool is_action(struct dt_node *s)
+{
+	return s->kind == N_EXPRSTMT && s->l->kind == N_CALL && s->l->id != NULL &&
+	       s->l->id->kind == IDK_ACTION;
+}
+
+static void block_open(struct dt_cg *cg);
+static void block_close(struct dt_cg *cg);
+
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
@@ -54,6 +63,13 @@ static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 			cg->action_index++;
 		if (cg_pos(cg) - cg->stretch_start > STRETCH_MAX)
 			emit_island(cg);
+		if (cg->split) {
+			/* A basic block ends before an if; the next action starts one. */
+			if (s->kind == N_IF || s->kind == N_BLOCK)
+				block_close(cg);
+			else if (!cg->rec_open && is_action(s))
+				block_open(cg);
+		}
 		cg_stmt(cg, s);
 	}
 }
@@ -86,19 +102,18 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 	case N_IF: {
 		int other = cg_label_new(cg), done = cg_label_new(cg);
 		cg_branch_false(cg, s->cond, other);
-		uint32_t g = cg_branch_enter(cg, s->body);
 		cg_stmt_list(cg, s->body);
-		cg_branch_leave(cg, g);
+		block_close(cg);
 		cg_ja(cg, done);
 		cg_label_place(cg, other);
-		g = cg_branch_enter(cg, s->elsebody);
 		cg_stmt_list(cg, s->elsebody);
-		cg_branch_leave(cg, g);
+		block_close(cg);
 		cg_label_place(cg, done);
 		break;
 	}
 	case N_BLOCK:
 		cg_stmt_list(cg, s->body);
+		block_close(cg);
 		break;
 	default:
 		break;
@@ -219,9 +234,14 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 
 	cg_label_place(cg, label);
 	if (discard && !cg_spec_fault_submit(cg)) {
+		/* Split: only the open block's record goes; those before it stay. */
+		int none = cg_label_new(cg);
+		if (cg->split)
+			cg_jmp_imm(cg, BPF_JEQ, REG_REC, 0, none);
 		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+		cg_label_place(cg, none);
 	}
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX));
 	cg_emit(cg, I_MOV64_REG(BPF_R2, REG_DCTX));
@@ -234,6 +254,82 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	cg_emit(cg, I_CALL_PSEUDO());
 	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(cg, I_EXIT());
+}
+
+/* The record's size, now known, into its reservation (and fill check). */
+static void record_finish(struct dt_cg *cg, uint32_t size_insn, uint32_t fill_insn)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+	struct bo_func *fn = cg->fn;
+
+	cg->rdesc->size = DT_ALIGN(cg->rec_off, 8);
+	fn->insns.v[size_insn].imm = (int32_t)cg->rdesc->size;
+	if (dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+		/* R2 = size, then the limit: bufsize - size (64 bits) */
+		int64_t lim = dtp->opts.bufsize - (int64_t)cg->rdesc->size;
+		fn->insns.v[fill_insn].imm = (int32_t)cg->rdesc->size;
+		fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
+		fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
+	}
+	/* The statement's record is its largest (the buffer must hold it). */
+	if (cg->stmt->rdesc == NULL || cg->stmt->rdesc->size < cg->rdesc->size)
+		cg->stmt->rdesc = cg->rdesc;
+}
+
+/*
+ * A clause with actions in an if or else branch writes a record per basic
+ * block (the statements before, in and after each if and else) that has
+ * actions, as DTrace does: it makes each block a clause of its own
+ * (dt_sugar.c), so an action in a branch not taken records nothing, and a
+ * fault keeps the records of the blocks before it.
+ */
+static bool has_branch_action(struct dt_node *list, bool in_branch)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (s->kind == N_IF &&
+		    (has_branch_action(s->body, true) || has_branch_action(s->elsebody, true)))
+			return true;
+		if (s->kind == N_BLOCK && has_branch_action(s->body, in_branch))
+			return true;
+		if (in_branch && is_action(s))
+			return true;
+	}
+	return false;
+}
+
+static bool has_spec_action(struct dt_node *list)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if ((s->kind == N_IF || s->kind == N_BLOCK) &&
+		    (has_spec_action(s->body) || has_spec_action(s->elsebody)))
+			return true;
+		if (is_action(s) && (s->l->id->code == ACT_SPECULATE ||
+				     s->l->id->code == ACT_COMMIT || s->l->id->code == ACT_DISCARD))
+			return true;
+	}
+	return false;
+}
+
+static void block_open(struct dt_cg *cg)
+{
+	cg->rdesc = new_rdesc(cg->dtp, cg->stmt);
+	if (cg->rdesc == NULL)
+		dt_cnomem(cg->pcb);
+	cg->rec_off = DT_REC_DATA_OFF;
+	if (cg->dtp->opts.bufpolicy == DT_BUFPOLICY_FILL)
+		emit_fill_check(cg, cg->exit_label, &cg->fill_insn);
+	cg->size_insn = emit_reserve(cg, cg->exit_label);
+	cg->rec_open = true;
+}
+
+static void block_close(struct dt_cg *cg)
+{
+	if (!cg->split || !cg->rec_open)
+		return;
+	record_finish(cg, cg->size_insn, cg->fill_insn);
+	emit_submit(cg);
+	cg_emit(cg, I_MOV64_IMM(REG_REC, 0));
+	cg->rec_open = false;
 }
 
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
@@ -249,9 +345,15 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg.stmt = stmt;
 	cg.action_index = -1;
 	cg.records = c->clause.has_body ? cg_clause_records(c->clause.body) : true;
+	cg.split = c->clause.has_body && has_branch_action(c->clause.body, false);
+	if (cg.split && has_spec_action(c->clause.body))
+		dt_cerror(pcb, NULL, c->line,
+			  "a speculative clause with actions in if or else is not supported yet");
 	cg.reg_reserved[REG_DCTX] = true;
 	cg.reg_reserved[REG_SCRATCH] = true;
-	if (cg.records) {
+	if (cg.split) {
+		cg.reg_reserved[REG_REC] = true;
+	} else if (cg.records) {
 		cg.reg_reserved[REG_REC] = true;
 		cg.rdesc = new_rdesc(dtp, stmt);
 		if (cg.rdesc == NULL)
@@ -284,30 +386,25 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	}
 	uint32_t size_insn = 0, fill_insn = 0;
 	bool fill = dtp->opts.bufpolicy == DT_BUFPOLICY_FILL;
-	if (cg.records) {
+	if (cg.split) {
+		cg_emit(&cg, I_MOV64_IMM(REG_REC, 0));
+	} else if (cg.records) {
 		if (fill)
 			emit_fill_check(&cg, done, &fill_insn);
 		size_insn = emit_reserve(&cg, done);
 		cg_spec_clause_begin(&cg, c->clause.body);
-		cg_branch_clause_begin(&cg, c->clause.body);
 	}
 	if (c->clause.has_body) {
 		cg_stmt_list(&cg, c->clause.body);
 	} else {
 		/* No action given: DTrace's default action traces nothing but the probe. */
 	}
-	if (cg.records) {
+	if (cg.split) {
 		cg_set_line(&cg, c->line);
-		cg.rdesc->size = DT_ALIGN(cg.rec_off, 8);
-		fn->insns.v[size_insn].imm = (int32_t)cg.rdesc->size;
-		if (fill) {
-			/* R2 = size, then the limit: bufsize - size (64 bits) */
-			int64_t lim = dtp->opts.bufsize - (int64_t)cg.rdesc->size;
-			fn->insns.v[fill_insn].imm = (int32_t)cg.rdesc->size;
-			fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
-			fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
-		}
-		cg_branch_clause_end(&cg, cg.exit_label, fill);
+		block_close(&cg);
+	} else if (cg.records) {
+		cg_set_line(&cg, c->line);
+		record_finish(&cg, size_insn, fill_insn);
 		emit_submit(&cg);
 	}
 	cg_stack_note_proc(&cg);
@@ -320,7 +417,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		emit_fault_path(&cg, cg.pred_fault_label, false);
 	if (cg.fault_label >= 0)
 		emit_fault_path(&cg, cg.fault_label, cg.records);
-	if (cg.records)
+	if (cg.records && !cg.split)
 		cg_spec_clause_end(&cg);
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);

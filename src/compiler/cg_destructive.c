@@ -81,7 +81,7 @@ static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
 	if (!helper_usable(BPF_FUNC_loop))
-		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", line,
+		dt_cerror(cg->pcb, "D_UNKNOWN", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
 
@@ -204,7 +204,7 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 static void check_write_user(struct dt_cg *cg, struct dt_node *n)
 {
 	if (!helper_usable(BPF_FUNC_probe_write_user))
-		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, "D_UNKNOWN", n->line,
 			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
 			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);
 }

@@ -12,6 +12,7 @@
 #include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
@@ -250,6 +251,18 @@ static bool is_string_operand(struct dt_node *n)
 	return dt_type_is_string(n->type);
 }
 
+/*
+ * Whether two integers compare signed: when their common type (the usual
+ * arithmetic conversions) is, as DTrace's dt_cg_compare_signed decides;
+ * -1 < (unsigned char)1 is true.  Pointers compare unsigned.
+ */
+static bool compare_signed(struct dt_cg *cg, struct dt_node *l, struct dt_node *r)
+{
+	if (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type))
+		return false;
+	return dt_type_is_signed(dt_sema_arith(cg->pcb, l->type, r->type));
+}
+
 static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_node *l = n->l, *r = n->r;
@@ -302,9 +315,7 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, c);
 		return res;
 	}
-	bool is_signed = dt_type_is_signed(l->type) && dt_type_is_signed(r->type);
-	if (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type))
-		is_signed = false;
+	bool is_signed = compare_signed(cg, l, r);
 	int rl = cg_expr(cg, l);
 	int rr = cg_expr(cg, r);
 	res = cg_reg_alloc(cg);
@@ -364,7 +375,7 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 	if (n->kind == N_OP2 && cmp_jmp(n->op, false) >= 0 && !is_string_operand(n->l) &&
 	    !is_string_operand(n->r) && dt_type_is_scalar(n->l->type) &&
 	    dt_type_is_scalar(n->r->type)) {
-		bool is_signed = dt_type_is_signed(n->l->type) && dt_type_is_signed(n->r->type);
+		bool is_signed = compare_signed(cg, n->l, n->r);
 		/* Jump on the negated condition. */
 		enum dt_tok neg;
 		switch (n->op) {
@@ -423,27 +434,24 @@ static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label)
 
 static int cg_logical(struct dt_cg *cg, struct dt_node *n)
 {
-	int res = cg_reg_alloc(cg);
-	int done = cg_label_new(cg);
-
 	if (n->op == T_LXOR) {
+		/* Both operands, as 0 or 1; a holds the result (nothing else is live). */
 		int a = cg_truth(cg, n->l);
 		int b = cg_truth(cg, n->r);
 		int z1 = cg_label_new(cg), z2 = cg_label_new(cg);
-		cg_emit(cg, I_MOV64_IMM(res, 0));
 		cg_jmp_imm(cg, BPF_JEQ, a, 0, z1);
 		cg_emit(cg, I_MOV64_IMM(a, 1));
 		cg_label_place(cg, z1);
 		cg_jmp_imm(cg, BPF_JEQ, b, 0, z2);
 		cg_emit(cg, I_MOV64_IMM(b, 1));
 		cg_label_place(cg, z2);
-		cg_emit(cg, I_MOV64_REG(res, a));
-		cg_emit(cg, I_ALU64_REG(BPF_XOR, res, b));
-		cg_reg_free(cg, a);
+		cg_emit(cg, I_ALU64_REG(BPF_XOR, a, b));
 		cg_reg_free(cg, b);
-		cg_label_place(cg, done);
-		return res;
+		return a;
 	}
+	int res = cg_reg_alloc(cg);
+	int done = cg_label_new(cg);
+
 	/* && and || short-circuit, as jumps. */
 	cg_emit(cg, I_MOV64_IMM(res, 0));
 	cg_branch_false(cg, n, done);
@@ -474,14 +482,26 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	if (n->op == T_ADD && dt_type_is_string(n->type))
 		return cg_string_offset(cg, n);
 	int l = cg_expr(cg, n->l);
-	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
-	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
+	int op = alu_op(n->op);
+	bool shift = op == BPF_LSH || op == BPF_RSH;
+	if ((n->r->flags & DN_CONST) && op >= 0 && op != BPF_DIV && op != BPF_MOD &&
+	    (shift || (n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX)) &&
 	    !dt_type_is_pointer(n->l->type) && !dt_type_is_array(n->l->type) &&
 	    !dt_type_is_pointer(n->r->type)) {
-		int op = alu_op(n->op);
-		if (op == BPF_RSH && dt_type_is_signed(n->l->type))
-			op = BPF_ARSH;
-		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)n->r->cval));
+		int64_t imm = n->r->cval;
+		if (shift) {
+			/*
+			 * A 64-bit shift by the count modulo 64, as DTrace's (its
+			 * folding shifts a uintmax_t, its code a register, which
+			 * BPF defines modulo 64): x << 64 is x, x << -1 is x << 63.
+			 */
+			imm &= 63;
+			if (imm == 0)
+				return l;
+			if (op == BPF_RSH && dt_type_is_signed(n->l->type))
+				op = BPF_ARSH;
+		}
+		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)imm));
 		return l;
 	}
 	int r = cg_expr(cg, n->r);
@@ -547,6 +567,12 @@ static int cg_op1(struct dt_cg *cg, struct dt_node *n)
  */
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
+	/* A constant condition leaves one side only (DTrace folds it while parsing). */
+	if (n->cond->flags & DN_CONST) {
+		struct dt_node *pick = n->cond->cval ? n->l : n->r;
+		return dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, pick)
+						   : cg_expr(cg, pick);
+	}
 	int slot = cg_stack_alloc(cg, 8);
 	int other = cg_label_new(cg), done = cg_label_new(cg);
 	/* The stack a branch used for its own temporaries is free after it. */

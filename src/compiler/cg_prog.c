@@ -263,7 +263,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 		struct dt_stmt *st = g->stmts.v[i];
 		call_clause(&cg, st, dctx);
 		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
-		if (((st->rdesc != NULL && st->rdesc->has_exit) || st->may_fault) && !end &&
+		if ((st->has_exit || st->may_fault) && !end &&
 		    i + 1 < g->stmts.n) {
 			cg_ld_bss(&cg, BPF_R1, BSS_STATE);
 			cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));

@@ -160,7 +160,6 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 
 	memset(&it, 0, sizeof(it));
 	it.kind = commit ? RK_COMMIT : RK_DISCARD;
-	it.guard = cg->guard;
 	it.off = off;
 	it.size = 8;
 	it.type = cg->dtp->types.t_int;

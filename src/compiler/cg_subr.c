@@ -72,11 +72,15 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 			*userland = bt->userland || (n->l->flags & DN_USERLAND);
 		int idx = cg_expr(cg, n->call.args);
 		uint32_t esz = dt_type_size(bt->base);
-		if (bt->kind == TK_ARRAY && bt->nelems > 0 && !(n->call.args->flags & DN_CONST)) {
-			/* Run-time bounds check, as DTrace does for arrays. */
+		/*
+		 * Run-time bounds check, as DTrace does for arrays (not for
+		 * those of 0 or 1 elements, the anchors of variable ones): a
+		 * negative or too large index faults with the index.
+		 */
+		if (bt->kind == TK_ARRAY && bt->nelems > 1 && !(n->call.args->flags & DN_CONST)) {
 			int ok = cg_label_new(cg);
 			cg_jmp_imm(cg, BPF_JLT, idx, (int32_t)bt->nelems, ok);
-			cg_fault(cg, DT_FLT_BADADDR, -1);
+			cg_fault(cg, DT_FLT_BADINDEX, idx);
 			cg_label_place(cg, ok);
 		}
 		if (esz > 1)
@@ -239,38 +243,41 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case SUB_COPYINSTR: {
+		/*
+		 * DTrace reads min(maxsize, strsize) bytes, its NUL included
+		 * (a larger maxsize, as unsigned, is strsize); nothing read
+		 * (a size of 0, a bad address) is a fault at the address.
+		 */
 		cg_bvar_need_current(cg, "copyinstr( )");
-		uint32_t strsize = dt_str_bytes(cg->dtp);
+		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
 		int addr = arg_value(cg, n, 0);
-		int buf = cg_scratch_alloc(cg, strsize);
+		int buf = cg_scratch_alloc(cg, dt_str_bytes(cg->dtp));
 		int keep = cg_reg_alloc(cg);
 		int save = cg_reg_alloc(cg);
+		int bad = cg_label_new(cg), ok = cg_label_new(cg);
 		cg_emit(cg, I_MOV64_REG(keep, buf));
 		cg_emit(cg, I_MOV64_REG(save, addr));
 		int a[3];
 		a[0] = buf;
 		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
 		struct dt_node *lim = arg_node(n, 1);
 		if (lim != NULL) {
 			int l = cg_expr(cg, lim);
-			/* Bound the length by strsize for the verifier. */
-			int ok = cg_label_new(cg);
-			cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
-			cg_jmp_imm(cg, BPF_JGE, l, (int32_t)strsize, ok);
+			int big = cg_label_new(cg);
+			cg_jmp_imm(cg, BPF_JGT, l, (int32_t)strsize, big);
 			cg_emit(cg, I_MOV64_REG(a[1], l));
-			cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], 1));
-			cg_label_place(cg, ok);
+			cg_label_place(cg, big);
 			cg_reg_free(cg, l);
-		} else {
-			cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
+			cg_jmp_imm(cg, BPF_JEQ, a[1], 0, bad);
 		}
 		a[2] = addr;
 		int rc = cg_call_helper(cg, BPF_FUNC_probe_read_user_str, a, 3);
-		int ok = cg_label_new(cg);
-		cg_jmp_imm(cg, BPF_JSGE, rc, 0, ok);
+		cg_jmp_imm(cg, BPF_JSGT, rc, 0, ok);
+		cg_reg_free(cg, rc);
+		cg_label_place(cg, bad);
 		cg_fault(cg, DT_FLT_BADADDR, save);
 		cg_label_place(cg, ok);
-		cg_reg_free(cg, rc);
 		cg_reg_free(cg, save);
 		return keep;
 	}

@@ -441,6 +441,9 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 			if (n->kind == N_PROVIDER)
 				pgp->providers[k++] = n;
 	}
+	/* DTrace checks actions as it generates code, after all clauses are cooked. */
+	for (size_t i = 0; i < pgp->stmts.n; i++)
+		dt_sema_act_clause(&pcb, pgp->stmts.v[i]);
 	layout_aggs(&pcb, pgp);
 	for (size_t i = 0; i < pgp->stmts.n; i++)
 		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);

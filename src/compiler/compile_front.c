@@ -32,9 +32,14 @@ struct dt_node *dt_compile_front(struct dtrace_hdl *dtp, const char *src, const 
 	}
 	dt_parse_program(&pcb);
 	if (stage == DT_FRONT_CHECK) {
+		size_t nclauses = 0, k = 0;
+
 		dt_pragma_check_unused(&pcb);
 		dt_macro_check_unused(&pcb);
 		dt_sema_program(&pcb);
+		for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
+			nclauses += n->kind == N_CLAUSE;
+		struct dt_stmt **stmts = dt_palloc(&pcb, (nclauses + 1) * sizeof(*stmts));
 		for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
 			if (n->kind != N_CLAUSE)
 				continue;
@@ -42,7 +47,11 @@ struct dt_node *dt_compile_front(struct dtrace_hdl *dtp, const char *src, const 
 			st->clause = n;
 			st->npdescs = n->clause.npdescs;
 			dt_sema_clause(&pcb, st);
+			stmts[k++] = st;
 		}
+		/* Actions are checked after all clauses, as dtrace_compile() does. */
+		for (k = 0; k < nclauses; k++)
+			dt_sema_act_clause(&pcb, stmts[k]);
 	}
 	free(pcb.argref);
 	return pcb.root;

@@ -71,8 +71,8 @@ static const struct builtin builtins[] = {
 	{ "htons", IDK_SUBR, SUB_HTONS, "uint16_t(uint16_t)" },
 	{ "id", IDK_BVAR, BV_ID, "uint_t" },
 	{ "index", IDK_SUBR, SUB_INDEX, "int(const char *, const char *, [int])" },
-	{ "inet_ntoa", IDK_SUBR, SUB_INET_NTOA, "string(uint32_t *)" },
-	{ "inet_ntoa6", IDK_SUBR, SUB_INET_NTOA6, "string(void *, [int])" },
+	{ "inet_ntoa", IDK_SUBR, SUB_INET_NTOA, "string(ipaddr_t *)" },
+	{ "inet_ntoa6", IDK_SUBR, SUB_INET_NTOA6, "string(struct in6_addr *, [int])" },
 	{ "inet_ntop", IDK_SUBR, SUB_INET_NTOP, "string(int, void *)" },
 	{ "ipl", IDK_BVAR, BV_IPL, "uint_t" },
 	{ "jstack", IDK_ACTION, ACT_JSTACK, "_ustack([uint32_t], [uint32_t])" },
@@ -99,7 +99,7 @@ static const struct builtin builtins[] = {
 	{ "ppid", IDK_BVAR, BV_PPID, "pid_t" },
 	{ "print", IDK_ACTION, ACT_PRINT, "void(@)" },
 	{ "printa", IDK_ACTION, ACT_PRINTA, "void(@, ...)" },
-	{ "printf", IDK_ACTION, ACT_PRINTF, "void(@, ...)" },
+	{ "printf", IDK_ACTION, ACT_PRINTF, "void(string, ...)" },
 	{ "probefunc", IDK_BVAR, BV_PROBEFUNC, "string" },
 	{ "probemod", IDK_BVAR, BV_PROBEMOD, "string" },
 	{ "probename", IDK_BVAR, BV_PROBENAME, "string" },
@@ -319,7 +319,7 @@ void dt_idents_fini(struct dtrace_hdl *dtp)
 	dt_htab_free(&dtp->idents);
 }
 
-/* DTrace's names of identifier kinds (dt_idkind_name). */
+/* DTrace's names of identifier kinds (dt_idkind_name), as its messages use them. */
 const char *dt_ident_kind_name(const struct dt_ident *id)
 {
 	switch (id->kind) {
@@ -334,7 +334,7 @@ const char *dt_ident_kind_name(const struct dt_ident *id)
 	case IDK_ARRAY:
 		return "associative array";
 	case IDK_INLINE:
-		return id->iparams != NULL ? "associative array" : "scalar";
+		return id->iparams != NULL || id->nkeys > 0 ? "associative array" : "scalar";
 	case IDK_ACTION:
 		return "tracing function";
 	case IDK_SUBR:

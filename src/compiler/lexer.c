@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/escape.h"
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
 #include "compiler/types.h"
@@ -348,34 +349,50 @@ static void lex_string(struct dt_lexer *lx, struct dt_token *t)
 	if (lx->pos >= lx->len)
 		dt_cerror(lx->pcb, "D_STR_NL", lx->line, "newline encountered in string literal");
 	t->sval = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
-	dt_str_unescape_mode(t->sval, &t->slen, true);
+	t->slen = dt_escape_decode(t->sval);
 	lx->pos++;
 	t->tok = T_STRING;
 }
 
+/*
+ * A character constant, as DTrace reads one: its characters (escapes
+ * decoded by dt_escape_decode()) are the bytes of an integer, the first
+ * the most significant, each taken unsigned: '\377' is 255 and 'ab' is
+ * 0x6162.  Up to eight bytes; the constant is typed as a decimal one.
+ */
 static void lex_char(struct dt_lexer *lx, struct dt_token *t)
 {
-	size_t start = ++lx->pos;
+	size_t start = lx->pos + 1, p = start;
 
-	while (lx->pos < lx->len && lx->src[lx->pos] != '\'') {
-		if (lx->src[lx->pos] == '\n')
-			dt_cerror(lx->pcb, "D_CHR_NL", lx->line + 1,
-				  "newline encountered in character constant");
-		if (lx->src[lx->pos] == '\\' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] != '\n')
-			lx->pos++;
-		lx->pos++;
+	/* DTrace's pattern: '([^'\\\n]|\\[^'\n]|\\')*' */
+	for (;;) {
+		if (p >= lx->len)
+			break;
+		char c = lx->src[p];
+		if (c == '\'' || c == '\n')
+			break;
+		if (c == '\\') {
+			if (p + 1 >= lx->len || lx->src[p + 1] == '\n')
+				break;
+			p++;
+		}
+		p++;
 	}
-	if (lx->pos >= lx->len)
-		dt_cerror(lx->pcb, "D_CHR_NL", lx->line, "newline encountered in character constant");
-	if (lx->pos == start)
+	if (p < lx->len && lx->src[p] == '\n') {
+		lx->pos = p;
+		dt_cerror(lx->pcb, "D_CHR_NL", lx->line + 1,
+			  "newline encountered in character constant");
+	}
+	/* Unterminated: the quote alone is the offending token. */
+	if (p >= lx->len || lx->src[p] != '\'')
+		dt_cerror(lx->pcb, "D_SYNTAX", lx->line, "syntax error near \"'\"");
+	lx->pos = p + 1;
+	if (p == start)
 		dt_cerror(lx->pcb, "D_CHR_NULL", lx->line, "empty character constant");
-	char *s = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
-	size_t n;
-	dt_str_unescape(s, &n);
-	lx->pos++;
-	if (n > 8)
+	char *s = dt_pstrndup(lx->pcb, lx->src + start, p - start);
+	size_t n = dt_escape_decode(s);
+	if (n > sizeof(uint64_t))
 		dt_cerror(lx->pcb, "D_CHR_OFLOW", lx->line, "character constant is too long");
-	/* The first character is the most significant byte, as in C. */
 	uint64_t v = 0;
 	for (size_t i = 0; i < n; i++)
 		v = (v << 8) | (unsigned char)s[i];

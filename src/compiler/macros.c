@@ -142,11 +142,6 @@ static int hexval(int c)
 
 void dt_str_unescape(char *s, size_t *lenp)
 {
-	dt_str_unescape_mode(s, lenp, false);
-}
-
-void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown)
-{
 	char *o = s;
 	const char *i = s;
 
@@ -165,13 +160,6 @@ void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown)
 		case 'f': *o++ = '\f'; i++; break;
 		case 'a': *o++ = '\a'; i++; break;
 		case '\\': *o++ = '\\'; i++; break;
-		case '?':
-		case '\'':
-			/* D string literals know only C's letters, octal, hex, \\ and \". */
-			if (keep_unknown)
-				*o++ = '\\';
-			*o++ = *i++;
-			break;
 		case '"': *o++ = '"'; i++; break;
 		case 'x':
 			if (isxdigit((unsigned char)i[1])) {
@@ -196,8 +184,6 @@ void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown)
 			*o++ = '\\';
 			break;
 		default:
-			if (keep_unknown)
-				*o++ = '\\';
 			*o++ = *i++;
 			break;
 		}

@@ -27,7 +27,5 @@ void dt_macro_check_unused(struct dt_pcb *pcb);
 
 /* Convert C escape sequences in place; *lenp gets the length (NULs kept). */
 void dt_str_unescape(char *s, size_t *lenp);
-/* With keep_unknown, as DTrace reads string literals: "\?" stays two characters. */
-void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown);
 
 #endif

@@ -708,6 +708,11 @@ static struct dt_node *parse_primary(struct parser *p)
 		n->agg.name = t.sval;
 		return n;
 	case T_INT:
+		/* DTrace types constants as it parses them: this one fits no type. */
+		if (t.idecimal && t.ival > INT64_MAX && strpbrk(t.isuffix, "uU") == NULL)
+			dt_cerror(p->pcb, "D_INT_OFLOW", t.line,
+				  "integer constant 0x%llx cannot be represented in any built-in integral type",
+				  (unsigned long long)t.ival);
 		n = dt_node_new(p->pcb, N_INT, t.line);
 		n->i.value = t.ival;
 		memcpy(n->i.suffix, t.isuffix, sizeof(n->i.suffix));
@@ -785,6 +790,10 @@ static struct dt_node *parse_postfix(struct parser *p)
 			next(p);
 			struct dt_node *args = parse_args(p, T_RPAR);
 			expect(p, T_RPAR);
+			/* DTrace parses @a as a name, which names no function. */
+			if (n->kind == N_AGG && n->agg.keys == NULL)
+				dt_cerror(p->pcb, "D_FUNC_UNDEF", n->line, "undefined function name: @%s",
+					  n->agg.name);
 			if (n->kind != N_IDENT || n->op == T_SELF || n->op == T_THIS) {
 				dt_cerror(p->pcb, "D_FUNC_IDENT", line,
 					  "function designator is not of function type");

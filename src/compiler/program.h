@@ -21,13 +21,14 @@ struct dt_stmt {
 	int npdescs;
 	struct dtrace_prog *prog;
 	struct bo_func *func;		/* its BPF function, after codegen */
-	struct dt_rdesc *rdesc;		/* the record it writes, NULL if none */
+	struct dt_rdesc *rdesc;		/* the (largest) record it writes, NULL if none */
 	uint32_t args_used;		/* bitmask of argN the clause reads */
 	bool uses_scratch;		/* needs per-CPU scratch memory */
 	bool uses_alloca;		/* alloca(), copyin(): memory for this clause */
 	bool destructive;
 	bool enables_error;		/* one of its probes is dtrace:::ERROR */
 	bool may_fault;			/* it can fault (and so run ERROR clauses) */
+	bool has_exit;			/* it calls exit() */
 	int nlocals_size;		/* this-> variables' bytes */
 };
 

@@ -11,6 +11,7 @@
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
 const char *dt_sema_typestr(struct dt_pcb *pcb, struct dt_type *t)
@@ -43,6 +44,8 @@ void dt_sema_program(struct dt_pcb *pcb)
 			dt_sema_provider(pcb, n);
 			break;
 		case N_CLAUSE:
+			dt_sema_check_calls(pcb, n);
+			break;
 		default:
 			break;
 		}
@@ -55,7 +58,11 @@ static void check_pred(struct dt_pcb *pcb, struct dt_node *c)
 		return;
 	pcb->region = "predicate";
 	dt_sema_expr(pcb, c->clause.pred);
-	if (!dt_type_is_scalar(c->clause.pred->type) && !dt_type_is_string(c->clause.pred->type))
+	/* A string is not a scalar to DTrace (dt_node_is_scalar): no NULL test here. */
+	struct dt_type *pt = c->clause.pred->type;
+	bool ptr;	/* a translated pointer is dynamic to DTrace */
+	if (!dt_type_is_scalar(pt) || dt_type_base(pt)->special != DT_SPECIAL_NONE ||
+	    dt_xlate_of(c->clause.pred, &ptr) != NULL)
 		dt_cerror(pcb, "D_PRED_SCALAR", c->clause.end_line ? c->clause.end_line : c->line,
 			  "predicate result must be of scalar type");
 }

@@ -63,9 +63,8 @@ static void mark_const(struct dt_node *n, struct dt_type *t, int64_t v)
 }
 
 /*
- * The type of an integer constant, from its value and suffix as in C99:
- * the first of its list of types (int, long, long long, and their
- * unsigned versions for octal, hex or "u") that holds the value.
+ * The type of an integer constant, from its value and suffix as in C; a
+ * decimal one without U that fits no signed type is an error (DTrace's).
  */
 static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 {
@@ -89,7 +88,7 @@ static struct dt_type *int_const_type(struct dt_pcb *pcb, struct dt_node *n)
 		cands[nc++] = tt->t_ulong;
 	if (!u)
 		cands[nc++] = tt->t_llong;
-	/* A decimal constant is unsigned only if it says so. */
+	/* A decimal constant is unsigned only by its suffix. */
 	if (u || !n->i.decimal)
 		cands[nc++] = tt->t_ullong;
 	for (int i = 0; i < nc; i++) {
@@ -440,32 +439,16 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 	if (base->kind == N_IDENT && base->op != T_SELF && base->op != T_THIS) {
 		struct dt_ident *id = dt_sema_resolve(pcb, base->ident.name);
 		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_ARGS) {
-			if (dt_node_list_len(n->call.args) != 1)
-				dt_cerror(pcb, "D_ARGS_MULTI", n->line, "args[ ] may not be referenced using a tuple");
-			struct dt_node *k = n->call.args;
-			if (!dt_type_is_integer(k->type))
-				dt_cerror(pcb, "D_PROTO_ARG", n->line,
-					  "args[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
-					  dt_sema_typestr(pcb, k->type));
-			if (!(k->flags & DN_CONST))
-				dt_cerror(pcb, "D_ARGS_IDX", n->line, "index for args[ ] must be a constant");
-			if (k->cval < 0 || k->cval > 9)
-				dt_cerror(pcb, "D_ARGS_IDX", n->line,
-					  "index %lld is out of range for args[ ]", (long long)k->cval);
-			dt_sema_args_check(pcb, (int)k->cval, n->line);
+			long long idx = dt_sema_builtin_index(pcb, n, id);
+			dt_sema_args_check(pcb, idx, n->line);
+			int i = (int)idx;	/* 0..9 once checked */
 			n->id = id;
-			pcb->sema->stmt->args_used |= 1u << k->cval;
-			dt_sema_args(pcb, n, (int)k->cval);
+			pcb->sema->stmt->args_used |= 1u << i;
+			dt_sema_args(pcb, n, i);
 			return;
 		}
 		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_UREGS) {
-			if (dt_node_list_len(n->call.args) != 1)
-				dt_cerror(pcb, "D_ARGS_MULTI", n->line,
-					  "uregs[ ] may not be referenced using a tuple");
-			if (!dt_type_is_integer(n->call.args->type))
-				dt_cerror(pcb, "D_PROTO_ARG", n->line,
-					  "uregs[ ] key #1 is incompatible with prototype:\n\tprototype: int\n\t      key: %s",
-					  dt_sema_typestr(pcb, n->call.args->type));
+			dt_sema_builtin_index(pcb, n, id);
 			n->id = id;
 			n->type = TT(pcb)->t_uint64;
 			if (pcb->sema)
@@ -704,6 +687,23 @@ static enum dt_tok compound_base(enum dt_tok op)
 	}
 }
 
+/* Whether an assignment's left side is a variable that exists already. */
+static bool lvalue_known(struct dt_pcb *pcb, struct dt_node *lhs)
+{
+	if (lhs->kind == N_IDENT)
+		return dt_sema_resolve(pcb, lhs->ident.name) != NULL;
+	if (lhs->kind == N_VAR) {
+		struct dt_ident *id = dt_ident_user(pcb->hdl, lhs->op == T_SELF ? IDK_TLS : IDK_LOCAL,
+						    lhs->member);
+		return id != NULL && (id->flags & IDF_DEFINED);
+	}
+	if (lhs->kind == N_INDEX && lhs->l->kind == N_IDENT)
+		return dt_sema_resolve(pcb, lhs->l->ident.name) != NULL;
+	if (lhs->kind == N_INDEX && lhs->l->kind == N_VAR)
+		return lvalue_known(pcb, lhs->l);
+	return true;
+}
+
 /* Declare an implicitly typed variable on first assignment. */
 void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node *rhs)
 {
@@ -714,6 +714,17 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 	 */
 	struct dt_type *t = rhs->type;
 
+	/*
+	 * A new variable takes the value's type; void (an action's result)
+	 * and dynamic types (an aggregating function's) then fail DTrace's
+	 * compatibility check, which names the variable by its kind.
+	 */
+	if ((dt_type_is_void(t) || dt_type_base(t)->special == DT_SPECIAL_DYN) &&
+	    !lvalue_known(pcb, lhs))
+		dt_cerror(pcb, "D_OP_INCOMPAT", lhs->line,
+			  "operands have incompatible types: \"%s\" = \"%s\"",
+			  dt_type_is_void(t) ? "void" : lhs->kind == N_INDEX ? "associative array" : "scalar",
+			  dt_sema_node_typestr(pcb, rhs));
 	if (dt_type_is_charptr(t) && dt_type_is_array(t))
 		t = TT(pcb)->t_string;
 	if (lhs->kind == N_IDENT && lhs->op != T_SELF && lhs->op != T_THIS) {
@@ -1139,6 +1150,7 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 		if (l->flags & DN_CONST)
 			mark_const(n, n->type, !l->cval);
 		break;
+	/* ~ - + keep their operand's type: D has no integer promotions (as DTrace). */
 	case T_BNEG:
 		if (!dt_sema_is_integer(l->type))
 			dt_cerror(pcb, "D_OP_INT", n->line, "operator ~ requires an operand of integral type");
@@ -1234,6 +1246,7 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 	}
 	if (is_actfunc(pcb, l) || is_actfunc(pcb, r))
 		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
+	/* A condition constant only to sema (not as DTrace parses): the value, not the type. */
 	if (n->cond->flags & DN_CONST) {
 		struct dt_node *pick = n->cond->cval ? l : r;
 		if (pick->flags & DN_CONST)
@@ -1404,8 +1417,7 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 			if (s->l->kind == N_CALL)
 				dt_sema_call(pcb, s->l, true);
 			else if (s->l->kind == N_AGG)
-				dt_cerror(pcb, "D_AGG_NULL", s->l->line, "expression has null effect: @%s",
-					  s->l->agg.name);
+				dt_sema_agg_stmt(pcb, s->l);
 			else
 				dt_sema_expr(pcb, s->l);
 			break;

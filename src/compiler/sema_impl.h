@@ -49,9 +49,13 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
 bool dt_sema_fold_cond(struct dt_pcb *pcb, struct dt_node *n);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
+/* An aggregation named as a statement of its own ("@a[1];"). */
+void dt_sema_agg_stmt(struct dt_pcb *pcb, struct dt_node *a);
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
-/* DTrace's speculation rules for action (or aggregating function) id at n. */
-void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_ident *id);
+/* The function a call names (D_FUNC_UNDEF, D_FUNC_IDKIND otherwise). */
+struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line);
+/* A node's type as DTrace's messages name it ("aggregation" for a dynamic one). */
+const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
@@ -73,7 +77,7 @@ const char *dt_sema_dynamic_name(struct dt_node *n);
 /* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
 void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line);
 
-/* D's arithmetic conversions (the operand type of greater rank). */
+/* D's usual arithmetic conversions: the operand type of higher rank (no promotions). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
 
 /* Truncate/extend a constant to a type's width and signedness. */
@@ -88,8 +92,10 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n);
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
 /* Type args[i] (node n), translating it if the probe says so (sema_misc.c). */
 void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i);
+/* The constant index of args[ ] or uregs[ ] (DTrace's checks of it). */
+long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id);
 /* Fail the compile if the clause's probe has no args[i]. */
-void dt_sema_args_check(struct dt_pcb *pcb, int i, int line);
+void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line);
 
 /* xlate<T>(e) */
 void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);

@@ -168,36 +168,6 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
 	return 0;
 }
 
-/*
- * A library's clauses are parsed, never enabled.  DTrace compiles them as
- * programs it then drops, which finds calls of functions that do not exist
- * while parsing; that is the check they get here too (checking them fully
- * would declare their aggregations and variables in the handle).
- */
-static void check_calls(struct dt_pcb *pcb, struct dt_node *n)
-{
-	for (; n != NULL; n = n->next) {
-		if (n->kind == N_CALL && dt_ident_builtin(pcb->hdl, n->call.name) == NULL &&
-		    dt_ident_lookup_any(pcb->hdl, n->call.name) == NULL)
-			dt_cerror(pcb, "D_FUNC_UNDEF", n->line, "undefined function name: %s",
-				  n->call.name);
-		if (n->kind == N_CALL || n->kind == N_INDEX)
-			check_calls(pcb, n->call.args);
-		if (n->kind == N_AGG)
-			check_calls(pcb, n->agg.keys);
-		if (n->kind == N_CLAUSE) {
-			check_calls(pcb, n->clause.pred);
-			check_calls(pcb, n->clause.body);
-			continue;
-		}
-		check_calls(pcb, n->l);
-		check_calls(pcb, n->r);
-		check_calls(pcb, n->cond);
-		check_calls(pcb, n->body);
-		check_calls(pcb, n->elsebody);
-	}
-}
-
 /* Parse and check one library; its errors name it. */
 static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 {
@@ -217,11 +187,14 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 	pcb.srclen = strlen(pcb.src);
 	if (setjmp(pcb.jb) != 0)
 		return -EINVAL;
+	/*
+	 * A library's clauses are parsed, never enabled: DTrace compiles them
+	 * as programs it then drops, which finds the calls of functions that
+	 * do not exist (dt_sema_program's check); checking them fully would
+	 * declare their aggregations and variables in the handle.
+	 */
 	dt_parse_program(&pcb);
 	dt_sema_program(&pcb);
-	for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
-		if (n->kind == N_CLAUSE)
-			check_calls(&pcb, n);
 	return 0;
 }
 

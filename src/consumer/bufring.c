@@ -41,7 +41,7 @@ static void act_exit_now(struct dtrace_hdl *dtp, const struct dt_rec_hdr *h, con
 	if (!rd->has_exit)
 		return;
 	for (size_t i = 0; i < rd->items.n; i++)
-		if (rd->items.v[i].kind == RK_EXIT && dt_ritem_ran(&rd->items.v[i], data))
+		if (rd->items.v[i].kind == RK_EXIT)
 			dt_rec_act(dtp, &rd->items.v[i], data);
 }
 

@@ -64,14 +64,8 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 	dt_sb_init(&line);
 	dt_sb_init(&aggs);
 	size_t a = 0;
-	for (size_t i = 0; i < rd->items.n && a < pd.nactions; i++) {
+	for (size_t i = 0; i < rd->items.n && a < pd.nactions; i++, a++) {
 		const struct dt_ritem *it = &rd->items.v[i];
-		if (!dt_ritem_ran(it, data)) {
-			/* as dt_rec_decode(): no action, its arguments skipped */
-			if (it->kind == RK_PRINTF || it->kind == RK_SYSTEM || it->kind == RK_FREOPEN)
-				i += (size_t)it->nargs;
-			continue;
-		}
 		switch (it->kind) {
 		case RK_PRINTF:
 		case RK_SYSTEM:
@@ -102,7 +96,6 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 			dt_rec_act(dtp, it, data);
 			break;
 		}
-		a++;
 	}
 	if (!dtp->skip_output && dtp->out != NULL) {
 		dt_json_record(&line, &pd, sysout);

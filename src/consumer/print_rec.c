@@ -92,8 +92,6 @@ static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const 
 		header(dtp, sb, h);
 	for (size_t i = 0; i < rd->items.n; i++) {
 		const struct dt_ritem *it = &rd->items.v[i];
-		if (!dt_ritem_ran(it, data))
-			continue;	/* a printf()'s arguments are skipped with it */
 		switch (it->kind) {
 		case RK_TRACE:
 			dt_print_trace_item(dtp, sb, it, data);

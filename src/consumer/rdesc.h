@@ -55,16 +55,7 @@ struct dt_ritem {
 	const char *optname, *optval;
 	uint32_t optval_off, optval_size;
 	bool optval_rec;
-	/* In a branch of an if/else: the offset of the branch's flag byte in
-	 * the record, set if the branch ran (cg_branch.c); 0: always ran. */
-	uint32_t guard;
 };
-
-/* Whether the action of item it ran in the record at data. */
-static inline bool dt_ritem_ran(const struct dt_ritem *it, const void *data)
-{
-	return it->guard == 0 || ((const unsigned char *)data)[it->guard] != 0;
-}
 
 struct dt_rdesc {
 	uint32_t id;

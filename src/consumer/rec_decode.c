@@ -233,16 +233,8 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 	if (dtp->rt != NULL && dtp->rt->walloff != NULL)
 		pd->walltimestamp += (uint64_t)*dtp->rt->walloff;
 
-	for (size_t i = 0; i < desc->items.n && rc == 0; i++) {
-		if (!dt_ritem_ran(&desc->items.v[i], data)) {
-			/* in an if/else branch that did not run: no action */
-			if (desc->items.v[i].kind == RK_PRINTF || desc->items.v[i].kind == RK_SYSTEM ||
-			    desc->items.v[i].kind == RK_FREOPEN)
-				i += (size_t)desc->items.v[i].nargs;
-			continue;
-		}
+	for (size_t i = 0; i < desc->items.n && rc == 0; i++)
 		rc = decode_item(rd, desc, &i, data, dtp);
-	}
 	if (rc == 0)
 		rc = dt_datums_finish(&rd->datums);
 	if (rc < 0)

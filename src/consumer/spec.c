@@ -176,7 +176,7 @@ static int apply_ctl(struct dtrace_hdl *dtp, struct dt_specstate *sp, const stru
 		const struct dt_ritem *it = &rd->items.v[i];
 		uint64_t ended;
 
-		if ((it->kind != RK_COMMIT && it->kind != RK_DISCARD) || !dt_ritem_ran(it, data))
+		if (it->kind != RK_COMMIT && it->kind != RK_DISCARD)
 			continue;
 		memcpy(&ended, data + it->off, sizeof(ended));
 		uint32_t tag = (uint32_t)ended, id = DT_SPEC_TAG_ID(tag);

@@ -16,7 +16,7 @@ EOS
 chmod +x "$dir/work"
 "$1" -q -c "$dir/work" -n '
 proc:::exec-success /progenyof($target) && (execname == "echo" || execname == "true")/ {
-	/* trace() of a char array prints it as a string only if only NULs follow it. */
+	/* trace() of a char array prints its bytes: only NULs follow the string. */
 	trace(curpsinfo->pr_psargs);
 	printf("| %d\n", strlen(curpsinfo->pr_psargs));
 	@[curpsinfo->pr_psargs] = count();

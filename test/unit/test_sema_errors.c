@@ -132,9 +132,12 @@ static const struct errcase cases[] = {
 	  "[D_OP_SOU] line 4: operator . cannot be applied to type \"int\"; must be applied to a struct or union" },
 	{ "struct fwd *p;\nBEGIN\n{\nx = p->a;\n}",
 	  "[D_OP_INCOMPLETE] line 4: operator -> cannot be applied to a forward declaration: no struct fwd definition is available" },
-	{ "BEGIN\n{\ny = 1;\nx = y ? exit(0) : exit(1);\n}",
-	  "[D_OP_ACT] line 4" },
-	/* A constant condition is folded first: the operand it picks is checked alone. */
+	{ "BEGIN\n{\nx = arg0 ? exit(0) : exit(1);\n}",
+	  "[D_OP_ACT] line 3" },
+	/* DTrace folds a constant condition when it builds the node: x = exit(0). */
+	{ "BEGIN\n{\nx = 1 ? exit(0) : exit(1);\n}",
+	  "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"void\" = \"void\"" },
+	/* The operand a constant condition picks is checked alone. */
 	{ "BEGIN\n{\ny = 0 ? exit(0) : \"s\";\nz = y * 2;\n}",
 	  "[D_OP_ARITH] line 4" },
 	/* A variable condition is no parse-time constant: such a ?: is checked whole. */
@@ -188,11 +191,12 @@ static const struct errcase cases[] = {
 	{ "BEGIN\n{\n@a = count();\nx = @a;\n}",
 	  "[D_OP_INCOMPAT] line 4" },
 	{ "BEGIN\n{\n@a;\n}",
-	  "[D_AGG_NULL] line 3" },
+	  "[D_IDENT_UNDEF] line 3: failed to resolve @a: Unknown variable name" },
+	/* The index count is checked first, as DTrace's dt_idcook_args(). */
 	{ "BEGIN\n{\nx = args[1, 2];\n}",
-	  "[D_ARGS_MULTI] line 3" },
+	  "[D_PROTO_LEN] line 3: args[ ] prototype mismatch: 2 args passed, 1 expected" },
 	{ "BEGIN\n{\ny = 1;\nx = args[y];\n}",
-	  "[D_ARGS_IDX] line 4" },
+	  "[D_PROTO_ARG] line 4: args[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: int" },
 	{ "struct o { int a; };\ntranslator struct o < int x > { a = x; };\ntranslator struct o < int y > { a = y; };",
 	  "[D_XLATE_REDECL] line 3" },
 	{ "translator int < int x > { a = x; };",
@@ -243,8 +247,8 @@ static const struct errcase cases[] = {
 	  "[D_PRAGCTL_INVAL] line 1" },
 	{ "#pragma D option quiet bufsize=1m\nBEGIN {}",
 	  "[D_PRAGMA_MALFORM] line 1" },
-	{ "BEGIN\n{\ntrace(@a);\n}",
-	  "[D_TRACE_DYN] line 3" },
+	{ "BEGIN\n{\n@a = count();\ntrace(@a);\n}",
+	  "[D_TRACE_DYN] line 4" },
 	{ "BEGIN\n{\n@a[trace(1)] = count();\n}",
 	  "[D_KEY_TYPE] line 3" },
 	{ "BEGIN\n{\nx = args[10];\n}",
