@@ -1,8 +1,9 @@
 #!/bin/bash
-# exit() in an if/else branch: it acts only when its branch runs.  The
-# statements after the if still run in that firing (one clause, as in C);
-# the probe's later clauses do not, and END does (as after any exit()).
-# In END and ERROR clauses too.
+# exit() in an if/else branch: it acts only when its branch runs.  DTrace
+# makes each basic block of the clause a clause of its own, so once a
+# branch called exit() the statements after the if do not run, as the
+# probe's later clauses do not; END runs, and in END every block runs.
+# In ERROR clauses too.
 d=$1
 w="$DT_WORKLOADS/getppid_loop 10"
 echo "-- BEGIN"
@@ -19,7 +20,7 @@ echo "-- a branch not taken, then taken"
 	END { printf("n=%d\n", n); }'
 echo "rc=$?"
 echo "-- END"
-"$d" -q -n 'BEGIN { exit(1); } END { if (0) { exit(6); } else if (1) { exit(5); } }'
+"$d" -q -n 'BEGIN { exit(1); } END { if (0) { exit(6); } else if (1) { exit(5); } printf("end still runs\n"); }'
 echo "rc=$?"
 "$d" -q -n 'BEGIN { exit(2); } END { x = 0; if (x) { exit(6); } printf("end\n"); }'
 echo "rc=$?"
