@@ -13,6 +13,7 @@
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
+#include "providers/probe.h"
 
 static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
 
@@ -53,8 +54,9 @@ static bool is_action(struct dt_node *s)
 	       s->l->id->kind == IDK_ACTION;
 }
 
-static void block_open(struct dt_cg *cg);
+static void block_open(struct dt_cg *cg, struct dt_node *first);
 static void block_close(struct dt_cg *cg);
+static void block_end(struct dt_cg *cg);
 
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 {
@@ -66,9 +68,9 @@ static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 		if (cg->split) {
 			/* A basic block ends before an if; the next action starts one. */
 			if (s->kind == N_IF || s->kind == N_BLOCK)
-				block_close(cg);
+				block_end(cg);
 			else if (!cg->rec_open && is_action(s))
-				block_open(cg);
+				block_open(cg, s);
 		}
 		cg_stmt(cg, s);
 	}
@@ -93,6 +95,8 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 	case N_EXPRSTMT:
 		if (s->l->kind == N_CALL && s->l->id && s->l->id->kind == IDK_ACTION) {
 			cg_stmt_action(cg, s->l);
+			if (s->l->id->code == ACT_EXIT)
+				cg->block_exit = true;
 		} else if (s->l->kind == N_OP2 && s->l->l->kind == N_AGG) {
 			cg_agg_assign(cg, s->l);
 		} else {
@@ -103,17 +107,17 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 		int other = cg_label_new(cg), done = cg_label_new(cg);
 		cg_branch_false(cg, s->cond, other);
 		cg_stmt_list(cg, s->body);
-		block_close(cg);
+		block_end(cg);
 		cg_ja(cg, done);
 		cg_label_place(cg, other);
 		cg_stmt_list(cg, s->elsebody);
-		block_close(cg);
+		block_end(cg);
 		cg_label_place(cg, done);
 		break;
 	}
 	case N_BLOCK:
 		cg_stmt_list(cg, s->body);
-		block_close(cg);
+		block_end(cg);
 		break;
 	default:
 		break;
@@ -233,14 +237,16 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	struct dt_stmt *stmt = cg->stmt;
 
 	cg_label_place(cg, label);
-	if (discard && !cg_spec_fault_submit(cg)) {
+	if (discard) {
 		/* Split: only the open block's record goes; those before it stay. */
 		int none = cg_label_new(cg);
 		if (cg->split)
 			cg_jmp_imm(cg, BPF_JEQ, REG_REC, 0, none);
-		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
-		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
-		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+		if (!cg_spec_fault_submit(cg)) {
+			cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+			cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+			cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+		}
 		cg_label_place(cg, none);
 	}
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX));
@@ -281,7 +287,10 @@ static void record_finish(struct dt_cg *cg, uint32_t size_insn, uint32_t fill_in
  * block (the statements before, in and after each if and else) that has
  * actions, as DTrace does: it makes each block a clause of its own
  * (dt_sugar.c), so an action in a branch not taken records nothing, and a
- * fault keeps the records of the blocks before it.
+ * fault keeps the records of the blocks before it.  Each block's record
+ * may be speculative on its own (its speculate() and what follows it in
+ * the block), and after a block that called exit() the clause's later
+ * blocks do not run, as the probe's later clauses do not (but in END).
  */
 static bool has_branch_action(struct dt_node *list, bool in_branch)
 {
@@ -297,20 +306,29 @@ static bool has_branch_action(struct dt_node *list, bool in_branch)
 	return false;
 }
 
-static bool has_spec_action(struct dt_node *list)
+/* Whether list has an if (then a block may follow an exit()) and an exit(). */
+static void scan_exit(struct dt_node *list, bool *has_if, bool *has_exit)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
-		if ((s->kind == N_IF || s->kind == N_BLOCK) &&
-		    (has_spec_action(s->body) || has_spec_action(s->elsebody)))
-			return true;
-		if (is_action(s) && (s->l->id->code == ACT_SPECULATE ||
-				     s->l->id->code == ACT_COMMIT || s->l->id->code == ACT_DISCARD))
-			return true;
+		if (s->kind == N_IF || s->kind == N_BLOCK) {
+			*has_if = true;
+			scan_exit(s->body, has_if, has_exit);
+			scan_exit(s->elsebody, has_if, has_exit);
+		} else if (is_action(s) && s->l->id->code == ACT_EXIT) {
+			*has_exit = true;
+		}
 	}
-	return false;
 }
 
-static void block_open(struct dt_cg *cg)
+static bool split_clause(struct dt_node *body)
+{
+	bool has_if = false, has_exit = false;
+
+	scan_exit(body, &has_if, &has_exit);
+	return has_branch_action(body, false) || (has_if && has_exit);
+}
+
+static void block_open(struct dt_cg *cg, struct dt_node *first)
 {
 	cg->rdesc = new_rdesc(cg->dtp, cg->stmt);
 	if (cg->rdesc == NULL)
@@ -320,6 +338,7 @@ static void block_open(struct dt_cg *cg)
 		emit_fill_check(cg, cg->exit_label, &cg->fill_insn);
 	cg->size_insn = emit_reserve(cg, cg->exit_label);
 	cg->rec_open = true;
+	cg_spec_block_begin(cg, first);
 }
 
 static void block_close(struct dt_cg *cg)
@@ -330,6 +349,28 @@ static void block_close(struct dt_cg *cg)
 	emit_submit(cg);
 	cg_emit(cg, I_MOV64_IMM(REG_REC, 0));
 	cg->rec_open = false;
+	int cont = cg_label_new(cg);
+	cg_spec_block_end(cg, cont);
+	cg_label_place(cg, cont);
+}
+
+/* The end of a basic block: its record, and no more blocks after an exit() (not in END). */
+static void block_end(struct dt_cg *cg)
+{
+	block_close(cg);
+	if (!cg->split || !cg->block_exit)
+		return;
+	cg->block_exit = false;
+	int go_on = cg_label_new(cg);
+	struct dt_probe *end = dt_probe_lookup(cg->dtp, "dtrace", "", "", "END");
+	if (end != NULL) {
+		cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R1, (int32_t)end->id, go_on);
+	}
+	cg_ld_bss(cg, BPF_R1, BSS_STATE);
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, cg->exit_label);
+	cg_label_place(cg, go_on);
 }
 
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
@@ -345,10 +386,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg.stmt = stmt;
 	cg.action_index = -1;
 	cg.records = c->clause.has_body ? cg_clause_records(c->clause.body) : true;
-	cg.split = c->clause.has_body && has_branch_action(c->clause.body, false);
-	if (cg.split && has_spec_action(c->clause.body))
-		dt_cerror(pcb, NULL, c->line,
-			  "a speculative clause with actions in if or else is not supported yet");
+	cg.split = c->clause.has_body && split_clause(c->clause.body);
 	cg.reg_reserved[REG_DCTX] = true;
 	cg.reg_reserved[REG_SCRATCH] = true;
 	if (cg.split) {

@@ -72,12 +72,15 @@ static int area_reg(struct dt_cg *cg)
 	return r;
 }
 
-static void scan(struct dt_node *list, int *nctl, bool *speculates)
+/* The speculation actions of list (block: up to its first if, which ends a basic block). */
+static void scan(struct dt_node *list, bool block, int *nctl, bool *speculates)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		if (s->kind == N_IF || s->kind == N_BLOCK) {
-			scan(s->body, nctl, speculates);
-			scan(s->elsebody, nctl, speculates);
+			if (block)
+				return;
+			scan(s->body, false, nctl, speculates);
+			scan(s->elsebody, false, nctl, speculates);
 			continue;
 		}
 		if (s->kind != N_EXPRSTMT || s->l->kind != N_CALL || s->l->id == NULL ||
@@ -90,13 +93,17 @@ static void scan(struct dt_node *list, int *nctl, bool *speculates)
 	}
 }
 
-void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
+static void begin_record(struct dt_cg *cg, struct dt_node *list, bool block)
 {
 	int nctl = 0;
 	bool speculates = false;
 
-	scan(body, &nctl, &speculates);
-	cg->spec_used = speculates || nctl > 0;
+	scan(list, block, &nctl, &speculates);
+	/* (Clause-wide: the fault path, shared by a split clause's blocks, needs it.) */
+	cg->spec_used = cg->spec_used || speculates || nctl > 0;
+	cg->spec_fail = 0;
+	cg->spec_size_insn = 0;
+	cg->spec_nslots = cg->spec_next = 0;
 	if (nctl == 0)
 		return;
 	cg->spec_slot = cg_rec_alloc(cg, 8 * (uint32_t)nctl, 8);
@@ -104,6 +111,16 @@ void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
 	for (int i = 0; i < nctl; i++)
 		cg_emit(cg, I_ST(BPF_DW, REG_REC, (int16_t)(cg->spec_slot + 8 * (uint32_t)i), 0));
 	cg->rdesc->spec_ctl = true;
+}
+
+void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
+{
+	begin_record(cg, body, false);
+}
+
+void cg_spec_block_begin(struct dt_cg *cg, struct dt_node *first)
+{
+	begin_record(cg, first, true);
 }
 
 int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n)
@@ -193,7 +210,8 @@ bool cg_spec_fault_submit(struct dt_cg *cg)
 	return true;
 }
 
-void cg_spec_clause_end(struct dt_cg *cg)
+/* The record's size into the speculate() call, now that it is known. */
+static void patch_size(struct dt_cg *cg)
 {
 	if (cg->spec_size_insn != 0) {
 		/*
@@ -211,8 +229,11 @@ void cg_spec_clause_end(struct dt_cg *cg)
 			size = INT32_MAX;
 		cg->fn->insns.v[cg->spec_size_insn - 1].imm = (int32_t)size;
 	}
-	if (cg->spec_fail == 0)
-		return;
+}
+
+/* A failed speculate(): the record goes (what it committed or discarded only) or is dropped. */
+static void fail_path(struct dt_cg *cg)
+{
 	cg_label_place(cg, cg->spec_fail - 1);
 	if (cg->spec_nslots > 0) {
 		cg_emit(cg, I_ST(BPF_W, REG_REC, HDR_SPEC_OFF, (int32_t)DT_SPEC_CTLONLY));
@@ -222,6 +243,31 @@ void cg_spec_clause_end(struct dt_cg *cg)
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
 	}
+}
+
+void cg_spec_clause_end(struct dt_cg *cg)
+{
+	patch_size(cg);
+	if (cg->spec_fail == 0)
+		return;
+	fail_path(cg);
 	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(cg, I_EXIT());
+}
+
+/*
+ * A basic block of a split clause is a clause to DTrace (dt_sugar.c): a
+ * failed speculate() ends the block, and the blocks after it run.
+ */
+void cg_spec_block_end(struct dt_cg *cg, int cont)
+{
+	patch_size(cg);
+	if (cg->spec_fail != 0) {
+		cg_ja(cg, cont);
+		fail_path(cg);
+		cg_emit(cg, I_MOV64_IMM(REG_REC, 0));
+	}
+	cg->spec_fail = 0;
+	cg->spec_size_insn = 0;
+	cg->spec_nslots = cg->spec_next = 0;
 }

@@ -12,6 +12,11 @@
 
 int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 {
+	if (n == cg->lv_root) {
+		int r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)cg->lv_root_slot));
+		return r;
+	}
 	switch (n->kind) {
 	case N_MEMBER: {
 		if (n->aux != NULL)	/* a translated member: its value or address */

@@ -471,6 +471,103 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 	cg_reg_free(cg, val);
 }
 
+static bool is_dyn(const struct dt_node *n)
+{
+	return n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS);
+}
+
+/*
+ * The thread-local or associative array element (a struct, union or
+ * array) whose storage a member or element lvalue (a[k].m, self->s.m[i]
+ * ...) is part of, or NULL.
+ */
+static struct dt_node *dyn_root(struct dt_node *n)
+{
+	if (n->kind != N_MEMBER && n->kind != N_INDEX)
+		return NULL;
+	for (;;) {
+		if (n->kind == N_MEMBER && n->op == T_DOT && n->aux == NULL)
+			n = n->l;
+		else if (n->kind == N_INDEX && !is_dyn(n) && dt_type_is_array(n->l->type))
+			n = n->l;
+		else
+			break;
+	}
+	if ((n->kind == N_INDEX || n->kind == N_VAR || n->kind == N_IDENT) && is_dyn(n) &&
+	    cg_is_byref(n->type) && !dt_type_is_string(n->type))
+		return n;
+	return NULL;
+}
+
+/*
+ * The address of a dynamic variable's storage, created (zeroed) if it is
+ * not there, as assigning a whole element creates it; 0 (a dynamic
+ * variable drop counted) if there is no room for it.
+ */
+static int dyn_value_ptr(struct dt_cg *cg, struct dt_node *root)
+{
+	struct dt_ident *id = root->id;
+	const char *map = dyn_map(cg, id);
+	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
+						       : array_key(cg, id, root->call.args);
+	int kslot = cg_stack_alloc(cg, 8), slot = cg_stack_alloc(cg, 8), done = cg_label_new(cg);
+	int a[4];
+
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, key, (int16_t)kslot));
+	cg_reg_free(cg, key);
+	for (int pass = 0; pass < 2; pass++) {
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], map);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, a[1], BPF_FP, (int16_t)kslot));
+		int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, p, (int16_t)slot));
+		cg_jmp_imm(cg, BPF_JNE, p, 0, done);
+		cg_reg_free(cg, p);
+		if (pass == 1) {
+			cg_count_drop(cg, CPU_DYN_DROPS);
+			cg_label_place(cg, done);
+			int r = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)slot));
+			return r;
+		}
+		/* Not there: insert zeros (another CPU may have been first). */
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], map);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, a[1], BPF_FP, (int16_t)kslot));
+		a[2] = cg_reg_alloc(cg);
+		cg_ld_rodata(cg, a[2], cg_rodata_zeros(cg, id->size));
+		a[3] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
+		cg_call_helper_void(cg, BPF_FUNC_map_update_elem, a, 4);
+	}
+	return -1;
+}
+
+/*
+ * Store into a member or element of a thread-local or associative array
+ * element: D storage like a global's (DTrace allocates the variable when
+ * a by-reference one is modified), so the element is created if absent.
+ */
+static void store_in_dyn(struct dt_cg *cg, struct dt_node *lhs, struct dt_node *root, int val)
+{
+	int p = dyn_value_ptr(cg, root), skip = cg_label_new(cg);
+	int slot = cg_stack_alloc(cg, 8);
+
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, skip);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, p, (int16_t)slot));
+	cg_reg_free(cg, p);
+	struct dt_node *outer = cg->lv_root;
+	int outer_slot = cg->lv_root_slot;
+	cg->lv_root = root;
+	cg->lv_root_slot = slot;
+	store_in_var(cg, lhs, val);
+	cg->lv_root = outer;
+	cg->lv_root_slot = outer_slot;
+	cg_label_place(cg, skip);
+}
+
 void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 {
 	struct dt_ident *id = lhs->id;
@@ -481,6 +578,11 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 	}
 	if ((lhs->kind == N_MEMBER || lhs->kind == N_INDEX) && storage_root(lhs) != NULL) {
 		store_in_var(cg, lhs, val);
+		return;
+	}
+	struct dt_node *root = dyn_root(lhs);
+	if (root != NULL && root != lhs) {
+		store_in_dyn(cg, lhs, root, val);
 		return;
 	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||

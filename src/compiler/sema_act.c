@@ -328,9 +328,17 @@ static void walk_stmt(struct act_walk *w, struct dt_node *s)
 	case N_EXPRSTMT:
 		break;
 	case N_IF:
+		/*
+		 * DTrace makes each basic block (before, in and after each
+		 * branch) a clause of its own (dt_sugar.c): the rules above
+		 * hold within a block.
+		 */
+		w->cf = 0;
 		walk_expr(w, s->cond);
 		walk_stmts(w, s->body);
+		w->cf = 0;
 		walk_stmts(w, s->elsebody);
+		w->cf = 0;
 		return;
 	case N_BLOCK:
 		walk_stmts(w, s->body);

@@ -1215,20 +1215,16 @@ static void cook_op1(struct dt_pcb *pcb, struct dt_node *n)
 /* DTrace's order of checks (dt_cook_op3()): condition, operand types, actions. */
 static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dt_node *l = n->l, *r = n->r;
-
-	cook_operand(pcb, n->cond);
-	cook_operand(pcb, l);
-	cook_operand(pcb, r);
-	/* DTrace folds ?: with a constant condition as it parses: the other side is gone. */
-	if (n->cond->flags & DN_CONST) {
-		struct dt_node *pick = n->cond->cval ? l : r;
-		n->type = pick->type;
-		n->flags |= pick->flags & DN_ACTION;
-		if (pick->flags & DN_CONST)
-			mark_const(n, n->type, pick->cval);
+	if (dt_sema_fold_cond(pcb, n)) {
+		dt_sema_expr(pcb, n);
 		return;
 	}
+	struct dt_node *l = n->l, *r = n->r;
+
+	if (n->cond->type == NULL)
+		cook_operand(pcb, n->cond);
+	cook_operand(pcb, l);
+	cook_operand(pcb, r);
 	if (!dt_sema_is_scalar(n->cond->type))
 		dt_cerror(pcb, "D_OP_SCALAR", n->line, "operator ?: expression must be of scalar type");
 	if (dt_sema_dynamic_name(l) != NULL || dt_sema_dynamic_name(r) != NULL)
@@ -1250,6 +1246,12 @@ static void cook_op3(struct dt_pcb *pcb, struct dt_node *n)
 	}
 	if (is_actfunc(pcb, l) || is_actfunc(pcb, r))
 		dt_cerror(pcb, "D_OP_ACT", n->line, "action cannot be used in a conditional context");
+	/* A condition constant only to sema (not as DTrace parses): the value, not the type. */
+	if (n->cond->flags & DN_CONST) {
+		struct dt_node *pick = n->cond->cval ? l : r;
+		if (pick->flags & DN_CONST)
+			mark_const(n, n->type, pick->cval);
+	}
 }
 
 static _Noreturn void bad_cast(struct dt_pcb *pcb, struct dt_node *n, struct dt_type *to)
@@ -1410,6 +1412,8 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		switch (s->kind) {
 		case N_EXPRSTMT:
+			while (dt_sema_fold_cond(pcb, s->l))
+				continue;
 			if (s->l->kind == N_CALL)
 				dt_sema_call(pcb, s->l, true);
 			else if (s->l->kind == N_AGG)

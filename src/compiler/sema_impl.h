@@ -44,6 +44,9 @@ void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n);
 void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n);
 
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
+/* A ?: with a parse-time integer constant condition becomes the operand it
+ * picks, not yet cooked (sema_fold.c); false if n is no such ?:. */
+bool dt_sema_fold_cond(struct dt_pcb *pcb, struct dt_node *n);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
 /* An aggregation named as a statement of its own ("@a[1];"). */

@@ -114,6 +114,11 @@ int dt_typetab_init(struct dt_typetab *tt)
 	tt->t_double->size = tt->t_double->align = 8;
 	dt_htab_put(&tt->names, "float", tt->t_float);
 	dt_htab_put(&tt->names, "double", tt->t_double);
+	/* DTrace's LP64 intrinsic: 128 bits (gcc's x86-64 long double, aligned as its size). */
+	struct dt_type *ld = dt_type_new(tt, TK_FLOAT, "long double");
+	if (ld == NULL || dt_htab_put(&tt->names, "long double", ld) < 0)
+		return -ENOMEM;
+	ld->size = ld->align = 16;
 	tt->t_string = dt_type_new(tt, TK_STRING, "string");
 	if (tt->t_string == NULL || dt_htab_put(&tt->names, "string", tt->t_string) < 0)
 		return -ENOMEM;

@@ -137,6 +137,12 @@ static const struct errcase cases[] = {
 	/* DTrace folds a constant condition when it builds the node: x = exit(0). */
 	{ "BEGIN\n{\nx = 1 ? exit(0) : exit(1);\n}",
 	  "[D_OP_INCOMPAT] line 3: operands have incompatible types: \"void\" = \"void\"" },
+	/* The operand a constant condition picks is checked alone. */
+	{ "BEGIN\n{\ny = 0 ? exit(0) : \"s\";\nz = y * 2;\n}",
+	  "[D_OP_ARITH] line 4" },
+	/* A variable condition is no parse-time constant: such a ?: is checked whole. */
+	{ "BEGIN\n{\nx = 1;\nx ? exit(0) : 1;\n}",
+	  "[D_OP_INCOMPAT] line 4: operator ?: operands must have compatible types" },
 	{ "struct s { int a; } v;\nBEGIN\n{\nx = v.b;\n}",
 	  "[D_TYPE_MEMBER] line 4: b is not a member of struct s" },
 	{ "BEGIN\n{\nx = *1;\n}",

@@ -101,8 +101,20 @@ static void test_arithmetic_types(void **state)
 	expect_type(dtp, NULL, "c | s", "short");
 	expect_type(dtp, NULL, "uc ^ c", "unsigned char");
 	expect_type(dtp, NULL, "i ? c : l", "long");
-	/* DTrace folds ?: with a constant condition as it parses: one side is left. */
+	/* DTrace folds a ?: with an integer constant condition while parsing (dt_node_op3()). */
 	expect_type(dtp, NULL, "1 ? c : l", "char");
+	expect_type(dtp, NULL, "0 ? c : l", "long");
+	expect_type(dtp, NULL, "(1 - 1) ? c : s", "short");
+	expect_type(dtp, NULL, "sizeof(int) == 4 ? c : l", "char");
+	expect_type(dtp, NULL, "(char)256 ? c : l", "long");
+	expect_type(dtp, NULL, "!0 && ~0 ? (0 ? l : s) : c", "short");
+	/* Enumerators are parse-time constants (DTrace keeps them as inlines). */
+	expect_type(dtp, NULL, "GREEN ? c : l", "char");
+	expect_type(dtp, NULL, "RED ? c : l", "long");
+	expect_type(dtp, NULL, "GREEN - 5 ? c : s", "short");
+	/* Not parse-time constants: sizeof of an expression, variables. */
+	expect_type(dtp, NULL, "sizeof(i) ? c : l", "long");
+	expect_type(dtp, NULL, "i ? c : l", "long");
 }
 
 /* Unary operators and shifts keep their (left) operand's type (DTrace's rule). */
@@ -324,6 +336,11 @@ static void test_sizeof_offsetof(void **state)
 	expect_const(dtp, "sizeof(int)", "size_t", 4);
 	expect_const(dtp, "sizeof(long)", "size_t", 8);
 	expect_const(dtp, "sizeof(long long)", "size_t", 8);
+	/* DTrace's LP64 floating-point intrinsics (dt_open.c), gcc's x86-64 sizes. */
+	expect_const(dtp, "sizeof(float)", "size_t", 4);
+	expect_const(dtp, "sizeof(double)", "size_t", 8);
+	expect_const(dtp, "sizeof(long double)", "size_t", 16);
+	expect_const(dtp, "sizeof(_Bool)", "size_t", 1);
 	expect_const(dtp, "sizeof(int *)", "size_t", 8);
 	expect_const(dtp, "sizeof(int[3])", "size_t", 12);
 	expect_const(dtp, "sizeof(uint16_t)", "size_t", 2);
@@ -340,6 +357,10 @@ static void test_sizeof_offsetof(void **state)
 	assert_int_equal(t.value, 16 + 10 * 100);
 	t = fe_typeof(dtp, "union u { char a; long b; int c[3]; };", "sizeof(union u)");
 	assert_int_equal(t.value, 16);
+	/* long double is aligned as its size, 16. */
+	t = fe_typeof(dtp, "struct ld { char a; long double b; float c; };",
+		      "sizeof(struct ld) * 100 + offsetof(struct ld, b)");
+	assert_int_equal(t.value, 48 * 100 + 16);
 }
 
 static void test_named_constants(void **state)
@@ -364,6 +385,15 @@ static void test_named_constants(void **state)
 	/* Enumerators may use the ones before them. */
 	t = fe_typeof(dtp, "enum f { F1 = 3, F2 = F1 * 2 };", "F2");
 	assert_int_equal(t.value, 6);
+	/* An integer inline or an enumerator is a parse-time constant: its ?: is folded. */
+	t = fe_typeof(dtp, "inline int opt = 1;\ninline int opt0 = opt - 1;", "opt ? (char)1 : 2LL");
+	assert_string_equal(t.type, "char");
+	t = fe_typeof(dtp, NULL, "opt0 ? (char)1 : 2LL");
+	assert_string_equal(t.type, "long long");
+	t = fe_typeof(dtp, NULL, "F1 ? (char)1 : 2LL");
+	assert_string_equal(t.type, "char");
+	t = fe_typeof(dtp, "inline int opte = F2;", "opte ? (char)1 : 2LL");
+	assert_string_equal(t.type, "char");
 }
 
 /* What may be assigned to: D variables, members and elements through pointers. */
