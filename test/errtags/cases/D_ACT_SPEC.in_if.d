@@ -1,8 +1,8 @@
-/* system() after speculate(), in an if. */
+/* system() after speculate() in the same branch of an if. */
 BEGIN
 {
-	speculate(1);
-	if (arg0) {
+	if (arg0 == 0) {
+		speculate(1);
 		system("true");
 	}
 }
