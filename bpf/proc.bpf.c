@@ -2,12 +2,14 @@
 #include "runtime.h"
 
 /*
- * Whether the current process is `pid` or one of its descendants: walk
- * real_parent (at parent_off in task_struct; tgid at tgid_off), bounded.
+ * Whether the process of `task` (0: the current one) is `pid` or one of
+ * its descendants: walk real_parent (at parent_off in task_struct; tgid
+ * at tgid_off), bounded.
  */
-DT_RT u64 dt_rt_progenyof(u64 pid, u64 parent_off, u64 tgid_off)
+DT_RT u64 dt_rt_progenyof(u64 pid, u64 parent_off, u64 tgid_off, u64 task)
 {
-	u64 task = bpf_get_current_task();
+	if (task == 0)
+		task = bpf_get_current_task();
 
 	for (int i = 0; i < 64 && task != 0; i++) {
 		int tgid = 0;

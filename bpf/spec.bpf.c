@@ -23,14 +23,19 @@ DT_RT u64 dt_rt_speculation(u64 area, u64 nspec)
 		if (id > nspec)
 			break;
 		struct dt_spec *s = spec_of(area, id);
-		u64 old = __sync_val_compare_and_swap(&s->ctl, 0, DT_SPEC_CTL(DT_SPEC_ACTIVE, 0));
-		if (old == 0) {
-			s->size = 0;
-			return id;
-		}
-		u64 st = old >> DT_SPEC_STATE_SHIFT;
+		u64 old = *(volatile u64 *)&s->ctl;
+		u64 st = DT_SPEC_STATE(old);
 		if (st == DT_SPEC_COMMITTING || st == DT_SPEC_DISCARDING)
 			busy = 1;
+		/* A count on a free ID is a stray speculate() about to take it back. */
+		if (st != DT_SPEC_INACTIVE || (old & DT_SPEC_COUNT_MASK) != 0)
+			continue;
+		u64 want = DT_SPEC_CTL(DT_SPEC_ACTIVE, DT_SPEC_GEN(old), 0);
+		if (__sync_val_compare_and_swap(&s->ctl, old, want) == old) {
+			s->size = 0;
+			s->where = DT_SPEC_NOWHERE;
+			return id;
+		}
 	}
 	if (busy)
 		__sync_fetch_and_add(&a->busy, 1);
@@ -39,12 +44,28 @@ DT_RT u64 dt_rt_speculation(u64 area, u64 nspec)
 	return 0;
 }
 
+/* This CPU has data in the speculation's current use. */
+static __always_inline void note_cpu(struct dt_spec *s)
+{
+	u64 me = (u64)bpf_get_smp_processor_id() + 1;
+	u64 w = *(volatile u64 *)&s->where;
+
+	if (w == me || w == DT_SPEC_MANY)
+		return;
+	if (w == DT_SPEC_NOWHERE) {
+		w = __sync_val_compare_and_swap(&s->where, DT_SPEC_NOWHERE, me);
+		if (w == DT_SPEC_NOWHERE || w == me)
+			return;
+	}
+	*(volatile u64 *)&s->where = DT_SPEC_MANY;
+}
+
 /*
  * speculate(id) for a record of `size` bytes.  0: the clause must stop (no
  * such active speculation; or the record alone is larger than specsize, a
- * speculative drop).  id: the record goes to speculation `id`.
- * id | DT_SPEC_CTLONLY: it does not fit in what is left of specsize, so it
- * is dropped (and counted) but the clause runs on, as in DTrace.
+ * speculative drop).  The tag of the use: the record goes to it.  The tag
+ * | DT_SPEC_CTLONLY: it does not fit in what is left of specsize, so it is
+ * dropped (and counted) but the clause runs on, as in DTrace.
  */
 DT_RT u64 dt_rt_speculate(u64 area, u64 id, u64 nspec, u64 size, u64 specsize)
 {
@@ -53,34 +74,42 @@ DT_RT u64 dt_rt_speculate(u64 area, u64 id, u64 nspec, u64 size, u64 specsize)
 	if (id == 0 || id > nspec || id > DT_SPEC_MAX)
 		return 0;
 	struct dt_spec *s = spec_of(area, id);
+	/* Not active: no need to touch the word (and make speculation() skip it). */
+	if (DT_SPEC_STATE(*(volatile u64 *)&s->ctl) != DT_SPEC_ACTIVE)
+		return 0;
 	u64 old = __sync_fetch_and_add(&s->ctl, 1);
-	if ((old >> DT_SPEC_STATE_SHIFT) != DT_SPEC_ACTIVE) {
+	if (DT_SPEC_STATE(old) != DT_SPEC_ACTIVE) {
 		__sync_fetch_and_add(&s->ctl, (u64)-1);
 		return 0;
 	}
+	u64 tag = DT_SPEC_TAG(id, DT_SPEC_GEN(old));
 	if (size > specsize) {
 		__sync_fetch_and_add(&s->ctl, (u64)-1);
 		__sync_fetch_and_add(&a->drops, 1);
 		return 0;
 	}
+	note_cpu(s);
 	u64 cur = *(volatile u64 *)&s->size;
 	for (int i = 0; i < 16; i++) {
 		if (cur + size > specsize)
 			break;
 		u64 prev = __sync_val_compare_and_swap(&s->size, cur, cur + size);
 		if (prev == cur)
-			return id;
+			return tag;
 		cur = prev;
 	}
 	__sync_fetch_and_add(&a->drops, 1);
-	return id | DT_SPEC_CTLONLY;
+	return tag | DT_SPEC_CTLONLY;
 }
 
 /*
- * commit(id) (state DT_SPEC_COMMITTING) or discard(id) (DT_SPEC_DISCARDING):
- * id if the speculation was active and now drains; 0 if there was nothing
- * to do (ID 0, or not active: ignored as DTrace ignores it); -1 for an ID
- * beyond nspec (an illegal operation).
+ * commit(id) (state DT_SPEC_COMMITTING) or discard(id) (DT_SPEC_DISCARDING)
+ * of an active speculation: freed at once, as DTrace frees it, when all
+ * its data is on this CPU (or, for commit(), when it has none), else left
+ * in that state for the consumer to free.  Returns DT_SPEC_ENDED(tag,
+ * records) of the use it ended; 0 if there was nothing to do (ID 0, or
+ * not active: ignored as DTrace ignores it); -1 for an ID beyond nspec
+ * (an illegal operation).
  */
 DT_RT u64 dt_rt_spec_drain(u64 area, u64 id, u64 nspec, u64 state)
 {
@@ -89,14 +118,19 @@ DT_RT u64 dt_rt_spec_drain(u64 area, u64 id, u64 nspec, u64 state)
 	if (id > nspec || id > DT_SPEC_MAX)
 		return (u64)-1;
 	struct dt_spec *s = spec_of(area, id);
+	u64 me = (u64)bpf_get_smp_processor_id() + 1;
 	u64 old = *(volatile u64 *)&s->ctl;
 	for (int i = 0; i < 16; i++) {
-		if ((old >> DT_SPEC_STATE_SHIFT) != DT_SPEC_ACTIVE)
+		if (DT_SPEC_STATE(old) != DT_SPEC_ACTIVE)
 			return 0;
-		u64 want = DT_SPEC_CTL(state, old & DT_SPEC_COUNT_MASK);
+		u64 where = *(volatile u64 *)&s->where;
+		u64 gen = DT_SPEC_GEN(old), count = old & DT_SPEC_COUNT_MASK;
+		int now = where == me || (state == DT_SPEC_COMMITTING && where == DT_SPEC_NOWHERE);
+		u64 want = now ? DT_SPEC_CTL(DT_SPEC_INACTIVE, gen + 1, 0)
+			       : DT_SPEC_CTL(state, gen, count);
 		u64 prev = __sync_val_compare_and_swap(&s->ctl, old, want);
 		if (prev == old)
-			return id;
+			return DT_SPEC_ENDED(DT_SPEC_TAG(id, gen), count & 0xffffffffULL);
 		old = prev;
 	}
 	return 0;

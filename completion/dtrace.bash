@@ -4,15 +4,18 @@
 # /usr/share/bash-completion/completions/dtrace; works without the
 # bash-completion package too (source this file).
 
-# Options that take effect (the names -x and #pragma D option accept; the
-# others DTrace knows are accepted and ignored).  test/d/completion.sh
-# checks this list against src/lib/options.c.
-_dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos aggsortrev
-bpflogsize bufpolicy bufsize cleanrate cpp cpppath cpu defaultargs define destructive
-droptags dynvarsize empty errtags fbtmech flowindent grabanon incdir jstackframes jstackstrsize knodefs
-libdir
-maxframes noresolve nspec oformat printsize quiet quietresize rawbytes scratchsize specsize
-stackframes stackindent statusrate strsize switchrate tregs undef unodefs ustackframes verbose version zdefs"
+# The names -x and #pragma D option accept (DTrace's, and oformat and
+# fbtmech).  test/d/completion.sh checks this list against
+# src/lib/options.c.
+_dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos aggsortrev amin argref
+bpflog bpflogsize bufpolicy bufresize bufsize cleanrate core cpp cppargs cpphdrs cpppath
+cpu ctfpath ctypes debug debugassert defaultargs define destructive disasm droptags
+dtypes dynvarsize empty errtags evaltime fbtmech flowindent grabanon incdir iregs
+jstackframes jstackstrsize kdefs knodefs late lazyload ldpath libdir linkmode linknommap
+linktype lockmem maxframes modpath nolibs noresolve nspec oformat pcapsize pgmax
+preallocate printsize procfspath pspec quiet quietresize rawbytes scratchsize specsize
+stackframes stackindent statusrate stdc strip strsize switchrate syslibdir sysslice tree
+tregs udefs undef unodefs useruid ustackframes verbose version zdefs"
 
 _dtrace_flags="-32 -64 -a -A -b -B -c -C -D -e -f -F -G -h -H -i -I -l -L -m -n -o -p -P -q -s
 -S -U -v -V -w -x -X -Z"
@@ -70,6 +73,11 @@ _dtrace() {
 			oformat) vals="text json" ;;
 			bufpolicy) vals="switch fill ring" ;;
 			fbtmech) vals="auto fentry kprobe_multi kprobe" ;;
+			bufresize) vals="auto manual" ;;
+			evaltime) vals="exec preinit postinit main" ;;
+			linkmode) vals="kernel dynamic static" ;;
+			linktype) vals="elf dof" ;;
+			stdc) vals="a c s t" ;;
 			*) return ;;
 			esac
 			local v out=()

@@ -29,6 +29,13 @@ struct dt_rec_hdr {
 };
 
 #define DT_REC_TS_OFF 16	/* offsetof(struct dt_rec_hdr, timestamp) */
+
+/*
+ * A record (`desc`) that only says: user addresses of process `tgid` (a
+ * u64 after the header) were recorded for the first time in a while.  The
+ * consumer reads the process's mappings at once, while it likely lives.
+ */
+#define DT_REC_PROC_SEEN 0xffffffffu
 #define DT_REC_DATA_OFF 24	/* sizeof(struct dt_rec_hdr): data starts 8-aligned */
 
 /*
@@ -45,6 +52,7 @@ struct dt_rec_hdr {
 #define DT_FLT_TUPOFLOW  8
 #define DT_FLT_BADSTACK  9
 #define DT_FLT_BADSIZE   10
+#define DT_FLT_BADINDEX  11	/* an array index out of its bounds (the index) */
 
 /*
  * The work area a string run-time function gets in scratch: three string

@@ -102,8 +102,26 @@ static void report_verified(struct bpf_object *obj)
 	}
 }
 
+/* Each line of a verifier log as DTrace's bpflog shows it: "BPF: <line>". */
+static void print_log(FILE *fp, const char *log)
+{
+	while (*log != '\0') {
+		const char *nl = strchr(log, '\n');
+		int len = nl != NULL ? (int)(nl - log) : (int)strlen(log);
+		fprintf(fp, "BPF: %.*s\n", len, log);
+		log += len + (nl != NULL);
+	}
+}
+
 int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
 	    struct bpf_program **failedp, bool *log_cut, char *err, size_t errlen)
+{
+	return bo_load_logged(obj, source_name, log_size, NULL, failedp, log_cut, err, errlen);
+}
+
+int bo_load_logged(struct bpf_object *obj, const char *source_name, size_t log_size,
+		   FILE *logfp, struct bpf_program **failedp, bool *log_cut, char *err,
+		   size_t errlen)
 {
 	struct bpf_program *prog;
 	size_t n = 0, i = 0;
@@ -129,6 +147,9 @@ int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
 			rc = bo_errf(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
+		/* bpflog: the verifier's whole account of every program, and its statistics. */
+		if (logfp != NULL)
+			bpf_program__set_log_level(prog, 1 | 4);
 		rc = bpf_program__set_log_buf(prog, logs[i++], log_size);
 		if (rc < 0) {
 			bo_errf(err, errlen, rc, "BPF program '%s': %s", bpf_program__name(prog),
@@ -138,6 +159,8 @@ int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
 	}
 
 	rc = bpf_object__load(obj);
+	for (i = 0; logfp != NULL && rc == 0 && i < n; i++)
+		print_log(logfp, logs[i]);
 	if (rc == 0) {
 		if (getenv("DTRACE_DEBUG") != NULL)
 			report_verified(obj);
@@ -154,6 +177,9 @@ int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
 			*failedp = prog;
 		/* A log cut to fit the buffer makes the kernel answer ENOSPC. */
 		*log_cut = rc == -ENOSPC || strlen(logs[i - 1]) + 1 >= log_size;
+		/* A log cut short is loaded again with a larger buffer (or not reported). */
+		if (logfp != NULL && !*log_cut)
+			print_log(logfp, logs[i - 1]);
 		rc = verifier_error(prog, logs[i - 1], source_name, rc, err, errlen);
 		goto out;
 	}

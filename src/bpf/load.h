@@ -7,6 +7,7 @@
 #define DT_BPF_LOAD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 struct bpf_object;
@@ -33,6 +34,11 @@ int bo_open(const void *elf, size_t size, struct bpf_object **objp,
  */
 int bo_load(struct bpf_object *obj, const char *source_name, size_t log_size,
 	    struct bpf_program **failedp, bool *log_cut, char *err, size_t errlen);
+
+/* bo_load(), printing each program's verifier log to logfp ("BPF: " lines) if not NULL. */
+int bo_load_logged(struct bpf_object *obj, const char *source_name, size_t log_size,
+		   FILE *logfp, struct bpf_program **failedp, bool *log_cut, char *err,
+		   size_t errlen);
 
 /*
  * After bo_load() failed with no program refused: find a map the kernel

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +55,21 @@ static void on_signal(int sig)
 	g_intr++;
 	if (g_sig_dtp != NULL)
 		dtrace_wake(g_sig_dtp);
+}
+
+/* -x core: end with a core dump (DTrace's debugging aid), whatever the limit. */
+static _Noreturn void dump_core(void)
+{
+	static const char msg[] = "libdtrace DEBUG: [ forcing coredump ]\n";
+	struct rlimit lim = { RLIM_INFINITY, RLIM_INFINITY };
+
+	fflush(NULL);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say */
+	}
+	signal(SIGABRT, SIG_DFL);
+	setrlimit(RLIMIT_CORE, &lim);
+	abort();
 }
 
 static void usage(FILE *fp)
@@ -159,8 +175,10 @@ static int set_opt(dtrace_hdl_t *dtp, const char *flag, const char *name, const 
 		return 0;
 	if (flag[1] == 'x')
 		errmsg("failed to set -x %s: %s", name, dtrace_errmsg(dtp));
+	else if (val != NULL)
+		errmsg("failed to set %s %s: %s", flag, val, dtrace_errmsg(dtp));
 	else
-		errmsg("failed to set %s %s: %s", flag, val ? val : "", dtrace_errmsg(dtp));
+		errmsg("failed to set %s: %s", flag, dtrace_errmsg(dtp));
 	return -1;
 }
 
@@ -247,9 +265,13 @@ static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
 			return E_USAGE;
 		}
 		break;
-	case 'a': case 'A': case 'B': case 'H':
+	case 'a': case 'A': case 'B':
 		errmsg("-%c is not supported by this DTrace", c);
 		return E_ERROR;
+	case 'H':
+		if (set_opt(dtp, "-H", "cpphdrs", NULL) < 0)
+			return E_ERROR;
+		break;
 	case 'h':
 		o->header = true;
 		break;
@@ -364,10 +386,8 @@ static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
 		break;
 	}
 	case 'X':
-		if (strlen(optarg) != 1 || strchr("acst", optarg[0]) == NULL) {
-			errmsg("invalid argument for -X: %s", optarg);
-			return E_USAGE;
-		}
+		if (set_opt(dtp, "-X", "stdc", optarg) < 0)
+			return E_ERROR;
 		break;
 	case 'Z':
 		o->zdefs = true;
@@ -380,6 +400,48 @@ static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
 		else
 			fprintf(stderr, "%s: illegal option -- %c\n", argv[0], optopt);
 		usage(stderr);
+		return E_USAGE;
+	}
+	return -1;
+}
+
+/*
+ * DTrace's first pass over the arguments, before anything is set: options
+ * it does not know and missing arguments are usage errors, and only one
+ * of -G, -h, -l and -V may be given.  -1 to go on, else the exit status.
+ */
+static int prepass(int argc, char **argv)
+{
+	static const char optstr[] = OPTSTR;
+	int modes = 0;
+
+	opterr = 0;
+	optind = 1;
+	while (optind < argc) {
+		int c = getopt(argc, argv, OPTSTR);
+		if (c == -1) {
+			optind++;
+			continue;
+		}
+		if (c == '?' || c == ':') {
+			if (optopt != 0 && strchr(optstr, optopt) != NULL)
+				fprintf(stderr, "%s: option requires an argument -- %c\n", argv[0],
+					optopt);
+			else
+				fprintf(stderr, "%s: illegal option -- %c\n", argv[0], optopt);
+			usage(stderr);
+			return E_USAGE;
+		}
+		if ((c == '3' || c == '6') && strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+			fprintf(stderr, "%s: illegal option -- %c%s\n", argv[0], c, optarg);
+			usage(stderr);
+			return E_USAGE;
+		}
+		modes += c == 'G' || c == 'h' || c == 'l' || c == 'V';
+	}
+	optind = 1;
+	if (modes > 1) {
+		errmsg("only one of the [-GhlV] options can be specified at a time");
 		return E_USAGE;
 	}
 	return -1;
@@ -418,33 +480,19 @@ static int unavailable_provider(dtrace_hdl_t *dtp, const char *name, const char 
 	return 0;
 }
 
-/*
- * The -h/-G output file: -o, or the script's name with .h/.o for .d (in
- * the current directory).  As DTrace, -h needs -o unless there is one
- * script named *.d.
- */
-static char *gen_name(const struct options *o, const char *ext)
+/* What DTrace calls a command in messages: "script x.d", "description BEGIN". */
+static const char *cmd_desc(const struct cmd *c)
 {
-	const char *script = NULL;
-	int nscripts = 0;
+	return c->kind == CMD_SCRIPT ? "script" : "description";
+}
 
-	if (o->ofile != NULL)
-		return strdup(o->ofile);
-	for (int i = 0; i < o->ncmds; i++) {
-		if (o->cmds[i].kind == CMD_SCRIPT && nscripts++ == 0)
-			script = o->cmds[i].arg;
-	}
-	size_t n = script ? strlen(script) : 0;
-	if (o->header && nscripts > 1) {
-		errmsg("-h requires an output file if multiple scripts are specified");
-		return NULL;
-	}
-	if (n < 2 || strcmp(script + n - 2, ".d") != 0) {
-		errmsg("-%c requires an output file if no scripts are specified", o->header ? 'h' : 'G');
-		return NULL;
-	}
-	const char *b = strrchr(script, '/');
-	b = b ? b + 1 : script;
+/* Strip a trailing ".d" and any directory: DTrace's name for derived files. */
+static char *derived_name(const char *arg, const char *ext)
+{
+	const char *b = strrchr(arg, '/');
+	size_t n;
+
+	b = b ? b + 1 : arg;
 	n = strlen(b) - 2;
 	char *name = malloc(n + strlen(ext) + 1);
 	if (name != NULL) {
@@ -454,60 +502,122 @@ static char *gen_name(const struct options *o, const char *ext)
 	return name;
 }
 
-/* -h (header for the providers the scripts define) and -G (their object). */
+static bool ends_in_d(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 2 && strcmp(s + n - 2, ".d") == 0;
+}
+
+/* -h: the header for the providers the programs define. */
+static int gen_header(dtrace_hdl_t *dtp, struct options *o)
+{
+	char *file;
+
+	if (o->ofile != NULL) {
+		file = strdup(o->ofile);
+	} else if (o->ncmds > 1) {
+		errmsg("-h requires an output file if multiple scripts are specified");
+		return E_USAGE;
+	} else if (!ends_in_d(o->cmds[0].arg)) {
+		errmsg("-h requires an output file if no scripts are specified");
+		return E_USAGE;
+	} else {
+		file = derived_name(o->cmds[0].arg, ".h");
+	}
+	if (file == NULL)
+		return E_ERROR;
+	const char *why = NULL;
+	int rc = E_SUCCESS;
+	FILE *fp = open_ofile(dtp, file, false, &why);
+	if (fp == NULL) {
+		errmsg("failed to open header file '%s': %s", file, why);
+		rc = E_ERROR;
+	} else {
+		int r = dtrace_program_header(dtp, fp, file);
+		if (fclose(fp) != 0 || r < 0) {
+			errmsg("failed to create header file %s: %s", file, dtrace_errmsg(dtp));
+			rc = E_ERROR;
+		}
+	}
+	free(file);
+	return rc;
+}
+
+/*
+ * -G: an object per program, named by -o (one program), after a script
+ * x.d (x.o), or d.out (d.out.N for the Nth of several programs).
+ */
+static int gen_objects(dtrace_hdl_t *dtp, struct options *o)
+{
+	for (int i = 0; i < o->ncmds; i++) {
+		struct cmd *c = &o->cmds[i];
+		char *file = NULL, *name = strdup(c->arg);
+		if (name == NULL)
+			return E_ERROR;
+		if (o->ncmds == 1 && o->ofile != NULL) {
+			file = strdup(o->ofile);
+		} else if (ends_in_d(c->arg)) {
+			file = derived_name(c->arg, ".o");
+			/* DTrace names the program without its ".d" from here on. */
+			name[strlen(name) - 2] = '\0';
+		} else if (o->ncmds > 1) {
+			if (asprintf(&file, "d.out.%d", i) < 0)
+				file = NULL;
+		} else {
+			file = strdup("d.out");
+		}
+		if (c->kind == CMD_PSPEC) {
+			char *cropped = crop_desc(name);
+			free(name);
+			name = cropped;
+		}
+		/* The operands are the objects to process, once. */
+		int rc = file == NULL || name == NULL ? -1 :
+			 dtrace_program_link(dtp, c->prog, 0, file, i == 0 ? o->macro_argc - 1 : 0,
+					     o->macro_argv + 1);
+		if (rc < 0 && file != NULL && name != NULL)
+			errmsg("failed to link %s %s: %s", cmd_desc(c), name, dtrace_errmsg(dtp));
+		free(file);
+		free(name);
+		if (rc < 0)
+			return E_ERROR;
+	}
+	return E_SUCCESS;
+}
+
+/* -h (header for the providers the programs define) and -G (their objects). */
 static int generate(dtrace_hdl_t *dtp, struct options *o)
 {
-	dtrace_prog_t *last = NULL;
 	unsigned flags = (o->cpp ? DTRACE_C_CPP : 0) | DTRACE_C_ZDEFS;
 	/* With -G the operands are the objects, not macro arguments. */
 	char *argv0[] = { o->macro_argv[0], NULL };
 	int argc = o->link ? 1 : o->macro_argc;
 	char **argv = o->link ? argv0 : o->macro_argv;
 
-	if (o->header && o->link) {
-		errmsg("-h and -G may not be used together");
+	if (o->ncmds == 0) {
+		errmsg("-%c requires one or more scripts or enabling options", o->header ? 'h' : 'G');
 		return E_USAGE;
 	}
 	for (int i = 0; i < o->ncmds; i++) {
 		struct cmd *c = &o->cmds[i];
-		if (c->kind != CMD_SCRIPT)
-			continue;
-		c->prog = dtrace_compile(dtp, c->arg, c->arg, DTRACE_PSPEC_NAME, flags | DTRACE_C_FILE,
-					 argc, argv);
+		if (c->kind == CMD_SCRIPT) {
+			argv[0] = (char *)c->arg;
+			c->prog = dtrace_compile(dtp, c->arg, c->arg, DTRACE_PSPEC_NAME,
+						 flags | DTRACE_C_FILE, argc, argv);
+		} else {
+			c->prog = dtrace_compile(dtp, c->arg, NULL, c->pspec, flags | DTRACE_C_PSPEC,
+						 argc, argv);
+		}
 		if (c->prog == NULL) {
-			errmsg("failed to compile script %s: %s", c->arg, dtrace_errmsg(dtp));
+			if (c->kind == CMD_SCRIPT)
+				errmsg("failed to compile script %s: %s", c->arg, dtrace_errmsg(dtp));
+			else
+				errmsg("invalid probe specifier %s: %s", c->arg, dtrace_errmsg(dtp));
 			return E_ERROR;
 		}
-		last = c->prog;
 	}
-	if (last == NULL) {
-		errmsg("-%c requires one or more scripts (-s)", o->header ? 'h' : 'G');
-		return E_USAGE;
-	}
-	char *file = gen_name(o, o->header ? ".h" : ".o");
-	if (file == NULL)
-		return E_USAGE;
-	int rc = E_SUCCESS;
-	if (o->header) {
-		const char *why = NULL;
-		FILE *fp = open_ofile(dtp, file, false, &why);
-		if (fp == NULL) {
-			errmsg("failed to open header file '%s': %s", file, why);
-			rc = E_ERROR;
-		} else {
-			int r = dtrace_program_header(dtp, fp, file);
-			if (fclose(fp) != 0 || r < 0) {
-				errmsg("failed to create header file %s: %s", file, dtrace_errmsg(dtp));
-				rc = E_ERROR;
-			}
-		}
-	} else if (dtrace_program_link(dtp, last, 0, file, o->macro_argc - 1,
-				       o->macro_argv + 1) < 0) {
-		errmsg("failed to link %s: %s", file, dtrace_errmsg(dtp));
-		rc = E_ERROR;
-	}
-	free(file);
-	return rc;
+	return o->header ? gen_header(dtp, o) : gen_objects(dtp, o);
 }
 
 static int run(dtrace_hdl_t *dtp, struct options *o)
@@ -541,11 +651,14 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			return E_ERROR;
 		}
 	}
+	/* As DTrace's main: options without a program enable nothing. */
 	if (o->ncmds == 0 && !o->list) {
 		if (o->compile_only)
 			return E_SUCCESS;
-		usage(stderr);
-		return E_USAGE;
+		if (!o->zdefs) {
+			errmsg("no probes specified");
+			return E_ERROR;
+		}
 	}
 
 	/* Compile everything first. */
@@ -601,14 +714,17 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		}
 		int n = dtrace_prog_nprobes(c->prog);
 		total += n;
-		if (!quiet) {
+		/* As DTrace's exec_prog: -e compiles without enabling, and says nothing. */
+		if (!quiet && !o->compile_only) {
 			char *name = c->kind == CMD_SCRIPT ? strdup(c->arg) : crop_desc(c->arg);
 			errmsg("%s '%s' matched %d probe%s", c->kind == CMD_SCRIPT ? "script" : "description",
 			       name ? name : c->arg, n, n == 1 ? "" : "s");
 			free(name);
 		}
 	}
-	if (o->disasm)
+	/* -S and -x verbose: the code compiled for each clause (DTrace's DIFV flag). */
+	int64_t verbose = 0;
+	if (o->disasm || (dtrace_getopt(dtp, "verbose", &verbose) == 0 && verbose))
 		dtrace_disassemble(dtp, stderr);
 	if (o->compile_only)
 		return E_SUCCESS;
@@ -721,12 +837,15 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return E_SUCCESS;
 	}
+	int rc = prepass(argc, argv);
+	if (rc != -1)
+		return rc;
 	dtrace_hdl_t *dtp = dtrace_open(0, &err);
 	if (dtp == NULL) {
 		errmsg("failed to initialize dtrace: %s", strerror(err));
 		return E_ERROR;
 	}
-	int rc = parse_args(argc, argv, dtp, &o);
+	rc = parse_args(argc, argv, dtp, &o);
 	if (rc < 0) {
 		if (o.version) {
 			/* As DTrace: the D programming interface version. */
@@ -737,6 +856,8 @@ int main(int argc, char **argv)
 											 : run(dtp, &o);
 		}
 	}
+	int64_t core = 0;
+	dtrace_getopt(dtp, "core", &core);
 	dtrace_close(dtp);
 	for (int i = 0; i < o.cmdc; i++)
 		free(o.cmdv[i]);
@@ -744,5 +865,7 @@ int main(int argc, char **argv)
 	free(o.cmds);
 	free(o.pids);
 	free(o.macro_argv);
+	if (core)
+		dump_core();
 	return rc;
 }

@@ -100,6 +100,7 @@ struct dt_declspec {
 	struct dt_enumerator *enums;	/* enum body */
 	int line;
 	int tag_line;		/* struct/union/enum: of the token after the tag */
+	struct dt_type *defined;	/* sema: the type its body defined (shared by declarators) */
 };
 
 enum dt_dkind {
@@ -124,6 +125,8 @@ struct dt_declarator {
 	bool assoc;			/* DK_ARRAY: [type, ...] associative array */
 	struct dt_declarator *outer;	/* towards the base type */
 	int line;
+	int end_line;			/* DK_ARRAY, DK_FUNC: line of the ']' or ')' */
+	int varargs_line;		/* DK_FUNC, DK_ARRAY: line of the "..." */
 };
 
 struct dt_decl {
@@ -131,6 +134,7 @@ struct dt_decl {
 	struct dt_declarator *decl;	/* NULL for "struct s { ... };" alone */
 	struct dt_node *bitwidth;	/* struct members: ": width" */
 	struct dt_node *init;		/* inline: = expr */
+	int end_line;			/* of the token after the declarator (DTrace's error line) */
 };
 
 struct dt_clause {
@@ -140,7 +144,6 @@ struct dt_clause {
 	struct dt_node *body;		/* statement list (NULL: no body given) */
 	bool has_body;
 	int end_line;			/* line of the closing brace */
-	int pred_end_line;		/* line of the token after the predicate's closing '/' */
 };
 
 struct dt_xlator {
@@ -156,6 +159,7 @@ struct dt_xlator {
 struct dt_provider_def {
 	char *name;
 	struct dt_node *probes;		/* N_DECL list (function declarators) */
+	int end_line;			/* of its closing "};" (DTrace's line for its name's errors) */
 };
 
 struct dt_pragma {

@@ -136,14 +136,28 @@ struct dt_cg {
 
 	/* Record being built */
 	bool records;			/* the clause writes a record */
+	/*
+	 * Actions in if/else branches: each basic block writes a record of
+	 * its own (cg_clause.c); REG_REC is 0 between them.
+	 */
+	bool split;
+	bool rec_open;			/* split: a block's record is reserved */
+	bool block_exit;		/* the current basic block calls exit() */
+	uint32_t size_insn, fill_insn;	/* split: the open record's patch points */
 	uint32_t rec_off;		/* next free byte in the record */
 	bool rec_force_wakeup;
+	bool user_addrs;		/* the clause records user addresses (cg_stack.c) */
 	int action_index;
 	bool in_pred;
 
 	/* Scratch usage within the current statement (bytes) */
 	uint32_t scratch_off;
 	uint32_t scratch_max;
+
+	/* A dynamic variable's storage, while a member of it is assigned (cg_var.c):
+	 * cg_lvalue_addr() takes lv_root's address from the stack slot. */
+	struct dt_node *lv_root;
+	int lv_root_slot;
 
 	/* Translator inputs bound while a translated member is generated (cg_xlate.c). */
 	const struct dt_ident *xl_arg[8];
@@ -286,6 +300,10 @@ int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n);
 bool cg_spec_fault_submit(struct dt_cg *cg);
 /* After the clause's code: the record size for speculate(), its failure path. */
 void cg_spec_clause_end(struct dt_cg *cg);
+/* Split clauses: the same for the record of the basic block from `first` to the
+ * next if; a failed speculate() gives that record up and goes on at `cont`. */
+void cg_spec_block_begin(struct dt_cg *cg, struct dt_node *first);
+void cg_spec_block_end(struct dt_cg *cg, int cont);
 
 /* ---- aggregations (cg_agg.c) ---- */
 void cg_agg_assign(struct dt_cg *cg, struct dt_node *n);

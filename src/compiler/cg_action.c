@@ -32,7 +32,7 @@ static struct dt_ritem *add_item(struct dt_cg *cg, enum dt_rkind kind)
 	memset(&it, 0, sizeof(it));
 	it.kind = kind;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	return &cg->rdesc->items.v[cg->rdesc->items.n - 1];
 }
 
@@ -50,6 +50,8 @@ static int rec_ptr(struct dt_cg *cg, uint32_t off)
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)off));
 	return r;
 }
+
+static void record_scalar(struct dt_cg *cg, struct dt_node *n, size_t idx);
 
 static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx);
 static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem *it_in);
@@ -106,6 +108,13 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 		record_bytes(cg, n, idx);
 		return;
 	}
+	record_scalar(cg, n, idx);
+}
+
+/* An integer or pointer, in a record slot as wide as its type (pointers: 8). */
+static void record_scalar(struct dt_cg *cg, struct dt_node *n, size_t idx)
+{
+	struct dt_type *t = n->type;
 	uint32_t size = dt_type_size(t);
 	if (size == 0 || size > 8 || dt_type_is_pointer(t))
 		size = 8;
@@ -126,6 +135,8 @@ static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx)
 	uint32_t off = cg_rec_alloc(cg, size, 8);
 	bool user = (n->flags & DN_USERLAND) != 0;
 
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
 	cg->rdesc->items.v[idx].type = t;
 	int src = cg_expr(cg, n);
 	int save = cg_reg_alloc(cg);
@@ -156,6 +167,9 @@ static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kin
 	it->fmt = call->aux;
 	it->fmtstr = fmt->str.s;
 	it->nargs = dt_node_list_len(fmt->next);
+	/* %A prints user symbols: the processes' mappings are needed. */
+	if (dt_pf_has_uaddr(call->aux))
+		cg->dtp->uses_usyms = true;
 	for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
 		struct dt_ritem *ai = add_item(cg, RK_PFARG);
 		record_value(cg, a, ai);
@@ -218,6 +232,7 @@ static void act_exit(struct dt_cg *cg, struct dt_node *call)
 	it->size = 4;
 	it->type = cg->dtp->types.t_int;
 	cg->rdesc->has_exit = true;
+	cg->stmt->has_exit = true;
 	cg->rec_force_wakeup = true;
 }
 
@@ -230,7 +245,7 @@ static uint32_t *agg_ids(struct dt_cg *cg, struct dt_node *args, int *np)
 			n++;
 	uint32_t *ids = dt_arena_alloc(&cg->dtp->arena, sizeof(*ids) * (size_t)(n + 1));
 	if (ids == NULL)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	n = 0;
 	for (struct dt_node *a = args; a != NULL; a = a->next) {
 		if (a->kind != N_AGG)
@@ -258,6 +273,8 @@ static void act_printa(struct dt_cg *cg, struct dt_node *call)
 	if (a->kind == N_STRING) {
 		it->fmt = call->aux;
 		it->fmtstr = a->str.s;
+		if (dt_pf_has_uaddr(call->aux))
+			cg->dtp->uses_usyms = true;
 	}
 }
 
@@ -331,6 +348,9 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		/* A char array is traced as bytes like any array, not as a string. */
 		if (dt_type_is_array(a->type) && !dt_type_is_string(a->type) && cg_is_byref(a->type))
 			record_bytes(cg, a, (size_t)(it - cg->rdesc->items.v));
+		/* A char * is a scalar to trace() (dt_cg_store_val): its value, not a string. */
+		else if (dt_type_is_pointer(a->type))
+			record_scalar(cg, a, (size_t)(it - cg->rdesc->items.v));
 		else
 			record_value(cg, a, it);
 		break;
@@ -351,9 +371,8 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		break;
 	case ACT_PANIC:
 	case ACT_BREAKPOINT:
-		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", call->line,
-			  "%s( ) is not supported: a BPF program cannot %s", id->name,
-			  id->code == ACT_PANIC ? "panic the kernel" : "stop the kernel in a debugger");
+		/* dt_sema_act_clause refused it already. */
+		dt_cerror(cg->pcb, "D_UNKNOWN", call->line, "%s() is not implemented (yet)", id->name);
 	case ACT_PRINTF:
 		act_printf(cg, call, RK_PRINTF);
 		break;
@@ -395,7 +414,7 @@ void cg_stmt_action(struct dt_cg *cg, struct dt_node *call)
 		act_setopt(cg, call);
 		break;
 	default:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line, "%s( ) is not supported yet",
+		dt_cerror(cg->pcb, NULL, call->line, "%s( ) is not supported yet",
 			  id->name);
 	}
 }

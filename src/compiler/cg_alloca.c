@@ -6,9 +6,11 @@
  * afresh by each clause, 8-byte aligned.  A pointer into it is an
  * ordinary address (so that it prints, compares and reads like any
  * other), held as a plain number: it is laundered through a scratch word
- * the verifier does not track.  An access through it is checked against
- * the clause's allocation top and turned back into the scratch pointer
- * plus a bounded offset, which the verifier accepts.
+ * the verifier does not track.  An access through it is checked as
+ * DTrace checks one (the position within what the clause allocated, or
+ * "invalid address"; the end too, or "invalid size") and turned back
+ * into the scratch pointer plus a bounded offset, which the verifier
+ * accepts.
  */
 #include "bpf/abi.h"
 #include "compiler/cg.h"
@@ -66,34 +68,74 @@ static int base_number(struct dt_cg *cg)
 	return r;
 }
 
-int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size)
+/*
+ * dt_cg_alloca_access_check: the position must be within what the clause
+ * allocated ("invalid address"), and so must its end ("invalid size").
+ * off is addr less the base; returned, bounded for the verifier.  Which
+ * fault it is is settled off the fast path.
+ */
+static int access_check(struct dt_cg *cg, int addr, int off, int size_reg, uint32_t size)
 {
 	uint32_t ss = cg_alloca_size(cg->dtp);
-	int off = base_number(cg);
-	int bad = cg_label_new(cg), ok = cg_label_new(cg);
-
-	/* off = addr - base, within what this clause allocated. */
-	cg_emit(cg, I_ALU64_IMM(BPF_NEG, off, 0));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, off, addr));
-	if (size > ss)
-		cg_ja(cg, bad);
-	else
-		cg_jmp_imm(cg, BPF_JGT, off, (int32_t)(ss - size), bad);
+	int fail = cg_label_new(cg), badaddr = cg_label_new(cg), ok = cg_label_new(cg);
 	int top = words(cg, 0);
-	cg_emit(cg, I_LDX(BPF_DW, top, top, W_TOP));
 	int end = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, top, top, W_TOP));
+	if (size_reg >= 0) {
+		cg_jmp_imm(cg, BPF_JGT, size_reg, (int32_t)ss, fail);
+		cg_jmp_imm(cg, BPF_JGT, off, (int32_t)ss, fail);
+	} else if (size > ss) {
+		cg_ja(cg, fail);
+	} else {
+		cg_jmp_imm(cg, BPF_JGT, off, (int32_t)(ss - size), fail);
+	}
 	cg_emit(cg, I_MOV64_REG(end, off));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, end, (int32_t)size));
+	if (size_reg >= 0)
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, end, size_reg));
+	else
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, end, (int32_t)size));
 	cg_jmp_reg(cg, BPF_JLE, end, top, ok);
-	cg_reg_free(cg, end);
-	cg_reg_free(cg, top);
-	cg_label_place(cg, bad);
+	cg_label_place(cg, fail);
+	cg_jmp_reg(cg, BPF_JGE, off, top, badaddr);
+	if (size_reg < 0)
+		cg_emit(cg, I_MOV64_IMM(end, (int32_t)size));
+	cg_fault(cg, DT_FLT_BADSIZE, size_reg >= 0 ? size_reg : end);
+	cg_label_place(cg, badaddr);
 	cg_fault(cg, DT_FLT_BADADDR, addr);
 	cg_label_place(cg, ok);
+	cg_reg_free(cg, end);
+	cg_reg_free(cg, top);
+	return off;
+}
+
+/* off = addr - the base (the memory's address). */
+static int offset_of(struct dt_cg *cg, int addr)
+{
+	int off = base_number(cg);
+
+	cg_emit(cg, I_ALU64_IMM(BPF_NEG, off, 0));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, off, addr));
+	return off;
+}
+
+int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size)
+{
+	int off = access_check(cg, addr, offset_of(cg, addr), -1, size);
 	int p = words(cg, MEM);
+
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, p, off));
 	cg_reg_free(cg, off);
 	return p;
+}
+
+/*
+ * What alloca( ) may take in all: scratchsize rounded up to 8 bytes (DTrace
+ * keeps 8 bytes more for NULL and takes them off again).
+ */
+static uint32_t usable(struct dt_cg *cg)
+{
+	return cg_alloca_size(cg->dtp);
 }
 
 /*
@@ -102,7 +144,7 @@ int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size)
  */
 static int allocate(struct dt_cg *cg, int size)
 {
-	uint32_t ss = cg_alloca_size(cg->dtp);
+	uint32_t ss = usable(cg);
 	int w = words(cg, 0);
 	int top = cg_reg_alloc(cg), ok = cg_label_new(cg), bad = cg_label_new(cg);
 
@@ -129,7 +171,7 @@ static int allocate(struct dt_cg *cg, int size)
 /* size too large for scratch: DTrace checks a constant at compile time. */
 static void check_const_size(struct dt_cg *cg, struct dt_node *n, const char *fn, const char *tag)
 {
-	uint64_t ss = (uint64_t)cg->dtp->opts.scratchsize;
+	uint64_t ss = usable(cg);
 
 	if ((n->flags & DN_CONST) && (uint64_t)n->cval > ss)
 		dt_cerror(cg->pcb, tag, n->line, "%s(%llu) size larger than scratchsize %llu", fn,
@@ -139,50 +181,37 @@ static void check_const_size(struct dt_cg *cg, struct dt_node *n, const char *fn
 /* Copy n bytes from src (user memory if user) to the alloca'd dst. */
 static void copy_into(struct dt_cg *cg, int dst, int src, int n, bool user, bool src_alloca)
 {
-	uint32_t ss = cg_alloca_size(cg->dtp);
-	int bad = cg_label_new(cg), ok = cg_label_new(cg);
+	int ok = cg_label_new(cg), sized = cg_label_new(cg);
 
-	/* A size beyond scratch, or running past the allocation: "invalid size". */
-	cg_jmp_imm(cg, BPF_JGT, n, (int32_t)ss, bad);
-	int off = base_number(cg);
-	cg_emit(cg, I_ALU64_IMM(BPF_NEG, off, 0));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, off, dst));
-	int badaddr = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JGT, off, (int32_t)ss, badaddr);
-	int top = words(cg, 0);
-	cg_emit(cg, I_LDX(BPF_DW, top, top, W_TOP));
-	int end = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(end, off));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, end, n));
-	cg_jmp_reg(cg, BPF_JGT, end, top, bad);
-	if (src_alloca) {
-		int soff = base_number(cg);
-		cg_emit(cg, I_ALU64_IMM(BPF_NEG, soff, 0));
-		cg_emit(cg, I_ALU64_REG(BPF_ADD, soff, src));
-		cg_emit(cg, I_MOV64_REG(end, soff));
-		cg_emit(cg, I_ALU64_REG(BPF_ADD, end, n));
-		cg_jmp_reg(cg, BPF_JGT, end, top, bad);
-		cg_reg_free(cg, soff);
-	}
-	cg_reg_free(cg, end);
-	cg_reg_free(cg, top);
+	/* dt_cg_subr_bcopy_impl: a size below 0 or beyond scratch is "invalid size". */
+	cg_jmp_imm(cg, BPF_JLE, n, (int32_t)usable(cg), sized);
+	cg_fault(cg, DT_FLT_BADSIZE, n);
+	cg_label_place(cg, sized);
+
+	/* dt_cg_check_ptr_arg: both ends of an alloca'd operand, source first. */
 	int a[3];
+	if (src_alloca) {
+		int soff = access_check(cg, src, offset_of(cg, src), n, 0);
+		a[2] = words(cg, MEM);
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, a[2], soff));
+		cg_reg_free(cg, soff);
+	} else {
+		a[2] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[2], src));
+	}
+	int off = access_check(cg, dst, offset_of(cg, dst), n, 0);
 	a[0] = words(cg, MEM);
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, a[0], off));
 	cg_reg_free(cg, off);
 	a[1] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(a[1], n));
-	a[2] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(a[2], src));
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
 	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
 				a, 3);
 	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
 	cg_reg_free(cg, rc);
 	cg_fault(cg, DT_FLT_BADADDR, src);
-	cg_label_place(cg, badaddr);
-	cg_fault(cg, DT_FLT_BADADDR, dst);
-	cg_label_place(cg, bad);
-	cg_fault(cg, DT_FLT_BADSIZE, n);
 	cg_label_place(cg, ok);
 }
 
@@ -197,9 +226,15 @@ int cg_alloca_subr(struct dt_cg *cg, struct dt_node *n)
 		return p;
 	}
 	case SUB_COPYIN: {
-		check_const_size(cg, arg(n, 1), "copyin", "D_ALLOCA_SIZE");
+		/* DTrace's copyin( ) takes its memory as alloca( ) does, so says "alloca". */
+		check_const_size(cg, arg(n, 1), "alloca", "D_ALLOCA_SIZE");
 		int src = cg_expr(cg, arg(n, 0));
 		int size = cg_expr(cg, arg(n, 1));
+		/* The size first: below 0 or beyond scratch is "invalid size". */
+		int sized = cg_label_new(cg);
+		cg_jmp_imm(cg, BPF_JLE, size, (int32_t)usable(cg), sized);
+		cg_fault(cg, DT_FLT_BADSIZE, size);
+		cg_label_place(cg, sized);
 		int p = allocate(cg, size);
 		copy_into(cg, p, src, size, true, false);
 		cg_reg_free(cg, size);

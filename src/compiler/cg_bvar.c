@@ -4,6 +4,7 @@
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/cg_vtime.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
@@ -24,20 +25,35 @@ uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const
 	uint32_t off = 0;
 
 	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+		dt_cerror(cg->pcb, NULL, cg->line,
 			  "%s needs kernel BTF (%s.%s not found in /sys/kernel/btf/vmlinux)", what,
 			  sou, member);
 	return off / 8;
 }
 
-/* Read a kernel word at reg + off into reg (reg holds a kernel address). */
+/*
+ * Read a kernel word at reg + off into reg (reg holds the address of a
+ * task's member, or of what it points to, which is always there: 0 if
+ * not, no fault).  One stack slot: old verifiers count a clause's stack
+ * with its callees' against 512 bytes.
+ */
 static void kread(struct dt_cg *cg, int reg, uint32_t off, uint32_t size)
 {
-	struct dt_type *t = dt_type_int(&cg->dtp->types, size, size < 8);
+	int mark = cg_stack_mark(cg);
+	int slot = cg_stack_alloc(cg, 8);
 
 	if (off)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, reg, (int32_t)off));
-	cg_load_scalar(cg, reg, t, false);
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+	cg_reg_free(cg, cg_probe_read(cg, slot, size, reg, false));
+	/* The call consumed reg as its argument: it holds the value again. */
+	cg->reg_used[reg] = true;
+	cg_emit(cg, I_LDX(cg_size_code(size), reg, BPF_FP, (int16_t)slot));
+	if (size < 8) {
+		cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, 64 - 8 * (int32_t)size));
+		cg_emit(cg, I_ALU64_IMM(BPF_ARSH, reg, 64 - 8 * (int32_t)size));
+	}
+	cg_stack_release(cg, mark);
 }
 
 /* The probe-name strings: a constant when every probe of the clause agrees. */
@@ -85,16 +101,34 @@ static int probe_string(struct dt_cg *cg, int which)
  * another thread than the one running it (sched:::on-cpu): that thread's
  * task_struct is then in DCTX_TASK (0 for the clause's other probes).
  */
-bool cg_bvar_other_thread(struct dt_cg *cg)
+static const struct dt_probe *other_thread_probe(struct dt_cg *cg)
 {
 	struct dt_stmt *s = cg->stmt;
 
 	for (size_t i = 0; s != NULL && i < s->probes.n; i++) {
 		const struct dt_probe *prp = s->probes.v[i];
-		if (prp->prov->other_thread != NULL && prp->prov->other_thread(prp))
-			return true;
+		if (prp->prov->other_thread != NULL && prp->prov->other_thread(cg->dtp, prp))
+			return prp;
 	}
-	return false;
+	return NULL;
+}
+
+bool cg_bvar_other_thread(struct dt_cg *cg)
+{
+	return other_thread_probe(cg) != NULL;
+}
+
+void cg_bvar_need_current(struct dt_cg *cg, const char *what)
+{
+	const struct dt_probe *prp = other_thread_probe(cg);
+
+	/* Not a DTrace condition, so no tag (DTrace has none for it). */
+	if (prp != NULL)
+		dt_cerror(cg->pcb, NULL, cg->line,
+			  "%s cannot be used in %s:%s:%s:%s on this kernel: the probe fires in "
+			  "another thread than the one it describes, and %s would be that "
+			  "thread's", what, prp->desc[0], prp->desc[1], prp->desc[2], prp->desc[3],
+			  what);
 }
 
 /* The task the built-in variables describe: DCTX_TASK, or the current one. */
@@ -110,6 +144,11 @@ static int described_task(struct dt_cg *cg)
 	cg_reg_free(cg, t);
 	cg_label_place(cg, done);
 	return r;
+}
+
+int cg_bvar_task(struct dt_cg *cg)
+{
+	return described_task(cg);
 }
 
 /* pid, tid, uid, gid of the described task, read from its task_struct. */
@@ -147,6 +186,7 @@ static int task_id(struct dt_cg *cg, int code)
 
 static int uregs(struct dt_cg *cg, struct dt_node *n)
 {
+	cg_bvar_need_current(cg, "uregs[]");
 	int idx = cg_expr(cg, n->call.args);
 	int ok = cg_label_new(cg), saved = cg_label_new(cg), done = cg_label_new(cg);
 
@@ -173,6 +213,27 @@ static int uregs(struct dt_cg *cg, struct dt_node *n)
 	cg_load_bytes(cg, idx, 8, false);
 	cg_label_place(cg, done);
 	return idx;
+}
+
+void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off)
+{
+	if (!cg_bvar_other_thread(cg)) {
+		int r = helper0(cg, BPF_FUNC_get_current_pid_tgid);
+		cg_emit(cg, I_MOV32_REG(r, r));
+		cg_emit(cg, I_STX(BPF_DW, base, r, off));
+		cg_reg_free(cg, r);
+		return;
+	}
+	/* Read straight into place: no stack for a temporary (old verifiers count it). */
+	int t = described_task(cg);
+	int d = cg_reg_alloc(cg);
+	cg_emit(cg, I_ST(BPF_DW, base, off, 0));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, (int32_t)cg_kmember(cg, "struct task_struct", "pid", "tid")));
+	cg_emit(cg, I_MOV64_REG(d, base));
+	if (off)
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, d, off));
+	struct cg_arg a[3] = { { CG_ARG_REG, d }, { CG_ARG_IMM, 4 }, { CG_ARG_REG, t } };
+	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3));
 }
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)
@@ -261,13 +322,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, off);
 		return r;
 	}
-	case BV_VTIMESTAMP: {
-		uint32_t se = cg_kmember(cg, "struct task_struct", "se", "vtimestamp");
-		uint32_t sum = cg_kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
-		r = described_task(cg);
-		kread(cg, r, se + sum, 8);
-		return r;
-	}
+	case BV_VTIMESTAMP:
+		return cg_vtime(cg);
 	case BV_PPID: {
 		uint32_t parent = cg_kmember(cg, "struct task_struct", "real_parent", "ppid");
 		uint32_t tgid = cg_kmember(cg, "struct task_struct", "tgid", "ppid");
@@ -327,6 +383,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case BV_EXECARGS: {
+		cg_bvar_need_current(cg, "execargs");
 		uint32_t mm = cg_kmember(cg, "struct task_struct", "mm", "execargs");
 		uint32_t as = cg_kmember(cg, "struct mm_struct", "arg_start", "execargs");
 		uint32_t ae = cg_kmember(cg, "struct mm_struct", "arg_end", "execargs");
@@ -354,7 +411,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 	default:
 		if ((r = cg_stack_bvar(cg, id->code)) >= 0)
 			return r;
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "built-in variable %s is not supported yet", id->name);
 	}
 }

@@ -105,7 +105,7 @@ static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname,
 	if (fname != NULL) {
 		struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = fname };
 		if (dt_vec_push(&cg->fn->relocs, r) < 0)
-			dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+			dt_cnomem(cg->pcb);
 	}
 	cg_emit(cg, call);
 
@@ -189,7 +189,7 @@ static void note_extern(struct dt_cg *cg, const char *name, int nargs)
 	}
 	struct bo_extern e = { .name = name, .nargs = (unsigned)nargs };
 	if (dt_vec_push(&o->externs, e) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 }
 
 int cg_call_func(struct dt_cg *cg, const char *name, const int *args, int nargs)

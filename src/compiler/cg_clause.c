@@ -7,12 +7,14 @@
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
+#include "providers/probe.h"
 
 static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
 
@@ -54,6 +56,16 @@ void cg_island_if_due(struct dt_cg *cg)
 		emit_island(cg);
 }
 
+static bool is_action(struct dt_node *s)
+{
+	return s->kind == N_EXPRSTMT && s->l->kind == N_CALL && s->l->id != NULL &&
+	       s->l->id->kind == IDK_ACTION;
+}
+
+static void block_open(struct dt_cg *cg, struct dt_node *first);
+static void block_close(struct dt_cg *cg);
+static void block_end(struct dt_cg *cg);
+
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
@@ -61,6 +73,13 @@ static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 		if (s->kind == N_EXPRSTMT)
 			cg->action_index++;
 		cg_island_if_due(cg);
+		if (cg->split) {
+			/* A basic block ends before an if; the next action starts one. */
+			if (s->kind == N_IF || s->kind == N_BLOCK)
+				block_end(cg);
+			else if (!cg->rec_open && is_action(s))
+				block_open(cg, s);
+		}
 		cg_stmt(cg, s);
 	}
 }
@@ -86,25 +105,29 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 	case N_EXPRSTMT:
 		if (s->l->kind == N_CALL && s->l->id && s->l->id->kind == IDK_ACTION) {
 			cg_stmt_action(cg, s->l);
+			if (s->l->id->code == ACT_EXIT)
+				cg->block_exit = true;
 		} else if (s->l->kind == N_OP2 && s->l->l->kind == N_AGG) {
 			cg_agg_assign(cg, s->l);
 		} else {
-			int r = cg_expr(cg, s->l);
-			cg_reg_free(cg, r);
+			cg_expr_discard(cg, s->l);
 		}
 		break;
 	case N_IF: {
 		int other = cg_label_new(cg), done = cg_label_new(cg);
 		cg_branch_false(cg, s->cond, other);
 		cg_stmt_list(cg, s->body);
+		block_end(cg);
 		cg_ja(cg, done);
 		cg_label_place(cg, other);
 		cg_stmt_list(cg, s->elsebody);
+		block_end(cg);
 		cg_label_place(cg, done);
 		break;
 	}
 	case N_BLOCK:
 		cg_stmt_list(cg, s->body);
+		block_end(cg);
 		break;
 	default:
 		break;
@@ -119,7 +142,7 @@ static struct bo_func *new_func(struct dt_pcb *pcb, const char *name, const char
 	struct bo_func *fn = dt_arena_zalloc(&pcb->hdl->arena, sizeof(*fn));
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	fn->name = dt_arena_strdup(&pcb->hdl->arena, name);
 	fn->section = section;
 	fn->nargs = nargs;
@@ -224,10 +247,17 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	struct dt_stmt *stmt = cg->stmt;
 
 	cg_label_place(cg, label);
-	if (discard && !cg_spec_fault_submit(cg)) {
-		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
-		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
-		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+	if (discard) {
+		/* Split: only the open block's record goes; those before it stay. */
+		int none = cg_label_new(cg);
+		if (cg->split)
+			cg_jmp_imm(cg, BPF_JEQ, REG_REC, 0, none);
+		if (!cg_spec_fault_submit(cg)) {
+			cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+			cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+			cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+		}
+		cg_label_place(cg, none);
 	}
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX));
 	cg_emit(cg, I_MOV64_REG(BPF_R2, REG_DCTX));
@@ -236,10 +266,121 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL,
 			      .target = stmt->enables_error ? "dt_fault" : "dt_error" };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	cg_emit(cg, I_CALL_PSEUDO());
 	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(cg, I_EXIT());
+}
+
+/* The record's size, now known, into its reservation (and fill check). */
+static void record_finish(struct dt_cg *cg, uint32_t size_insn, uint32_t fill_insn)
+{
+	struct dtrace_hdl *dtp = cg->dtp;
+	struct bo_func *fn = cg->fn;
+
+	cg->rdesc->size = DT_ALIGN(cg->rec_off, 8);
+	fn->insns.v[size_insn].imm = (int32_t)cg->rdesc->size;
+	if (dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+		/* R2 = size, then the limit: bufsize - size (64 bits) */
+		int64_t lim = dtp->opts.bufsize - (int64_t)cg->rdesc->size;
+		fn->insns.v[fill_insn].imm = (int32_t)cg->rdesc->size;
+		fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
+		fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
+	}
+	/* The statement's record is its largest (the buffer must hold it). */
+	if (cg->stmt->rdesc == NULL || cg->stmt->rdesc->size < cg->rdesc->size)
+		cg->stmt->rdesc = cg->rdesc;
+}
+
+/*
+ * A clause with actions in an if or else branch writes a record per basic
+ * block (the statements before, in and after each if and else) that has
+ * actions, as DTrace does: it makes each block a clause of its own
+ * (dt_sugar.c), so an action in a branch not taken records nothing, and a
+ * fault keeps the records of the blocks before it.  Each block's record
+ * may be speculative on its own (its speculate() and what follows it in
+ * the block), and after a block that called exit() the clause's later
+ * blocks do not run, as the probe's later clauses do not (but in END).
+ */
+static bool has_branch_action(struct dt_node *list, bool in_branch)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (s->kind == N_IF &&
+		    (has_branch_action(s->body, true) || has_branch_action(s->elsebody, true)))
+			return true;
+		if (s->kind == N_BLOCK && has_branch_action(s->body, in_branch))
+			return true;
+		if (in_branch && is_action(s))
+			return true;
+	}
+	return false;
+}
+
+/* Whether list has an if (then a block may follow an exit()) and an exit(). */
+static void scan_exit(struct dt_node *list, bool *has_if, bool *has_exit)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (s->kind == N_IF || s->kind == N_BLOCK) {
+			*has_if = true;
+			scan_exit(s->body, has_if, has_exit);
+			scan_exit(s->elsebody, has_if, has_exit);
+		} else if (is_action(s) && s->l->id->code == ACT_EXIT) {
+			*has_exit = true;
+		}
+	}
+}
+
+static bool split_clause(struct dt_node *body)
+{
+	bool has_if = false, has_exit = false;
+
+	scan_exit(body, &has_if, &has_exit);
+	return has_branch_action(body, false) || (has_if && has_exit);
+}
+
+static void block_open(struct dt_cg *cg, struct dt_node *first)
+{
+	cg->rdesc = new_rdesc(cg->dtp, cg->stmt);
+	if (cg->rdesc == NULL)
+		dt_cnomem(cg->pcb);
+	cg->rec_off = DT_REC_DATA_OFF;
+	if (cg->dtp->opts.bufpolicy == DT_BUFPOLICY_FILL)
+		emit_fill_check(cg, cg->exit_label, &cg->fill_insn);
+	cg->size_insn = emit_reserve(cg, cg->exit_label);
+	cg->rec_open = true;
+	cg_spec_block_begin(cg, first);
+}
+
+static void block_close(struct dt_cg *cg)
+{
+	if (!cg->split || !cg->rec_open)
+		return;
+	record_finish(cg, cg->size_insn, cg->fill_insn);
+	emit_submit(cg);
+	cg_emit(cg, I_MOV64_IMM(REG_REC, 0));
+	cg->rec_open = false;
+	int cont = cg_label_new(cg);
+	cg_spec_block_end(cg, cont);
+	cg_label_place(cg, cont);
+}
+
+/* The end of a basic block: its record, and no more blocks after an exit() (not in END). */
+static void block_end(struct dt_cg *cg)
+{
+	block_close(cg);
+	if (!cg->split || !cg->block_exit)
+		return;
+	cg->block_exit = false;
+	int go_on = cg_label_new(cg);
+	struct dt_probe *end = dt_probe_lookup(cg->dtp, "dtrace", "", "", "END");
+	if (end != NULL) {
+		cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R1, (int32_t)end->id, go_on);
+	}
+	cg_ld_bss(cg, BPF_R1, BSS_STATE);
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, cg->exit_label);
+	cg_label_place(cg, go_on);
 }
 
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
@@ -255,13 +396,16 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg.stmt = stmt;
 	cg.action_index = -1;
 	cg.records = c->clause.has_body ? cg_clause_records(c->clause.body) : true;
+	cg.split = c->clause.has_body && split_clause(c->clause.body);
 	cg.reg_reserved[REG_DCTX] = true;
 	cg.reg_reserved[REG_SCRATCH] = true;
-	if (cg.records) {
+	if (cg.split) {
+		cg.reg_reserved[REG_REC] = true;
+	} else if (cg.records) {
 		cg.reg_reserved[REG_REC] = true;
 		cg.rdesc = new_rdesc(dtp, stmt);
 		if (cg.rdesc == NULL)
-			dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+			dt_cnomem(pcb);
 		stmt->rdesc = cg.rdesc;
 		cg.rec_off = DT_REC_DATA_OFF;
 	}
@@ -290,7 +434,9 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	}
 	uint32_t size_insn = 0, fill_insn = 0;
 	bool fill = dtp->opts.bufpolicy == DT_BUFPOLICY_FILL;
-	if (cg.records) {
+	if (cg.split) {
+		cg_emit(&cg, I_MOV64_IMM(REG_REC, 0));
+	} else if (cg.records) {
 		if (fill)
 			emit_fill_check(&cg, done, &fill_insn);
 		size_insn = emit_reserve(&cg, done);
@@ -301,19 +447,15 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	} else {
 		/* No action given: DTrace's default action traces nothing but the probe. */
 	}
-	if (cg.records) {
+	if (cg.split) {
 		cg_set_line(&cg, c->line);
-		cg.rdesc->size = DT_ALIGN(cg.rec_off, 8);
-		fn->insns.v[size_insn].imm = (int32_t)cg.rdesc->size;
-		if (fill) {
-			/* R2 = size, then the limit: bufsize - size (64 bits) */
-			int64_t lim = dtp->opts.bufsize - (int64_t)cg.rdesc->size;
-			fn->insns.v[fill_insn].imm = (int32_t)cg.rdesc->size;
-			fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
-			fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
-		}
+		block_close(&cg);
+	} else if (cg.records) {
+		cg_set_line(&cg, c->line);
+		record_finish(&cg, size_insn, fill_insn);
 		emit_submit(&cg);
 	}
+	cg_stack_note_proc(&cg);
 	cg_label_place(&cg, cg.exit_label);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());
@@ -323,7 +465,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		emit_fault_path(&cg, cg.pred_fault_label, false);
 	if (cg.fault_label >= 0)
 		emit_fault_path(&cg, cg.fault_label, cg.records);
-	if (cg.records)
+	if (cg.records && !cg.split)
 		cg_spec_clause_end(&cg);
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);

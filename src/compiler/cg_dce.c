@@ -35,7 +35,7 @@ void cg_drop_unreachable(struct dt_cg *cg)
 
 	if (target == NULL || newpos == NULL || live == NULL || stack == NULL) {
 		free(target), free(newpos), free(live), free(stack);
-		dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(cg->pcb);
 	}
 	/* Jump targets: from the label of a fixup, else from the offset. */
 	for (size_t i = 0; i < n; i++)

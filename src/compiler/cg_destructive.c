@@ -66,6 +66,7 @@ static bool helper_usable(uint32_t helper)
 /* bpf_send_signal(sig) for a signal number in a register (freed). */
 static void send_signal(struct dt_cg *cg, int sig)
 {
+	cg_bvar_need_current(cg, "raise( )");
 	int done = cg_label_new(cg), ok = cg_label_new(cg);
 
 	cg_jmp_imm(cg, BPF_JEQ, sig, 0, done);
@@ -80,7 +81,7 @@ static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
 	if (!helper_usable(BPF_FUNC_loop))
-		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", line,
+		dt_cerror(cg->pcb, "D_UNKNOWN", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
 
@@ -91,6 +92,7 @@ void cg_act_destructive(struct dt_cg *cg, struct dt_node *call)
 		send_signal(cg, cg_expr(cg, arg(call, 0)));
 		break;
 	case ACT_STOP: {
+		cg_bvar_need_current(cg, "stop( )");
 		int sig = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(sig, SIGSTOP));
 		cg_call_helper_void(cg, BPF_FUNC_send_signal, &sig, 1);
@@ -121,6 +123,7 @@ void cg_act_destructive(struct dt_cg *cg, struct dt_node *call)
  */
 static void write_user(struct dt_cg *cg, int dst, int stage, int len)
 {
+	cg_bvar_need_current(cg, "user memory");
 	int save = cg_reg_alloc(cg), ok = cg_label_new(cg);
 	int a[3];
 
@@ -201,7 +204,7 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 static void check_write_user(struct dt_cg *cg, struct dt_node *n)
 {
 	if (!helper_usable(BPF_FUNC_probe_write_user))
-		dt_cerror(cg->pcb, "D_ACT_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, "D_UNKNOWN", n->line,
 			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
 			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);
 }

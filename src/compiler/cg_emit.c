@@ -6,7 +6,7 @@
 
 static _Noreturn void oom(struct dt_cg *cg)
 {
-	dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	dt_cnomem(cg->pcb);
 }
 
 void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct bo_func *fn)

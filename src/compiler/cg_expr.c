@@ -13,6 +13,7 @@
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
+#include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
@@ -99,6 +100,8 @@ void cg_load_bytes(struct dt_cg *cg, int reg, uint32_t n, bool userland)
 	int mark = cg_stack_mark(cg);
 	int slot = cg_stack_alloc(cg, 8), aslot = cg_stack_alloc(cg, 8);
 
+	if (userland)
+		cg_bvar_need_current(cg, "user memory");
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, aslot));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
 	int rc = cg_probe_read(cg, slot, n, reg, userland);
@@ -249,6 +252,18 @@ static bool is_string_operand(struct dt_node *n)
 	return dt_type_is_string(n->type);
 }
 
+/*
+ * Whether two integers compare signed: when their common type (the usual
+ * arithmetic conversions) is, as DTrace's dt_cg_compare_signed decides;
+ * -1 < (unsigned char)1 is true.  Pointers compare unsigned.
+ */
+static bool compare_signed(struct dt_cg *cg, struct dt_node *l, struct dt_node *r)
+{
+	if (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type))
+		return false;
+	return dt_type_is_signed(dt_sema_arith(cg->pcb, l->type, r->type));
+}
+
 static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_node *l = n->l, *r = n->r;
@@ -301,9 +316,7 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, c);
 		return res;
 	}
-	bool is_signed = dt_type_is_signed(l->type) && dt_type_is_signed(r->type);
-	if (!dt_type_is_integer(l->type) || !dt_type_is_integer(r->type))
-		is_signed = false;
+	bool is_signed = compare_signed(cg, l, r);
 	int rl = cg_expr(cg, l);
 	int rr = cg_expr(cg, r);
 	res = cg_reg_alloc(cg);
@@ -453,7 +466,7 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 	if (n->kind == N_OP2 && cmp_jmp(n->op, false) >= 0 && !is_string_operand(n->l) &&
 	    !is_string_operand(n->r) && dt_type_is_scalar(n->l->type) &&
 	    dt_type_is_scalar(n->r->type)) {
-		bool is_signed = dt_type_is_signed(n->l->type) && dt_type_is_signed(n->r->type);
+		bool is_signed = compare_signed(cg, n->l, n->r);
 		/* Jump on the negated condition. */
 		enum dt_tok neg;
 		switch (n->op) {
@@ -516,27 +529,24 @@ static void cg_branch_true(struct dt_cg *cg, struct dt_node *n, int label)
 
 static int cg_logical(struct dt_cg *cg, struct dt_node *n)
 {
-	int res = cg_reg_alloc(cg);
-	int done = cg_label_new(cg);
-
 	if (n->op == T_LXOR) {
+		/* Both operands, as 0 or 1; a holds the result (nothing else is live). */
 		int a = cg_truth(cg, n->l);
 		int b = cg_truth(cg, n->r);
 		int z1 = cg_label_new(cg), z2 = cg_label_new(cg);
-		cg_emit(cg, I_MOV64_IMM(res, 0));
 		cg_jmp_imm(cg, BPF_JEQ, a, 0, z1);
 		cg_emit(cg, I_MOV64_IMM(a, 1));
 		cg_label_place(cg, z1);
 		cg_jmp_imm(cg, BPF_JEQ, b, 0, z2);
 		cg_emit(cg, I_MOV64_IMM(b, 1));
 		cg_label_place(cg, z2);
-		cg_emit(cg, I_MOV64_REG(res, a));
-		cg_emit(cg, I_ALU64_REG(BPF_XOR, res, b));
-		cg_reg_free(cg, a);
+		cg_emit(cg, I_ALU64_REG(BPF_XOR, a, b));
 		cg_reg_free(cg, b);
-		cg_label_place(cg, done);
-		return res;
+		return a;
 	}
+	int res = cg_reg_alloc(cg);
+	int done = cg_label_new(cg);
+
 	/* && and || short-circuit, as jumps. */
 	cg_emit(cg, I_MOV64_IMM(res, 0));
 	cg_branch_false(cg, n, done);
@@ -564,14 +574,26 @@ static bool arith_chain(const struct dt_node *n)
 /* l = l op (n's right operand), n's left operand being in l. */
 static void apply_right(struct dt_cg *cg, struct dt_node *n, int l)
 {
-	if ((n->r->flags & DN_CONST) && alu_op(n->op) >= 0 && alu_op(n->op) != BPF_DIV &&
-	    alu_op(n->op) != BPF_MOD && n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX &&
+	int op = alu_op(n->op);
+	bool shift = op == BPF_LSH || op == BPF_RSH;
+	if ((n->r->flags & DN_CONST) && op >= 0 && op != BPF_DIV && op != BPF_MOD &&
+	    (shift || (n->r->cval >= INT32_MIN && n->r->cval <= INT32_MAX)) &&
 	    !dt_type_is_pointer(n->l->type) && !dt_type_is_array(n->l->type) &&
 	    !dt_type_is_pointer(n->r->type)) {
-		int op = alu_op(n->op);
-		if (op == BPF_RSH && dt_type_is_signed(n->l->type))
-			op = BPF_ARSH;
-		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)n->r->cval));
+		int64_t imm = n->r->cval;
+		if (shift) {
+			/*
+			 * A 64-bit shift by the count modulo 64, as DTrace's (its
+			 * folding shifts a uintmax_t, its code a register, which
+			 * BPF defines modulo 64): x << 64 is x, x << -1 is x << 63.
+			 */
+			imm &= 63;
+			if (imm == 0)
+				return;
+			if (op == BPF_RSH && dt_type_is_signed(n->l->type))
+				op = BPF_ARSH;
+		}
+		cg_emit(cg, I_ALU64_IMM(op, l, (int32_t)imm));
 		return;
 	}
 	int r = cg_expr(cg, n->r);
@@ -589,11 +611,12 @@ static int cg_op2(struct dt_cg *cg, struct dt_node *n)
 	case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
 		return cg_compare(cg, n);
 	case T_COMMA: {
+		/* Each left operand is evaluated for its effects (cg_expr_discard). */
 		struct dt_node *small[CHAIN_SMALL];
 		size_t k;
 		struct dt_node **v = chain_operands(cg, n, T_COMMA, small, &k);
 		for (size_t i = 0; i + 1 < k; i++) {
-			cg_reg_free(cg, cg_expr(cg, v[i]));
+			cg_expr_discard(cg, v[i]);
 			cg_island_if_due(cg);
 		}
 		return cg_expr(cg, v[k - 1]);
@@ -723,8 +746,15 @@ static void op3_into(struct dt_cg *cg, struct dt_node *n, bool str, int slot, in
  */
 static int cg_op3(struct dt_cg *cg, struct dt_node *n)
 {
+	/* A constant condition leaves one side only (DTrace folds it while parsing). */
+	if (n->cond->flags & DN_CONST) {
+		struct dt_node *pick = n->cond->cval ? n->l : n->r;
+		return dt_type_is_string(n->type) ? cg_expr_string_nullable(cg, pick)
+						   : cg_expr(cg, pick);
+	}
 	bool str = dt_type_is_string(n->type);
 	int slot = cg_stack_alloc(cg, 8), done = cg_label_new(cg);
+	/* The stack a branch used for its own temporaries is free after it. */
 	int mark = cg_stack_mark(cg);
 	size_t len = 1;
 	struct relay r;
@@ -808,14 +838,14 @@ static int expr_value(struct dt_cg *cg, struct dt_node *n)
 	case N_XLATE:
 		return cg_xlate_value(cg, n);
 	default:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "this kind of expression is not supported yet by the code generator");
 	}
 }
 
 /* Every evaluation is a region of its own for the register allocator (cg_reg.c). */
 #define CG_NEST_MAX (2 * DT_NEST_MAX)
-static int region_value(struct dt_cg *cg, struct dt_node *n)
+static void region_enter(struct dt_cg *cg, struct dt_node *n)
 {
 	/* The parser bounds nesting; inline definitions expand into more. */
 	if (cg->regions.n >= CG_NEST_MAX)
@@ -824,7 +854,100 @@ static int region_value(struct dt_cg *cg, struct dt_node *n)
 			  CG_NEST_MAX);
 	dt_nest_check(cg->pcb, n->line, "expression");
 	cg_reg_enter(cg);
+}
+
+static int region_value(struct dt_cg *cg, struct dt_node *n)
+{
+	region_enter(cg, n);
 	return cg_reg_leave(cg, expr_value(cg, n));
+}
+
+/* A discarded ?: (a chain a ? b : c ? d : e ... without recursion). */
+static void discard_op3(struct dt_cg *cg, struct dt_node *n)
+{
+	int done = cg_label_new(cg), mark = cg_stack_mark(cg);
+	size_t len = 1;
+	struct relay r;
+
+	for (struct dt_node *s = n; s->r->kind == N_OP3 && !(s->r->flags & DN_CONST); s = s->r)
+		len++;
+	relay_begin(cg, &r, done, len);
+	for (;;) {
+		int other = cg_label_new(cg);
+		cg_branch_false(cg, n->cond, other);
+		cg_expr_discard(cg, n->l);
+		cg_stack_release(cg, mark);
+		cg_ja(cg, r.cur);
+		cg_label_place(cg, other);
+		if (n->r->kind != N_OP3 || (n->r->flags & DN_CONST))
+			break;
+		n = n->r;
+		relay_step(cg, &r);
+	}
+	cg_expr_discard(cg, n->r);
+	cg_stack_release(cg, mark);
+	relay_end(cg, &r);
+	cg_label_place(cg, done);
+}
+
+/*
+ * DTrace evaluates an expression whose value is unused (an expression
+ * statement, a DIFEXPR action; the left of a comma) for its side effects
+ * and faults, and a D string is a pointer whose characters are read only
+ * when they are used (dt_cg_node: stringof and casts load nothing).  So
+ * the string that stringof() or a cast to string would make is not read
+ * here, nor is a string value checked for NULL; loads, assignments and
+ * calls in it still happen.  The operand that stands for the value is
+ * followed by a loop, not recursion (inline definitions chain).
+ */
+static void discard_value(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_node *small[CHAIN_SMALL], **v;
+	size_t k;
+
+	for (;;) {
+		if (n->flags & DN_CONST)
+			return;
+		switch (n->kind) {
+		case N_STRINGOF:
+			n = n->l;
+			continue;
+		case N_CAST:
+			if (!dt_type_is_string(n->type))
+				break;
+			n = n->l;
+			continue;
+		case N_IDENT:
+			if (n->id->kind != IDK_INLINE || !dt_type_is_string(n->type))
+				break;
+			n = n->id->inline_expr;
+			continue;
+		case N_OP2:
+			if (n->op != T_COMMA)
+				break;
+			v = chain_operands(cg, n, T_COMMA, small, &k);
+			for (size_t i = 0; i + 1 < k; i++) {
+				cg_expr_discard(cg, v[i]);
+				cg_island_if_due(cg);
+			}
+			n = v[k - 1];
+			continue;
+		case N_OP3:
+			discard_op3(cg, n);
+			return;
+		default:
+			break;
+		}
+		cg_reg_free(cg, expr_value(cg, n));
+		return;
+	}
+}
+
+void cg_expr_discard(struct dt_cg *cg, struct dt_node *n)
+{
+	region_enter(cg, n);
+	discard_value(cg, n);
+	cg_reg_leave(cg, -1);
 }
 
 int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n)

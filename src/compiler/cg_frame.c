@@ -55,7 +55,7 @@ int cg_stack_alloc(struct dt_cg *cg, int size)
 		too_big(cg, 8 * n);
 	struct cg_slots s = { first, n };
 	if (dt_vec_push(&cg->slot_log, s) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	return -8 * (first + n);
 }
 

@@ -25,7 +25,13 @@
 #define MAP_PROBES	"dt_probes"
 #define MAP_AGG		"dt_agg"
 #define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
+#define MAP_USEEN	"dt_useen"	/* processes whose user addresses were recorded */
+#define USEEN_MAX	4096
 #define CURCPU_SIZE	16
+
+/* A new function of the object (a program if section is set), cg_prog.c. */
+struct bo_func *dt_cg_new_func(struct dtrace_hdl *dtp, const char *name, const char *section,
+			       unsigned nargs);
 
 /* Offset of `size` zero bytes in .rodata. */
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
@@ -74,6 +80,8 @@ int cg_expr_string(struct dt_cg *cg, struct dt_node *n);
  */
 bool cg_may_be_null(const struct dt_node *n);
 int cg_expr_nullable(struct dt_cg *cg, struct dt_node *n);
+/* An expression whose value is unused, for its side effects and faults (cg_expr.c). */
+void cg_expr_discard(struct dt_cg *cg, struct dt_node *n);
 int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n);
 void cg_null_check(struct dt_cg *cg, int reg);
 /* A string variable's storage at `reg`: reg becomes 0 if it holds the NULL mark. */
@@ -84,6 +92,16 @@ void cg_str_null_mark_store(struct dt_cg *cg, int dst);
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 /* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
 bool cg_bvar_other_thread(struct dt_cg *cg);
+/* A register with the task they describe (struct task_struct *, as a number). */
+int cg_bvar_task(struct dt_cg *cg);
+/* Store its thread id (the key of thread-locals), as 8 bytes at base + off. */
+void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off);
+/*
+ * Refuse `what` (user memory, user registers, stacks, signals: what only
+ * the thread running the probe gives) in a clause whose built-in variables
+ * describe another thread: it would describe the wrong one.
+ */
+void cg_bvar_need_current(struct dt_cg *cg, const char *what);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
 /* A tuple (array or aggregation keys) of at most tregs keys, as DTrace allows. */
 void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys);

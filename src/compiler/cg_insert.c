@@ -41,7 +41,7 @@ void cg_reg_place_stores(struct dt_cg *cg)
 	struct bpf_insn *out = malloc((n + k) * sizeof(*out));
 	if (before == NULL || fixed == NULL || out == NULL) {
 		free(before), free(fixed), free(out);
-		dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(cg->pcb);
 	}
 	size_t s = 0, j = 0;
 	for (size_t i = 0; i <= n; i++) {
@@ -86,7 +86,7 @@ void cg_reg_place_stores(struct dt_cg *cg)
 #undef ENTRY
 	if (dt_vec_reserve(&fn->insns, n + k) < 0) {
 		free(before), free(fixed), free(out);
-		dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(cg->pcb);
 	}
 	memcpy(fn->insns.v, out, (n + k) * sizeof(*out));
 	fn->insns.n = n + k;

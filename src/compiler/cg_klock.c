@@ -98,7 +98,7 @@ int cg_klock_subr(struct dt_cg *cg, struct dt_node *n)
 		to_bool(cg, r);
 		return r;
 	case SUB_D_PATH:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "d_path( ) needs the kernel's bpf_d_path helper, which it allows only in "
 			  "programs attached to a few kernel functions, not in tracing probes");
 	default:

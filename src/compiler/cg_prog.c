@@ -12,6 +12,7 @@
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/cg_vtime.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/vars.h"
@@ -52,8 +53,7 @@ static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			struct dt_probe *prp = st->probes.v[i];
 			struct probe_clauses *p = &pc[prp->id];
 			p->prp = prp;
-			if (p->stmts.n > 0 && p->stmts.v[p->stmts.n - 1] == st)
-				continue;
+			/* Once per description that matched it, as DTrace. */
 			if (dt_vec_push(&p->stmts, st) < 0) {
 				rc = -ENOMEM;
 				goto out;
@@ -158,7 +158,7 @@ static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
 	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = st->func->name };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(cg->pcb);
 	cg_emit(cg, I_CALL_PSEUDO());
 }
 
@@ -203,6 +203,12 @@ static struct bo_func *new_func(dtrace_hdl_t *dtp, const char *name, const char 
 	return fn;
 }
 
+struct bo_func *dt_cg_new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
+			       unsigned nargs)
+{
+	return new_func(dtp, name, section, nargs);
+}
+
 static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 {
 	dtrace_hdl_t *dtp = pcb->hdl;
@@ -212,7 +218,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	struct bo_func *fn = section ? new_func(dtp, g->name, section, 1) : NULL;
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	g->fn = fn;
 	int skip = cg_label_new(&cg);
@@ -257,7 +263,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 		struct dt_stmt *st = g->stmts.v[i];
 		call_clause(&cg, st, dctx);
 		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
-		if (((st->rdesc != NULL && st->rdesc->has_exit) || st->may_fault) && !end &&
+		if ((st->has_exit || st->may_fault) && !end &&
 		    i + 1 < g->stmts.n) {
 			cg_ld_bss(&cg, BPF_R1, BSS_STATE);
 			cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
@@ -286,7 +292,7 @@ static void build_fault(struct dt_pcb *pcb)
 	uint32_t size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	int done = cg_label_new(&cg);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R2));
@@ -344,14 +350,14 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 	struct bo_func *fn = new_func(dtp, "dt_error", NULL, 3);
 
 	if (fn == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R2));
 	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
 	struct bo_reloc r = { .insn = cg_pos(&cg), .kind = BO_RELOC_CALL, .target = "dt_fault" };
 	if (dt_vec_push(&fn->relocs, r) < 0)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	cg_emit(&cg, I_CALL_PSEUDO());
 	if (eg != NULL && eg->stmts.n > 0) {
 		int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
@@ -434,6 +440,10 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
 	if (dtp->need_curcpu_map)
 		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
+	if (dtp->uses_usyms)
+		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 4, 4, USEEN_MAX, 0);
+	if (dtp->uses_vtime)
+		rc |= add_map(dtp, MAP_VTIME, BPF_MAP_TYPE_LRU_HASH, 4, VTIME_VALUE, VTIME_MAX, 0);
 	if (dtp->need_probe_map)
 		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
 			      (uint32_t)dtp->probes.n + 1, 0);
@@ -523,6 +533,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	}
 	build_fault(&pcb);
 	build_error(&pcb, error_group);
+	dt_cg_vtime_program(&pcb);
 	if (dtp->bss_size < BSS_FIXED)
 		dtp->bss_size = BSS_FIXED;
 	dtp->obj->bss_size = dtp->bss_size;

@@ -32,7 +32,7 @@ static const int alloc_order[] = { BPF_R9, BPF_R8, BPF_R7, BPF_R1, BPF_R2, BPF_R
 
 static _Noreturn void oom(struct dt_cg *cg)
 {
-	dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+	dt_cnomem(cg->pcb);
 }
 
 static int depth(const struct dt_cg *cg)

@@ -8,8 +8,10 @@
  * speculation, or a record larger than specsize) ends the clause: its
  * record is discarded.  A record that does not fit in what is left of
  * specsize gets DT_SPEC_CTLONLY with its ID: the clause runs on, the
- * consumer counts the record and drops it (what DTrace does).  commit() and discard() store the ID they changed (or 0)
- * in slots at the front of the record, zeroed when it is reserved, so that
+ * consumer counts the record and drops it (what DTrace does).  commit()
+ * and discard() store what they ended (the use's tag and its number of
+ * records, or 0) in 8-byte slots at the front of the record, zeroed when
+ * it is reserved, so that
  * a record submitted after a fault or a failed speculate() (flagged
  * DT_SPEC_CTLONLY) still tells the consumer what its clause committed or
  * discarded, and never anything it did not.
@@ -38,7 +40,7 @@ static uint32_t spec_area(struct dt_cg *cg)
 	if (nspec < 0)
 		nspec = 0;
 	if (nspec > DT_SPEC_MAX)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", cg->line,
+		dt_cerror(cg->pcb, NULL, cg->line,
 			  "nspec %lld is more speculations than this dtrace supports (%d)",
 			  (long long)nspec, DT_SPEC_MAX);
 	if (dtp->bss_size < BSS_FIXED)
@@ -47,7 +49,7 @@ static uint32_t spec_area(struct dt_cg *cg)
 	uint32_t size = (uint32_t)DT_SPEC_AREA_SIZE(nspec);
 	struct bo_var v = { .name = "dt_specs", .offset = off, .size = size };
 	if (dt_vec_push(&cg->obj->bss_vars, v) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	dtp->bss_size = off + size;
 	dtp->spec_off = off;
 	dtp->spec_nspec = (uint32_t)nspec;
@@ -70,12 +72,15 @@ static int area_reg(struct dt_cg *cg)
 	return r;
 }
 
-static void scan(struct dt_node *list, int *nctl, bool *speculates)
+/* The speculation actions of list (block: up to its first if, which ends a basic block). */
+static void scan(struct dt_node *list, bool block, int *nctl, bool *speculates)
 {
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
 		if (s->kind == N_IF || s->kind == N_BLOCK) {
-			scan(s->body, nctl, speculates);
-			scan(s->elsebody, nctl, speculates);
+			if (block)
+				return;
+			scan(s->body, false, nctl, speculates);
+			scan(s->elsebody, false, nctl, speculates);
 			continue;
 		}
 		if (s->kind != N_EXPRSTMT || s->l->kind != N_CALL || s->l->id == NULL ||
@@ -88,20 +93,34 @@ static void scan(struct dt_node *list, int *nctl, bool *speculates)
 	}
 }
 
-void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
+static void begin_record(struct dt_cg *cg, struct dt_node *list, bool block)
 {
 	int nctl = 0;
 	bool speculates = false;
 
-	scan(body, &nctl, &speculates);
-	cg->spec_used = speculates || nctl > 0;
+	scan(list, block, &nctl, &speculates);
+	/* (Clause-wide: the fault path, shared by a split clause's blocks, needs it.) */
+	cg->spec_used = cg->spec_used || speculates || nctl > 0;
+	cg->spec_fail = 0;
+	cg->spec_size_insn = 0;
+	cg->spec_nslots = cg->spec_next = 0;
 	if (nctl == 0)
 		return;
-	cg->spec_slot = cg_rec_alloc(cg, 4 * (uint32_t)nctl, 4);
+	cg->spec_slot = cg_rec_alloc(cg, 8 * (uint32_t)nctl, 8);
 	cg->spec_nslots = nctl;
 	for (int i = 0; i < nctl; i++)
-		cg_emit(cg, I_ST(BPF_W, REG_REC, (int16_t)(cg->spec_slot + 4 * (uint32_t)i), 0));
+		cg_emit(cg, I_ST(BPF_DW, REG_REC, (int16_t)(cg->spec_slot + 8 * (uint32_t)i), 0));
 	cg->rdesc->spec_ctl = true;
+}
+
+void cg_spec_clause_begin(struct dt_cg *cg, struct dt_node *body)
+{
+	begin_record(cg, body, false);
+}
+
+void cg_spec_block_begin(struct dt_cg *cg, struct dt_node *first)
+{
+	begin_record(cg, first, true);
 }
 
 int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n)
@@ -134,7 +153,7 @@ static void act_speculate(struct dt_cg *cg, struct dt_node *call)
 	cg_reg_free(cg, ok);
 }
 
-/* commit(id), discard(id): the ID that now drains (or 0) into the next slot. */
+/* commit(id), discard(id): the use it ended (DT_SPEC_ENDED, or 0) into the next slot. */
 static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 {
 	struct dt_ritem it;
@@ -143,7 +162,7 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	if (cg->spec_next >= cg->spec_nslots)
 		dt_cerror(cg->pcb, "D_UNKNOWN", call->line,
 			  "internal error: no record slot for %s( )", call->id->name);
-	uint32_t off = cg->spec_slot + 4 * (uint32_t)cg->spec_next++;
+	uint32_t off = cg->spec_slot + 8 * (uint32_t)cg->spec_next++;
 	a[1] = cg_expr(cg, call->call.args);
 	a[0] = area_reg(cg);
 	a[2] = imm_reg(cg, cg->dtp->spec_nspec);
@@ -153,16 +172,16 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	cg_jmp_imm(cg, BPF_JNE, r, -1, ok);
 	cg_fault(cg, DT_FLT_ILLOP, -1);
 	cg_label_place(cg, ok);
-	cg_emit(cg, I_STX(BPF_W, REG_REC, r, (int16_t)off));
+	cg_emit(cg, I_STX(BPF_DW, REG_REC, r, (int16_t)off));
 	cg_reg_free(cg, r);
 
 	memset(&it, 0, sizeof(it));
 	it.kind = commit ? RK_COMMIT : RK_DISCARD;
 	it.off = off;
-	it.size = 4;
+	it.size = 8;
 	it.type = cg->dtp->types.t_int;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+		dt_cnomem(cg->pcb);
 }
 
 void cg_spec_action(struct dt_cg *cg, struct dt_node *call)
@@ -191,7 +210,8 @@ bool cg_spec_fault_submit(struct dt_cg *cg)
 	return true;
 }
 
-void cg_spec_clause_end(struct dt_cg *cg)
+/* The record's size into the speculate() call, now that it is known. */
+static void patch_size(struct dt_cg *cg)
 {
 	if (cg->spec_size_insn != 0) {
 		/*
@@ -209,8 +229,11 @@ void cg_spec_clause_end(struct dt_cg *cg)
 			size = INT32_MAX;
 		cg->fn->insns.v[cg->spec_size_insn - 1].imm = (int32_t)size;
 	}
-	if (cg->spec_fail == 0)
-		return;
+}
+
+/* A failed speculate(): the record goes (what it committed or discarded only) or is dropped. */
+static void fail_path(struct dt_cg *cg)
+{
 	cg_label_place(cg, cg->spec_fail - 1);
 	if (cg->spec_nslots > 0) {
 		cg_emit(cg, I_ST(BPF_W, REG_REC, HDR_SPEC_OFF, (int32_t)DT_SPEC_CTLONLY));
@@ -220,6 +243,31 @@ void cg_spec_clause_end(struct dt_cg *cg)
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
 	}
+}
+
+void cg_spec_clause_end(struct dt_cg *cg)
+{
+	patch_size(cg);
+	if (cg->spec_fail == 0)
+		return;
+	fail_path(cg);
 	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(cg, I_EXIT());
+}
+
+/*
+ * A basic block of a split clause is a clause to DTrace (dt_sugar.c): a
+ * failed speculate() ends the block, and the blocks after it run.
+ */
+void cg_spec_block_end(struct dt_cg *cg, int cont)
+{
+	patch_size(cg);
+	if (cg->spec_fail != 0) {
+		cg_ja(cg, cont);
+		fail_path(cg);
+		cg_emit(cg, I_MOV64_IMM(REG_REC, 0));
+	}
+	cg->spec_fail = 0;
+	cg->spec_size_insn = 0;
+	cg->spec_nslots = cg->spec_next = 0;
 }

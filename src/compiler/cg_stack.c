@@ -163,22 +163,17 @@ static int ctx_reg(struct dt_cg *cg)
 }
 
 /*
- * bpf_get_stack(ctx, dst, size, flags): a user stack, or the kernel stack
- * less the tracing machinery's frames; dst (freed) is zero-filled past
- * the last frame.  Returns a register with the bytes stored (negative on
+ * bpf_get_stack(ctx, dst, size, flags): a user stack (at a function's
+ * first instruction dt_rt_ustack_entry()), or the kernel stack less the
+ * tracing machinery's frames; dst (freed) is zero-filled past the last
+ * frame.  Returns a register with the bytes stored (negative on
  * failure, 0 for no kernel stack).
  */
 static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 {
 	int a[4];
 
-	if (user) {
-		a[0] = ctx_reg(cg);
-		a[1] = dst;
-		a[2] = imm(cg, (int32_t)size);
-		a[3] = imm(cg, BPF_F_USER_STACK);
-		return cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
-	}
+	cg_bvar_need_current(cg, user ? "a user stack" : "a kernel stack");
 	int res = cg_reg_alloc(cg);
 	int keep = cg_reg_alloc(cg);
 	int flags = cg_reg_alloc(cg);
@@ -187,7 +182,29 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 	cg_emit(cg, I_MOV64_IMM(res, 0));	/* saved across the calls: defined */
 	cg_emit(cg, I_MOV64_REG(keep, dst));
 	cg_emit(cg, I_LDX(BPF_DW, flags, REG_DCTX, DCTX_KSTACK));
+	if (user) {
+		/* At a function's first instruction: the run-time walk (cg_stack.h). */
+		cg_jmp_imm(cg, BPF_JSET, flags, DT_STACK_UENTRY, none);
+		cg_reg_free(cg, flags);
+		a[0] = ctx_reg(cg);
+		a[1] = dst;
+		a[2] = imm(cg, (int32_t)size);
+		a[3] = imm(cg, BPF_F_USER_STACK);
+		int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
+		cg_emit(cg, I_MOV64_REG(res, rc));
+		cg_reg_free(cg, rc);
+		cg_ja(cg, done);
+		cg_label_place(cg, none);
+		a[0] = keep;
+		a[1] = imm(cg, (int32_t)size);
+		rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 2);
+		cg_emit(cg, I_MOV64_REG(res, rc));
+		cg_reg_free(cg, rc);
+		cg_label_place(cg, done);
+		return res;
+	}
 	cg_jmp_imm(cg, BPF_JSET, flags, DT_KSTACK_NONE, none);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, flags, BPF_F_SKIP_FIELD_MASK));
 	a[0] = ctx_reg(cg);
 	a[1] = dst;
 	a[2] = imm(cg, (int32_t)size);
@@ -210,6 +227,7 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 
 static int current_tgid(struct dt_cg *cg)
 {
+	cg_bvar_need_current(cg, "a user address");
 	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
 
 	cg_emit(cg, I_ALU64_IMM(BPF_RSH, r, 32));
@@ -225,11 +243,13 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 	if (!user)
 		nframes += DT_KSTACK_SPARE;
 	if (user) {
+		cg_bvar_need_current(cg, "a user stack");
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
 		cg->dtp->uses_usyms = true;
+		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
 }
@@ -275,7 +295,7 @@ static bool is_symaddr_call(const struct dt_node *n)
 int cg_symaddr_value(struct dt_cg *cg, struct dt_node *call)
 {
 	if (!is_symaddr_call(call))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", call->line,
+		dt_cerror(cg->pcb, NULL, call->line,
 			  "%s( ) may only be used as an action or an aggregation key", call->id->name);
 	return cg_expr(cg, call->call.args);
 }
@@ -288,10 +308,12 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 	cg_emit(cg, I_STX(BPF_DW, dst, v, user ? 8 : 0));
 	cg_reg_free(cg, v);
 	if (user) {
+		cg_bvar_need_current(cg, "a user stack");
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg->dtp->uses_usyms = true;
+		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, dst);
 }
@@ -329,7 +351,7 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 	case DT_AGGKEY_USTACK: {
 		bool user = ak->kind == DT_AGGKEY_USTACK;
 		if (!dt_stack_is_call(k))
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", k->line,
+			dt_cerror(cg->pcb, NULL, k->line,
 				  "a stack key must be a call of stack( ), ustack( ) or jstack( )");
 		/* The key is as long as the first use asked; later uses fit in it. */
 		uint32_t room = ak->size / 8 - 1;
@@ -345,6 +367,20 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 		store_symaddr(cg, k, true, dst);
 		return;
 	}
+}
+
+void cg_stack_note_proc(struct dt_cg *cg)
+{
+	int a[3];
+
+	if (!cg->user_addrs)
+		return;
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], MAP_USEEN);
+	a[1] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[1], MAP_RING);
+	a[2] = current_tgid(cg);
+	cg_call_func_void(cg, "dt_rt_proc_seen", a, 3);
 }
 
 int cg_stack_bvar(struct dt_cg *cg, int code)

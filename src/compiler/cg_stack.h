@@ -64,6 +64,14 @@ int cg_symaddr_value(struct dt_cg *cg, struct dt_node *call);
  */
 void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *ak, int dst);
 
+/*
+ * At the end of a clause that recorded user addresses: tell the consumer
+ * the first time in a while that the current process has some, so that
+ * it reads the process's mappings while the process lives
+ * (dt_rt_proc_seen, DT_REC_PROC_SEEN).
+ */
+void cg_stack_note_proc(struct dt_cg *cg);
+
 /* caller, ucaller, stackdepth, ustackdepth (enum dt_bvar); -1 for others. */
 int cg_stack_bvar(struct dt_cg *cg, int code);
 
@@ -75,6 +83,14 @@ int cg_stack_bvar(struct dt_cg *cg, int code);
  */
 #define DT_KSTACK_NONE 0x100
 #define DT_KSTACK_SPARE 1
+
+/*
+ * Also in that word: the probe fires at a function's first instruction,
+ * before the function pushed its frame (pid entry and offset-0 probes).
+ * User stacks then take the caller's return address from the top of the
+ * stack, as DTrace does at entry probes, and ucaller is that address.
+ */
+#define DT_STACK_UENTRY 0x200
 int64_t cg_stack_kskip(const struct dt_mech *mech);
 
 #endif

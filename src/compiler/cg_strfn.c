@@ -32,6 +32,19 @@ static int imm(struct dt_cg *cg, int64_t v)
 	return r;
 }
 
+/*
+ * An integer argument converted to its prototype's type, as in a call of a
+ * C function: substr("abc", 4294967297) starts at 1 (DTrace's substr()
+ * also takes only the low 32 bits of its int arguments).
+ */
+static int int_arg(struct dt_cg *cg, struct dt_node *n, struct dt_type *t)
+{
+	int r = cg_expr(cg, n);
+
+	cg_normalize(cg, r, t);
+	return r;
+}
+
 static int work(struct dt_cg *cg)
 {
 	return cg_scratch_alloc(cg, DT_STR_WORK(dt_str_bytes(cg->dtp)));
@@ -148,8 +161,8 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_SUBSTR: {
 		struct dt_node *len = arg(n, 2);
 		a[1] = cg_expr_string(cg, arg(n, 0));
-		a[2] = cg_expr(cg, arg(n, 1));
-		a[3] = len ? cg_expr(cg, len) : imm(cg, 0);
+		a[2] = int_arg(cg, arg(n, 1), cg->dtp->types.t_int);
+		a[3] = len ? int_arg(cg, len, cg->dtp->types.t_int) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 1 | (len != NULL));
 		return cg_call_func(cg, "dt_rt_substr", a, 5);
@@ -164,7 +177,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_LLTOSTR: {
 		struct dt_node *base = arg(n, 1);
 		a[1] = cg_expr(cg, arg(n, 0));
-		a[2] = base ? cg_expr(cg, base) : imm(cg, 10);
+		a[2] = base ? int_arg(cg, base, cg->dtp->types.t_int) : imm(cg, 10);
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_lltostr", a, 4);
@@ -174,7 +187,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		struct dt_node *start = arg(n, 2);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
-		a[3] = start ? cg_expr(cg, start) : imm(cg, 0);
+		a[3] = start ? int_arg(cg, start, cg->dtp->types.t_int) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 2 | (code == SUB_RINDEX) << 1 | (start != NULL));
 		r = cg_call_func(cg, "dt_rt_index", a, 5);
@@ -193,7 +206,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_STRCHR:
 	case SUB_STRRCHR:
 		a[1] = cg_expr_string(cg, arg(n, 0));
-		a[2] = cg_expr(cg, arg(n, 1));
+		a[2] = int_arg(cg, arg(n, 1), cg->dtp->types.t_char);
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		a[4] = imm(cg, code == SUB_STRRCHR);

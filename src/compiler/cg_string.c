@@ -122,20 +122,49 @@ int cg_scratch_alloc(struct dt_cg *cg, uint32_t size)
 	return r;
 }
 
+/*
+ * A string ends at its NUL and nothing after it is kept: the rest of the
+ * destination is zero, whatever it held (another process's arguments, an
+ * earlier record), because records, keys and translated structs are read
+ * as bytes.  The helper stops at the NUL, so the destination is zeroed
+ * first, unless the source lies in it (s = s + 2 moves a string within
+ * its own storage, where zeroing would destroy it; what follows the NUL
+ * there is that string's own bytes, never seen outside it).
+ */
+static void zero_dst(struct dt_cg *cg, int dst, int src, uint32_t size)
+{
+	int zero = cg_label_new(cg), done = cg_label_new(cg);
+	int t = cg_reg_alloc(cg);
+
+	cg_jmp_reg(cg, BPF_JLT, src, dst, zero);
+	cg_emit(cg, I_MOV64_REG(t, dst));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, (int32_t)size));
+	cg_jmp_reg(cg, BPF_JLT, src, t, done);
+	cg_label_place(cg, zero);
+	cg_emit(cg, I_MOV64_REG(t, dst));
+	int z = cg_reg_alloc(cg);
+	cg_ld_rodata(cg, z, cg_rodata_zeros(cg, size));
+	struct cg_arg a[3] = {
+		{ CG_ARG_REG, t }, { CG_ARG_IMM, (int32_t)size }, { CG_ARG_REG, z },
+	};
+	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3));
+	cg_label_place(cg, done);
+}
+
 void cg_strcpy(struct dt_cg *cg, int dst, int src, uint32_t size)
 {
-	int a[3];
-
-	a[0] = dst;
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-	a[2] = src;
-	cg_call_helper_void(cg, BPF_FUNC_probe_read_kernel_str, a, 3);
+	zero_dst(cg, dst, src, size);
+	struct cg_arg a[3] = {
+		{ CG_ARG_REG, dst }, { CG_ARG_IMM, (int32_t)size }, { CG_ARG_REG, src },
+	};
+	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel_str, a, 3));
 }
 
 /* Copy a string from kernel or user memory into a scratch buffer. */
 static int read_str(struct dt_cg *cg, int addr, bool userland)
 {
+	if (userland)
+		cg_bvar_need_current(cg, "user memory");
 	uint32_t strsize = dt_str_bytes(cg->dtp);
 	int buf = cg_scratch_alloc(cg, strsize);
 	int keep = cg_reg_alloc(cg);

@@ -12,6 +12,11 @@
 
 int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 {
+	if (n == cg->lv_root) {
+		int r = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)cg->lv_root_slot));
+		return r;
+	}
 	switch (n->kind) {
 	case N_MEMBER: {
 		if (n->aux != NULL)	/* a translated member: its value or address */
@@ -67,11 +72,15 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 			*userland = bt->userland || (n->l->flags & DN_USERLAND);
 		int idx = cg_expr(cg, n->call.args);
 		uint32_t esz = dt_type_size(bt->base);
-		if (bt->kind == TK_ARRAY && bt->nelems > 0 && !(n->call.args->flags & DN_CONST)) {
-			/* Run-time bounds check, as DTrace does for arrays. */
+		/*
+		 * Run-time bounds check, as DTrace does for arrays (not for
+		 * those of 0 or 1 elements, the anchors of variable ones): a
+		 * negative or too large index faults with the index.
+		 */
+		if (bt->kind == TK_ARRAY && bt->nelems > 1 && !(n->call.args->flags & DN_CONST)) {
 			int ok = cg_label_new(cg);
 			cg_jmp_imm(cg, BPF_JLT, idx, (int32_t)bt->nelems, ok);
-			cg_fault(cg, DT_FLT_BADADDR, -1);
+			cg_fault(cg, DT_FLT_BADINDEX, idx);
 			cg_label_place(cg, ok);
 		}
 		if (esz > 1)
@@ -90,7 +99,7 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 	default:
 		break;
 	}
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "cannot take the address of this expression");
+	dt_cerror(cg->pcb, NULL, n->line, "cannot take the address of this expression");
 }
 
 /*
@@ -138,7 +147,7 @@ int cg_member(struct dt_cg *cg, struct dt_node *n)
 		/* The address is the byte holding the first bit: read the bytes it spans. */
 		uint32_t nbytes = bitfield_bytes(m, off_bits);
 		if (nbytes > 8)
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			dt_cerror(cg->pcb, NULL, n->line,
 				  "bit-field %s spans more than 8 bytes", n->member);
 		struct dt_type *ut = dt_type_int(&cg->dtp->types, 8, false);
 		if (n->flags & DN_AMEM)
@@ -207,7 +216,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 	struct dt_ident *id = n->id;
 
 	if (id->kind != IDK_SUBR)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+		dt_cerror(cg->pcb, NULL, n->line,
 			  "%s( ) cannot be used as a value here yet", id->name);
 	switch (id->code) {
 	case SUB_RAND:
@@ -234,37 +243,41 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	}
 	case SUB_COPYINSTR: {
-		uint32_t strsize = dt_str_bytes(cg->dtp);
+		/*
+		 * DTrace reads min(maxsize, strsize) bytes, its NUL included
+		 * (a larger maxsize, as unsigned, is strsize); nothing read
+		 * (a size of 0, a bad address) is a fault at the address.
+		 */
+		cg_bvar_need_current(cg, "copyinstr( )");
+		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
 		int addr = arg_value(cg, n, 0);
-		int buf = cg_scratch_alloc(cg, strsize);
+		int buf = cg_scratch_alloc(cg, dt_str_bytes(cg->dtp));
 		int keep = cg_reg_alloc(cg);
 		int save = cg_reg_alloc(cg);
+		int bad = cg_label_new(cg), ok = cg_label_new(cg);
 		cg_emit(cg, I_MOV64_REG(keep, buf));
 		cg_emit(cg, I_MOV64_REG(save, addr));
 		int a[3];
 		a[0] = buf;
 		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
 		struct dt_node *lim = arg_node(n, 1);
 		if (lim != NULL) {
 			int l = cg_expr(cg, lim);
-			/* Bound the length by strsize for the verifier. */
-			int ok = cg_label_new(cg);
-			cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
-			cg_jmp_imm(cg, BPF_JGE, l, (int32_t)strsize, ok);
+			int big = cg_label_new(cg);
+			cg_jmp_imm(cg, BPF_JGT, l, (int32_t)strsize, big);
 			cg_emit(cg, I_MOV64_REG(a[1], l));
-			cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], 1));
-			cg_label_place(cg, ok);
+			cg_label_place(cg, big);
 			cg_reg_free(cg, l);
-		} else {
-			cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
+			cg_jmp_imm(cg, BPF_JEQ, a[1], 0, bad);
 		}
 		a[2] = addr;
 		int rc = cg_call_helper(cg, BPF_FUNC_probe_read_user_str, a, 3);
-		int ok = cg_label_new(cg);
-		cg_jmp_imm(cg, BPF_JSGE, rc, 0, ok);
+		cg_jmp_imm(cg, BPF_JSGT, rc, 0, ok);
+		cg_reg_free(cg, rc);
+		cg_label_place(cg, bad);
 		cg_fault(cg, DT_FLT_BADADDR, save);
 		cg_label_place(cg, ok);
-		cg_reg_free(cg, rc);
 		cg_reg_free(cg, save);
 		return keep;
 	}
@@ -277,15 +290,22 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		uint32_t parent_off, tgid_off;
 		if (task == NULL || !dt_type_member(tt, task, "real_parent", &parent_off) ||
 		    !dt_type_member(tt, task, "tgid", &tgid_off))
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line,
+			dt_cerror(cg->pcb, NULL, n->line,
 				  "progenyof( ) needs kernel BTF for struct task_struct");
-		int a[3];
+		int a[4];
 		a[0] = arg_value(cg, n, 0);
 		a[1] = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)(parent_off / 8)));
 		a[2] = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(a[2], (int32_t)(tgid_off / 8)));
-		return cg_call_func(cg, "dt_rt_progenyof", a, 3);
+		/* The process the clause's built-in variables describe. */
+		if (cg_bvar_other_thread(cg)) {
+			a[3] = cg_bvar_task(cg);
+		} else {
+			a[3] = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_IMM(a[3], 0));
+		}
+		return cg_call_func(cg, "dt_rt_progenyof", a, 4);
 	}
 	default: {
 		int r = cg_strfn(cg, n);
@@ -297,7 +317,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 			r = cg_klock_subr(cg, n);
 		if (r >= 0)
 			return r;
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "subroutine %s( ) is not supported yet",
+		dt_cerror(cg->pcb, NULL, n->line, "subroutine %s( ) is not supported yet",
 			  id->name);
 	}
 	}

@@ -25,6 +25,8 @@ void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call)
 
 	if (pt != NULL && pt->kind == TK_PTR && pt->userland)
 		user = true;
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
 	int src = cg_expr(cg, addr);
 	int save = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(save, src));

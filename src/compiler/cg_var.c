@@ -75,20 +75,22 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 	if (id->size == 0) {
 		id->size = dt_var_size(dtp, id->type);
 		if (dt_vars_register(dtp, id) < 0)
-			dt_cerror(cg->pcb, "D_NOMEM", cg->line, "out of memory");
+			dt_cnomem(cg->pcb);
 	}
 	return dt_var_map_name(dtp, id);
 }
 
-/* A register pointing at a stack slot holding the current thread's key. */
+/*
+ * A register pointing at a stack slot holding the key of the thread the
+ * probe describes (its tid: the kernel's pid of the thread), the one its
+ * built-in variables describe.
+ */
 static int tls_key(struct dt_cg *cg)
 {
 	int slot = cg_stack_alloc(cg, 8);
-	int r = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
 
-	/* Thread identity: the kernel's pid of the thread (tid). */
-	cg_emit(cg, I_MOV32_REG(r, r));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, r, slot));
+	cg_bvar_tid_at(cg, BPF_FP, (int16_t)slot);
+	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
 	return r;
@@ -119,10 +121,7 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
 		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
 	if (id->kind == IDK_TLS) {
-		int t = cg_call_helper(cg, BPF_FUNC_get_current_pid_tgid, NULL, 0);
-		cg_emit(cg, I_MOV32_REG(t, t));
-		cg_emit(cg, I_STX(BPF_DW, base, t, 0));
-		cg_reg_free(cg, t);
+		cg_bvar_tid_at(cg, base, 0);
 		off = 8;
 	}
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
@@ -227,7 +226,7 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		return p;
 	}
 	default:
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", n->line, "variable %s cannot be read here",
+		dt_cerror(cg->pcb, NULL, n->line, "variable %s cannot be read here",
 			  id->name);
 	}
 }
@@ -245,9 +244,25 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 		cg_str_null_mark_store(cg, d);
 		cg_ja(cg, done);
 		cg_label_place(cg, copy);
-		/* An empty string must not leave an earlier NULL mark behind. */
-		cg_emit(cg, I_ST(BPF_H, d, 0, 0));
+		/*
+		 * cg_strcpy zeroes what follows the string, and with it an
+		 * earlier NULL mark, unless the string moves within this
+		 * storage (s = s + 2): an empty result then must not leave
+		 * a mark behind.  (Not cleared before the copy: s = s would
+		 * copy an emptied string.)
+		 */
+		int slot = cg_stack_alloc(cg, 8);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, d, (int16_t)slot));
 		cg_strcpy(cg, d, val, size);
+		if (size >= 2) {
+			int p = cg_reg_alloc(cg), c = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, p, BPF_FP, (int16_t)slot));
+			cg_emit(cg, I_LDX(BPF_B, c, p, 0));
+			cg_jmp_imm(cg, BPF_JNE, c, 0, done);
+			cg_emit(cg, I_ST(BPF_B, p, 1, 0));
+			cg_reg_free(cg, c);
+			cg_reg_free(cg, p);
+		}
 		cg_label_place(cg, done);
 		return;
 	}
@@ -346,11 +361,11 @@ static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
 		const struct dt_member *m = dt_type_member(&cg->dtp->types, st, lhs->member,
 							   &off_bits);
 		if (m != NULL && m->bitsize != 0)
-			dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+			dt_cerror(cg->pcb, NULL, lhs->line,
 				  "assigning to a bit-field is not supported");
 	}
 	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "only scalars can be assigned to alloca( )'d memory");
 	int addr = cg_lvalue_addr(cg, lhs, &user);
 	int p = cg_alloca_ptr(cg, addr, size);
@@ -393,7 +408,7 @@ static void store_bitfield(struct dt_cg *cg, struct dt_node *lhs, const struct d
 	uint32_t shift = off_bits % 8, nbytes = (shift + m->bitsize + 7) / 8;
 
 	if (nbytes > 8)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line, "bit-field %s spans more than 8 bytes",
+		dt_cerror(cg->pcb, NULL, lhs->line, "bit-field %s spans more than 8 bytes",
 			  lhs->member);
 	int addr = cg_lvalue_addr(cg, lhs, &user);
 	int old = cg_reg_alloc(cg), t = cg_reg_alloc(cg);
@@ -437,7 +452,7 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 		return;
 	}
 	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "only scalars can be assigned to a member or element");
 	if (lhs->kind == N_MEMBER) {
 		uint32_t off_bits;
@@ -456,6 +471,103 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 	cg_reg_free(cg, val);
 }
 
+static bool is_dyn(const struct dt_node *n)
+{
+	return n->id != NULL && (n->id->kind == IDK_ARRAY || n->id->kind == IDK_TLS);
+}
+
+/*
+ * The thread-local or associative array element (a struct, union or
+ * array) whose storage a member or element lvalue (a[k].m, self->s.m[i]
+ * ...) is part of, or NULL.
+ */
+static struct dt_node *dyn_root(struct dt_node *n)
+{
+	if (n->kind != N_MEMBER && n->kind != N_INDEX)
+		return NULL;
+	for (;;) {
+		if (n->kind == N_MEMBER && n->op == T_DOT && n->aux == NULL)
+			n = n->l;
+		else if (n->kind == N_INDEX && !is_dyn(n) && dt_type_is_array(n->l->type))
+			n = n->l;
+		else
+			break;
+	}
+	if ((n->kind == N_INDEX || n->kind == N_VAR || n->kind == N_IDENT) && is_dyn(n) &&
+	    cg_is_byref(n->type) && !dt_type_is_string(n->type))
+		return n;
+	return NULL;
+}
+
+/*
+ * The address of a dynamic variable's storage, created (zeroed) if it is
+ * not there, as assigning a whole element creates it; 0 (a dynamic
+ * variable drop counted) if there is no room for it.
+ */
+static int dyn_value_ptr(struct dt_cg *cg, struct dt_node *root)
+{
+	struct dt_ident *id = root->id;
+	const char *map = dyn_map(cg, id);
+	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
+						       : array_key(cg, id, root->call.args);
+	int kslot = cg_stack_alloc(cg, 8), slot = cg_stack_alloc(cg, 8), done = cg_label_new(cg);
+	int a[4];
+
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, key, (int16_t)kslot));
+	cg_reg_free(cg, key);
+	for (int pass = 0; pass < 2; pass++) {
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], map);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, a[1], BPF_FP, (int16_t)kslot));
+		int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, p, (int16_t)slot));
+		cg_jmp_imm(cg, BPF_JNE, p, 0, done);
+		cg_reg_free(cg, p);
+		if (pass == 1) {
+			cg_count_drop(cg, CPU_DYN_DROPS);
+			cg_label_place(cg, done);
+			int r = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)slot));
+			return r;
+		}
+		/* Not there: insert zeros (another CPU may have been first). */
+		a[0] = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, a[0], map);
+		a[1] = cg_reg_alloc(cg);
+		cg_emit(cg, I_LDX(BPF_DW, a[1], BPF_FP, (int16_t)kslot));
+		a[2] = cg_reg_alloc(cg);
+		cg_ld_rodata(cg, a[2], cg_rodata_zeros(cg, id->size));
+		a[3] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
+		cg_call_helper_void(cg, BPF_FUNC_map_update_elem, a, 4);
+	}
+	return -1;
+}
+
+/*
+ * Store into a member or element of a thread-local or associative array
+ * element: D storage like a global's (DTrace allocates the variable when
+ * a by-reference one is modified), so the element is created if absent.
+ */
+static void store_in_dyn(struct dt_cg *cg, struct dt_node *lhs, struct dt_node *root, int val)
+{
+	int p = dyn_value_ptr(cg, root), skip = cg_label_new(cg);
+	int slot = cg_stack_alloc(cg, 8);
+
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, skip);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, p, (int16_t)slot));
+	cg_reg_free(cg, p);
+	struct dt_node *outer = cg->lv_root;
+	int outer_slot = cg->lv_root_slot;
+	cg->lv_root = root;
+	cg->lv_root_slot = slot;
+	store_in_var(cg, lhs, val);
+	cg->lv_root = outer;
+	cg->lv_root_slot = outer_slot;
+	cg_label_place(cg, skip);
+}
+
 void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 {
 	struct dt_ident *id = lhs->id;
@@ -468,9 +580,14 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 		store_in_var(cg, lhs, val);
 		return;
 	}
+	struct dt_node *root = dyn_root(lhs);
+	if (root != NULL && root != lhs) {
+		store_in_dyn(cg, lhs, root, val);
+		return;
+	}
 	if (lhs->kind == N_MEMBER || (lhs->kind == N_OP1 && lhs->op == T_DEREF) ||
 	    (lhs->kind == N_INDEX && (id == NULL || (id->kind != IDK_ARRAY && id->kind != IDK_TLS))))
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", lhs->line,
+		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "assigning to kernel memory is not supported (use copyout( ) for user memory)");
 	switch (id->kind) {
 	case IDK_GLOBAL: {

@@ -190,7 +190,7 @@ int cg_xlate_value(struct dt_cg *cg, struct dt_node *n)
 		cg_emit(cg, I_ST(BPF_DW, REG_SCRATCH, (int16_t)(base + i), 0));
 	int slot = input_slot(cg, n);
 	if (dt_type_load_members(&cg->dtp->types, st) < 0)
-		dt_cerror(cg->pcb, "D_NOMEM", n->line, "out of memory");
+		dt_cnomem(cg->pcb);
 	for (uint32_t i = 0; i < st->nmembers; i++) {
 		const struct dt_member *om = &st->members[i];
 		struct dt_trmember *m = om->name != NULL ? definition(xl, om->name) : NULL;

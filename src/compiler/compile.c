@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@
 #include "consumer/aggdesc.h"
 #include "compiler/types.h"
 #include "consumer/rdesc.h"
+#include "lib/ctf_write.h"
 #include "compiler/ulib.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
@@ -34,14 +36,13 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	int n = 0;
 
 	msg[0] = '\0';
-	if (pcb->pred_line > 0 && tag != NULL && strncmp(tag, "D_OP_", 5) == 0)
-		line = pcb->pred_line;
 	if (tag != NULL && dtp->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
 	/* Scripts report lines; -n and friends name the part of the clause. */
-	if (line > 0 && pcb->filetag != NULL)
-		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "\"%s\", line %d: ", pcb->filetag,
-			      line);
+	/* A header cpp included names itself; otherwise a library names its file. */
+	const char *ftag = pcb->linetag != NULL ? pcb->linetag : pcb->filetag;
+	if (line > 0 && ftag != NULL)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "\"%s\", line %d: ", ftag, line);
 	else if (line > 0 && pcb->show_lines)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "line %d: ", line);
 	else if (pcb->region != NULL && !pcb->show_lines)
@@ -61,12 +62,18 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	longjmp(pcb->jb, 1);
 }
 
+void dt_cnomem(struct dt_pcb *pcb)
+{
+	/* As DTrace: EDT_NOMEM's message, and no error tag. */
+	dt_cerror(pcb, NULL, 0, "Memory allocation failure");
+}
+
 void *dt_palloc(struct dt_pcb *pcb, size_t size)
 {
 	void *p = dt_arena_zalloc(pcb->arena, size ? size : 1);
 
 	if (p == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	return p;
 }
 
@@ -75,7 +82,7 @@ char *dt_pstrndup(struct dt_pcb *pcb, const char *s, size_t n)
 	char *p = dt_arena_strndup(pcb->arena, s, n);
 
 	if (p == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	return p;
 }
 
@@ -112,13 +119,13 @@ static struct bo_object *object(struct dt_pcb *pcb)
 	if (dtp->obj == NULL) {
 		dtp->obj = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->obj));
 		if (dtp->obj == NULL)
-			dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+			dt_cnomem(pcb);
 		dtp->obj->license = "GPL";
 		/* Record description 0 is the error record. */
 		if (dtp->rdescs.n == 0) {
 			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
 			if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
-				dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+				dt_cnomem(pcb);
 			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 		}
 	}
@@ -128,7 +135,7 @@ static struct bo_object *object(struct dt_pcb *pcb)
 struct match_ctx {
 	struct dt_stmt *st;
 	int pdesc;
-	DT_VEC(uint64_t) seen;	/* bit per probe id already in st->probes */
+	DT_VEC(uint64_t) seen;	/* bit per probe id this description matched already */
 };
 
 static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
@@ -173,12 +180,18 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	dtp->nextstmt += (uint32_t)c->clause.npdescs;
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
-		dt_cerror(pcb, "D_NOMEM", c->line, "out of memory");
+		dt_cnomem(pcb);
 	struct match_ctx mc = { st, 0, { 0 } };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
+		/*
+		 * As DTrace, each description is a clause of its own: a probe two
+		 * of them match runs the clause twice (pid's go:entry,_go:entry).
+		 */
 		mc.pdesc = i;
+		mc.seen.n = 0;
 		dtp->errtag[0] = '\0';
+		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
 		if (n < 0 && dtp->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
@@ -188,9 +201,10 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, tag, pd->line, "%s", msg);
 		}
+		/* No tag, as DTrace reports its own failures (out of memory ...). */
 		if (n < 0) {
 			dt_vec_free(&mc.seen);
-			dt_cerror(pcb, "D_NOMEM", pd->line, "failed to match probes: %s", strerror(-n));
+			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
 		}
 		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];
@@ -293,6 +307,68 @@ static int count_probes(const struct dtrace_prog *pgp)
 	return n;
 }
 
+/*
+ * -x ctfpath names the kernel's CTF archive.  Kernel types come from BTF
+ * here; the archive is looked at once, so that -x debug says what DTrace
+ * says of one it cannot open.
+ */
+static void check_ctfpath(dtrace_hdl_t *dtp)
+{
+	const char *path = dtp->opts.ctfpath;
+	uint64_t magic = 0;
+
+	if (path == NULL || dtp->ctfpath_checked)
+		return;
+	dtp->ctfpath_checked = true;
+	FILE *fp = fopen(path, "r");
+	const char *why = NULL;
+	if (fp == NULL)
+		why = strerror(errno);
+	else if (fread(&magic, sizeof(magic), 1, fp) != 1 || magic != 0x8b47f2a4d7623eebULL)
+		why = "File is not in CTF or a CTF-containing ELF format";
+	if (fp != NULL)
+		fclose(fp);
+	if (why != NULL)
+		dt_dprintf(dtp, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
+			   path, why);
+	else
+		dt_dprintf(dtp, "CTF archive %s not read: kernel types come from BTF\n", path);
+}
+
+/* -x ctypes / -x dtypes: after every compile, successful or not, as DTrace. */
+static void write_type_files(dtrace_hdl_t *dtp)
+{
+	if (dtp->opts.cdefs_fd >= 0)
+		dt_ctf_write(dtp, dtp->opts.cdefs_fd, false);
+	if (dtp->opts.ddefs_fd >= 0)
+		dt_ctf_write(dtp, dtp->opts.ddefs_fd, true);
+}
+
+int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t len,
+		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
+		char *const argv[])
+{
+	memset(pcb, 0, sizeof(*pcb));
+	pcb->hdl = dtp;
+	pcb->arena = &dtp->arena;
+	pcb->filename = (flags & DTRACE_C_FILE) ? name : NULL;
+	pcb->show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
+	pcb->cflags = flags;
+	pcb->pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
+	pcb->argc = argc;
+	pcb->argv = argv;
+	dt_nest_init(pcb);
+	pcb->src = dt_arena_strndup(&dtp->arena, src, len);
+	pcb->srclen = len;
+	pcb->argref = calloc((size_t)argc + 1, sizeof(bool));
+	if (pcb->src == NULL || pcb->argref == NULL) {
+		free(pcb->argref);
+		pcb->argref = NULL;
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
 			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
 {
@@ -303,6 +379,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 
 	if (src == NULL)
 		return NULL;
+	check_ctfpath(dtp);
 	if (dt_ulib_load(dtp) < 0) {
 		free(src);
 		return NULL;
@@ -319,32 +396,17 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		src = out;
 		len = outlen;
 	}
-	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
-	pcb.arena = &dtp->arena;
-	pcb.filename = (flags & DTRACE_C_FILE) ? name : NULL;
-	pcb.show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
-	pcb.cflags = flags;
-	pcb.pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
-	pcb.argc = argc;
-	pcb.argv = argv;
-	dt_nest_init(&pcb);
-	pcb.src = dt_arena_strndup(&dtp->arena, src, len);
-	pcb.srclen = len;
+	int rc = dt_pcb_init(&pcb, dtp, src, len, name, flags, kind, argc, argv);
 	free(src);
-	if (pcb.src == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (rc < 0)
 		return NULL;
-	}
+	bool *refs = pcb.argref;
 	pgp = calloc(1, sizeof(*pgp));
-	bool *refs = calloc((size_t)argc + 1, sizeof(bool));
-	if (pgp == NULL || refs == NULL) {
-		free(pgp);
+	if (pgp == NULL) {
 		free(refs);
 		dt_set_error(dtp, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	pcb.argref = refs;
 	if (setjmp(pcb.jb) != 0) {
 		free(refs);
 		for (size_t i = 0; i < pgp->stmts.n; i++) {
@@ -354,9 +416,13 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		free(pgp->stmts.v);
 		free(pgp);
 		dt_compile_hint(dtp);
+		write_type_files(dtp);
 		return NULL;
 	}
 	dt_parse_program(&pcb);
+	/* As DTrace, before anything is checked: pragmas naming nothing, unused arguments. */
+	dt_pragma_check_unused(&pcb);
+	dt_macro_check_unused(&pcb);
 	dt_sema_program(&pcb);
 	struct bo_object *obj = object(&pcb);
 	if (obj->source_name == NULL) {
@@ -369,7 +435,6 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		if (n->kind == N_PROVIDER)
 			pgp->nproviders++;
 	}
-	dt_pragma_check_unused(&pcb);
 	/* Provider definitions, for dtrace -h. */
 	if (pgp->nproviders > 0) {
 		size_t k = 0;
@@ -378,12 +443,15 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 			if (n->kind == N_PROVIDER)
 				pgp->providers[k++] = n;
 	}
+	/* DTrace checks actions as it generates code, after all clauses are cooked. */
+	for (size_t i = 0; i < pgp->stmts.n; i++)
+		dt_sema_act_clause(&pcb, pgp->stmts.v[i]);
 	layout_aggs(&pcb, pgp);
 	for (size_t i = 0; i < pgp->stmts.n; i++)
 		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);
-	dt_macro_check_unused(&pcb);
 	free(refs);
 	pgp->nprobes = count_probes(pgp);
+	write_type_files(dtp);
 	/* The handle owns every program it compiled. */
 	if (dt_vec_push(&dtp->progs, pgp) < 0) {
 		free(pgp->stmts.v);

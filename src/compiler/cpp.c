@@ -12,21 +12,13 @@
 
 #include "lib/dt_impl.h"
 
-/* What DTrace predefines for D programs. */
 /*
- * What DTrace predefines for D programs: not the C compiler's own macros
- * (-undef: no __GNUC__), but what system headers need to pick the
- * architecture.
+ * What DTrace passes cpp before the user's -D/-U/-I/-H arguments: it keeps
+ * cpp's own predefined macros (__x86_64__, __STDC__ ...) except __GNUC__.
  */
 static const char *const predefs[] = {
-	"-undef", "-D__linux", "-D__linux__", "-D__unix", "-D__SVR4", "-D__Linux",
-	"-D__SUNW_D=1", "-D__SUNW_D_64", "-D__SUNW_D_VERSION=0x02000000",
-#if defined(__x86_64__)
-	"-D__x86_64", "-D__x86_64__", "-D__amd64",
-#elif defined(__aarch64__)
-	"-D__aarch64__",
-#endif
-	"-D_LP64", "-D__LP64__", "-D__CHAR_BIT__=8",
+	"-D__linux", "-D__unix", "-D__SVR4", "-D__SUNW_D=1", "-U__GNUC__", "-D__SUNW_D_64",
+	"-D__Linux",
 };
 
 int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *filename,
@@ -36,21 +28,35 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	int in[2], out[2];
 	size_t nargv = ARRAY_SIZE(predefs) + (size_t)dtp->opts.ncppargs + 8;
 	const char **argv = calloc(nargv, sizeof(*argv));
+	char verdef[40];
 	size_t n = 0;
 
 	if (argv == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	argv[n++] = cpp;
-	argv[n++] = "-xc";
-	argv[n++] = "-Wno-trigraphs";
+	/* As DTrace: argv[0] is the program's base name. */
+	const char *base = strrchr(cpp, '/');
+	argv[n++] = base != NULL ? base + 1 : cpp;
 	for (size_t i = 0; i < ARRAY_SIZE(predefs); i++)
 		argv[n++] = predefs[i];
 	for (int i = 0; i < dtp->opts.ncppargs; i++)
 		argv[n++] = dtp->opts.cppargs[i];
-	/* As DTrace: the program is /dev/stdin to cpp, and its messages say so. */
+	snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)dtp->opts.vmax);
+	argv[n++] = verdef;
+	/* -Xa/-Xc/-Xt (the default) are ISO C; -Xs is K&R C, without __STDC__. */
+	argv[n++] = dtp->opts.stdc == DT_STDC_XS ? "-traditional-cpp" : "-std=c99";
+	/* Line-only positions in cpp's messages, as DTrace's report them. */
 	argv[n++] = "-fno-show-column";
+	/* As DTrace: the program is /dev/stdin to cpp, and its messages say so. */
 	argv[n++] = "/dev/stdin";
 	argv[n] = NULL;
+	/* An interpreter line ("#!/usr/sbin/dtrace -s") is not for cpp; its newline keeps line numbers. */
+	if (len >= 2 && src[0] == '#' && src[1] == '!') {
+		const char *nl = memchr(src, '\n', len);
+		size_t skip = nl != NULL ? (size_t)(nl - src) : len;
+		src += skip;
+		len -= skip;
+	}
+	dt_dprintf(dtp, "running %s with %zu arguments\n", cpp, n - 1);
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
 		free(argv);
@@ -67,7 +73,7 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 		dup2(in[0], 0);
 		dup2(out[1], 1);
 		execvp(cpp, (char *const *)argv);
-		_exit(127);
+		_exit(errno == ENOENT ? 127 : 126);
 	}
 	free(argv);
 	close(in[0]);
@@ -116,11 +122,13 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	dt_dprintf(dtp, "%s returned exit status %i\n", cpp, status);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		dt_sb_free(&res);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			return dt_set_error(dtp, -ENOENT, "failed to run %s: No such file or directory",
-					    cpp);
+			return dt_set_error(dtp, -EINVAL, "Preprocessor not found");
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 126)
+			return dt_set_error(dtp, -EINVAL, "Failed to exec preprocessor");
 		return dt_set_error(dtp, -EINVAL, "Preprocessor failed to process input program");
 	}
 	*outlenp = res.len;

@@ -66,8 +66,8 @@ static void compile_kernel(struct dt_pcb *pcb)
 	dt_parse_program(pcb);
 	for (struct dt_node *n = pcb->root, *next; n != NULL; n = next) {
 		next = n->next;
-		if (!sema_one(pcb, n) && getenv("DTRACE_DEBUG") != NULL)
-			fprintf(stderr, "dtrace DEBUG: D library: %s\n", pcb->hdl->errmsg);
+		if (!sema_one(pcb, n))
+			dt_dprintf(pcb->hdl, "D library declaration left out: %s\n", pcb->hdl->errmsg);
 	}
 }
 
@@ -131,6 +131,9 @@ bool dt_dlib_kernel_defines(const char *name)
 
 int dt_dlib_provide(struct dtrace_hdl *dtp, const char *name)
 {
+	/* -x nolibs: programs get no D library at all. */
+	if (dtp->opts.nolibs)
+		return 0;
 	if (dtp->dlib_state == DLIB_UNLOADED)
 		return dt_dlib_load(dtp) == 0 ? 1 : -EINVAL;
 	if (dtp->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))

@@ -71,8 +71,8 @@ static const struct builtin builtins[] = {
 	{ "htons", IDK_SUBR, SUB_HTONS, "uint16_t(uint16_t)" },
 	{ "id", IDK_BVAR, BV_ID, "uint_t" },
 	{ "index", IDK_SUBR, SUB_INDEX, "int(const char *, const char *, [int])" },
-	{ "inet_ntoa", IDK_SUBR, SUB_INET_NTOA, "string(uint32_t *)" },
-	{ "inet_ntoa6", IDK_SUBR, SUB_INET_NTOA6, "string(void *, [int])" },
+	{ "inet_ntoa", IDK_SUBR, SUB_INET_NTOA, "string(ipaddr_t *)" },
+	{ "inet_ntoa6", IDK_SUBR, SUB_INET_NTOA6, "string(struct in6_addr *, [int])" },
 	{ "inet_ntop", IDK_SUBR, SUB_INET_NTOP, "string(int, void *)" },
 	{ "ipl", IDK_BVAR, BV_IPL, "uint_t" },
 	{ "jstack", IDK_ACTION, ACT_JSTACK, "_ustack([uint32_t], [uint32_t])" },
@@ -99,7 +99,7 @@ static const struct builtin builtins[] = {
 	{ "ppid", IDK_BVAR, BV_PPID, "pid_t" },
 	{ "print", IDK_ACTION, ACT_PRINT, "void(@)" },
 	{ "printa", IDK_ACTION, ACT_PRINTA, "void(@, ...)" },
-	{ "printf", IDK_ACTION, ACT_PRINTF, "void(@, ...)" },
+	{ "printf", IDK_ACTION, ACT_PRINTF, "void(string, ...)" },
 	{ "probefunc", IDK_BVAR, BV_PROBEFUNC, "string" },
 	{ "probemod", IDK_BVAR, BV_PROBEMOD, "string" },
 	{ "probename", IDK_BVAR, BV_PROBENAME, "string" },
@@ -256,7 +256,7 @@ struct dt_proto *dt_ident_proto(struct dt_pcb *pcb, struct dt_ident *id)
 	struct dt_proto *keep = dt_arena_alloc(&pcb->hdl->arena, sizeof(*keep));
 	struct dt_type **params = dt_arena_alloc(&pcb->hdl->arena, sizeof(*params) * 8);
 	if (keep == NULL || params == NULL)
-		dt_cerror(pcb, "D_NOMEM", 0, "out of memory");
+		dt_cnomem(pcb);
 	*keep = *p;
 	memcpy(params, p->params, sizeof(*params) * 8);
 	keep->params = params;
@@ -273,6 +273,8 @@ static const char *scope_prefix(enum dt_idkind kind)
 		return "this->";
 	case IDK_AGG:
 		return "@";
+	case IDK_EXTERN:
+		return "D`";
 	default:
 		return "";
 	}
@@ -317,28 +319,34 @@ void dt_idents_fini(struct dtrace_hdl *dtp)
 	dt_htab_free(&dtp->idents);
 }
 
-const char *dt_idkind_name(enum dt_idkind k)
+/* DTrace's names of identifier kinds (dt_idkind_name), as its messages use them. */
+const char *dt_ident_kind_name(const struct dt_ident *id)
 {
-	switch (k) {
+	switch (id->kind) {
 	case IDK_BVAR:
+		return id->code == BV_ARGS || id->code == BV_UREGS ? "associative array" : "scalar";
 	case IDK_GLOBAL:
-	case IDK_TLS:
 	case IDK_LOCAL:
-		return "variable";
+	case IDK_XLARG:
+		return "scalar";
+	case IDK_TLS:
+		return id->nkeys > 0 ? "associative array" : "scalar";
 	case IDK_ARRAY:
-		return "array";
-	case IDK_ACTION:
-	case IDK_SUBR:
-	case IDK_AGGFUNC:
-		return "function";
+		return "associative array";
 	case IDK_INLINE:
-		return "inline";
+		return id->iparams != NULL || id->nkeys > 0 ? "associative array" : "scalar";
+	case IDK_ACTION:
+		return "tracing function";
+	case IDK_SUBR:
+		return "function";
+	case IDK_AGGFUNC:
+		return "aggregating function";
 	case IDK_AGG:
 		return "aggregation";
 	case IDK_ENUM:
 		return "enumerator";
-	case IDK_XLARG:
-		return "translator input";
+	case IDK_EXTERN:
+		return "external symbol reference";
 	}
-	return "identifier";
+	return "<?>";
 }

@@ -27,6 +27,7 @@ enum dt_idkind {
 	IDK_AGG,	/* @name */
 	IDK_ENUM,	/* enumerator constant: value */
 	IDK_XLARG,	/* a translator's input, inside its member definitions */
+	IDK_EXTERN,	/* extern declaration: a symbol's type (kept apart from variables) */
 };
 
 enum dt_bvar {
@@ -120,7 +121,7 @@ struct dt_ident *dt_ident_user_add(struct dtrace_hdl *dtp, enum dt_idkind kind,
 
 void dt_idents_fini(struct dtrace_hdl *dtp);
 
-/* Human name of an identifier kind for messages ("variable", ...). */
-const char *dt_idkind_name(enum dt_idkind k);
+/* DTrace's name of an identifier's kind, for messages ("scalar", "associative array" ...). */
+const char *dt_ident_kind_name(const struct dt_ident *id);
 
 #endif

@@ -101,12 +101,53 @@ struct ksym {
 	uint64_t pcpu_offsets;	/* &__per_cpu_offset[0] */
 };
 
+struct modsym {
+	const char *mod, *name;
+	bool found;
+};
+
+static int on_module_symbol(void *arg, const char *mod, const char *name, uint64_t addr)
+{
+	struct modsym *m = arg;
+
+	(void)addr;
+	if (strcmp(mod, m->mod) != 0 || strcmp(name, m->name) != 0)
+		return 0;
+	m->found = true;
+	return -1;	/* found: stop */
+}
+
+/*
+ * mod``sym names a user symbol: DTrace refuses a kernel module's symbol
+ * named so (D_SYM_BADREF); a symbol the kernel does not list is unknown.
+ */
+static void user_reference(struct dt_pcb *pcb, int line, const char *scoped, const char *bt)
+{
+	char mod[128];
+	size_t modlen = (size_t)(bt - 1 - scoped);
+
+	if (modlen > 0 && modlen < sizeof(mod)) {
+		memcpy(mod, scoped, modlen);
+		mod[modlen] = '\0';
+		struct modsym m = { .mod = mod, .name = bt + 1 };
+		dt_kallsyms_walk(on_module_symbol, &m);
+		if (m.found)
+			dt_cerror(pcb, "D_SYM_BADREF", line,
+				  "kernel module '%s' symbol '%s' may not be referenced as a user symbol",
+				  mod, bt + 1);
+	}
+	dt_cerror(pcb, "D_IDENT_UNDEF", line, "failed to resolve %s: Unknown symbol name", scoped);
+}
+
 static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksym *ks)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
 	const char *bt = strrchr(scoped, '`');
 	const char *name = bt + 1;
 	size_t modlen = (size_t)(bt - scoped);
+
+	if (bt > scoped && bt[-1] == '`')
+		user_reference(pcb, line, scoped, bt);
 
 	if (modlen != 0 && strncmp(scoped, "vmlinux", modlen) != 0)
 		dt_cerror(pcb, "D_IDENT_UNDEF", line,

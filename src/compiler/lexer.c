@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/escape.h"
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
 #include "compiler/types.h"
@@ -61,6 +62,12 @@ void dt_lex_init(struct dt_lexer *lx, struct dt_pcb *pcb, const char *src, size_
 	lx->pragma = pragma;
 }
 
+/* c is one of the characters of set (a NUL byte in the source never is). */
+static bool one_of(int c, const char *set)
+{
+	return c != '\0' && strchr(set, c) != NULL;
+}
+
 static int peekc(struct dt_lexer *lx, size_t ahead)
 {
 	size_t p = lx->pos + ahead;
@@ -75,23 +82,48 @@ static bool at_line_start(struct dt_lexer *lx)
 		char c = lx->src[p - 1];
 		if (c == '\n')
 			return true;
-		if (!strchr(" \t\f\v\r", c))
+		if (!one_of(c, " \t\f\v\r"))
 			return false;
 		p--;
 	}
 	return true;
 }
 
-/* Split a control line into words; quoted strings become one word. */
+/* Whether a whole control-line word is an integer constant (DTrace's RGX_INT). */
+static bool is_int_word(const char *w)
+{
+	const char *p = w;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		for (p += 2; isxdigit((unsigned char)*p); p++)
+			;
+	} else if (isdigit((unsigned char)*p)) {
+		while (isdigit((unsigned char)*p))
+			p++;
+	} else {
+		return false;
+	}
+	if (*p == 'u' || *p == 'U')
+		p++;
+	for (int i = 0; i < 2 && (*p == 'l' || *p == 'L'); i++)
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * A control line, split as DTrace's lexer does: blanks (not \r) separate
+ * words; a quoted string is a string token; a word that is wholly an
+ * integer constant is an integer, any other word an identifier.
+ */
 static void control_line(struct dt_lexer *lx)
 {
 	int line = lx->line;
-	char *words[64];
+	struct dt_ctok toks[64];
 	int n = 0;
 
 	lx->pos++;	/* the '#' */
 	for (;;) {
-		while (lx->pos < lx->len && strchr(" \t\f\v\r", lx->src[lx->pos]))
+		while (lx->pos < lx->len && strchr(" \t\f\v", lx->src[lx->pos]))
 			lx->pos++;
 		if (lx->pos >= lx->len)
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
@@ -103,7 +135,7 @@ static void control_line(struct dt_lexer *lx)
 			break;
 		}
 		size_t start = lx->pos;
-		char *w;
+		struct dt_ctok t = { CT_IDENT, NULL, 0 };
 		if (c == '"') {
 			lx->pos++;
 			while (lx->pos < lx->len && lx->src[lx->pos] != '"' && lx->src[lx->pos] != '\n') {
@@ -112,30 +144,38 @@ static void control_line(struct dt_lexer *lx)
 					lx->pos++;
 				lx->pos++;
 			}
-			if (lx->pos >= lx->len || lx->src[lx->pos] == '\n')
+			if (lx->pos < lx->len && lx->src[lx->pos] == '\n')
 				dt_cerror(lx->pcb, "D_STR_NL", lx->line,
 					  "newline encountered in string literal");
+			if (lx->pos >= lx->len)
+				dt_cerror(lx->pcb, "D_SYNTAX", lx->line, "syntax error near \"\"\"");
 			lx->pos++;
-			w = dt_pstrndup(lx->pcb, lx->src + start + 1, lx->pos - start - 2);
+			char *w = dt_pstrndup(lx->pcb, lx->src + start + 1, lx->pos - start - 2);
 			dt_str_unescape(w, NULL);
+			t.kind = CT_STRING;
+			t.s = w;
 		} else {
-			while (lx->pos < lx->len && !strchr(" \t\f\v\r\n\"", lx->src[lx->pos]))
+			while (lx->pos < lx->len && !strchr(" \t\f\v\n\"", lx->src[lx->pos]))
 				lx->pos++;
-			w = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
+			t.s = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
+			if (is_int_word(t.s)) {
+				char *end;
+				errno = 0;
+				t.kind = CT_INT;
+				t.ival = strtoull(t.s, &end, 0);
+				if (errno == ERANGE)
+					dt_cerror(lx->pcb, "D_INT_OFLOW", lx->line,
+						  "constant %s results in integer overflow", t.s);
+				if (*end != '\0' && strchr("uUlL", *end) == NULL)
+					dt_cerror(lx->pcb, "D_INT_DIGIT", lx->line,
+						  "constant %s contains invalid digit %c", t.s, *end);
+			}
 		}
-		if (n < (int)ARRAY_SIZE(words))
-			words[n++] = w;
-	}
-	if (n == 0)
-		return;
-	/* cpp line markers: "# 12 "file"" or "#line 12 "file"". */
-	int first = strcmp(words[0], "line") == 0 ? 1 : 0;
-	if (first < n && isdigit((unsigned char)words[first][0])) {
-		lx->line = atoi(words[first]);
-		return;
+		if (n < (int)ARRAY_SIZE(toks))
+			toks[n++] = t;
 	}
 	if (lx->pragma)
-		lx->pragma(lx->pcb, words, n, line);
+		lx->line = lx->pragma(lx->pcb, toks, n, line);
 }
 
 /* Skip blanks, comments and control lines. */
@@ -146,7 +186,7 @@ static void skip_space(struct dt_lexer *lx)
 		if (c == '\n') {
 			lx->line++;
 			lx->pos++;
-		} else if (strchr(" \t\f\v\r", c)) {
+		} else if (one_of(c, " \t\f\v\r")) {
 			lx->pos++;
 		} else if (c == '\\' && peekc(lx, 1) == '\n') {
 			lx->pos += 2;
@@ -201,27 +241,39 @@ static bool is_pspec_char(int c)
 	return c > 0 && (isalnum(c) || strchr("-$:_.`?*\\[]!", c));
 }
 
+/*
+ * The length of the integer constant at the current position, digits
+ * ([0-9]+ or 0[xX][0-9a-fA-F]+) and suffix ([uU]?[lL]?[lL]?); *sfx is
+ * where the suffix starts.
+ */
+static size_t int_length(struct dt_lexer *lx, size_t *sfx)
+{
+	size_t p = lx->pos;
+
+	if (lx->src[p] == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X') &&
+	    isxdigit(peekc(lx, 2))) {
+		p += 2;
+		while (p < lx->len && isxdigit((unsigned char)lx->src[p]))
+			p++;
+	} else {
+		while (p < lx->len && isdigit((unsigned char)lx->src[p]))
+			p++;
+	}
+	*sfx = p;
+	if (p < lx->len && one_of(lx->src[p], "uU"))
+		p++;
+	for (int i = 0; i < 2 && p < lx->len && one_of(lx->src[p], "lL"); i++)
+		p++;
+	return p - lx->pos;
+}
+
 /* Integer constant (decimal, octal, hex) with C suffixes. */
 static void lex_int(struct dt_lexer *lx, struct dt_token *t)
 {
-	size_t start = lx->pos;
+	size_t start = lx->pos, sfx;
 	char *end;
 
-	if (lx->src[lx->pos] == '0' && (peekc(lx, 1) == 'x' || peekc(lx, 1) == 'X') &&
-	    isxdigit(peekc(lx, 2))) {
-		lx->pos += 2;
-		while (lx->pos < lx->len && isxdigit((unsigned char)lx->src[lx->pos]))
-			lx->pos++;
-	} else {
-		while (lx->pos < lx->len && isdigit((unsigned char)lx->src[lx->pos]))
-			lx->pos++;
-	}
-	/* Suffix: [uU]?[lL]?[lL]? */
-	size_t sfx = lx->pos;
-	if (lx->pos < lx->len && strchr("uU", lx->src[lx->pos]))
-		lx->pos++;
-	for (int i = 0; i < 2 && lx->pos < lx->len && strchr("lL", lx->src[lx->pos]); i++)
-		lx->pos++;
+	lx->pos += int_length(lx, &sfx);
 
 	char *text = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
 	errno = 0;
@@ -239,8 +291,13 @@ static void lex_int(struct dt_lexer *lx, struct dt_token *t)
 	t->tok = T_INT;
 }
 
-/* A floating-point constant? ([0-9]+ "."? [0-9]* | "." [0-9]+) exponent? */
-static size_t fp_length(struct dt_lexer *lx)
+/*
+ * Is a floating-point constant here?  DTrace's lexer reads one where its
+ * pattern, ([0-9]+"."?[0-9]* | "."[0-9]+) ([eE][+-]?[0-9]+)? [fFlL]?,
+ * matches more text than the integer pattern ("1.5", "1e3", "3f"; not
+ * "3l" or "0x1f"), and refuses it.
+ */
+static bool is_fp_constant(struct dt_lexer *lx)
 {
 	size_t p = lx->pos, digits = 0;
 	bool dot = false;
@@ -258,8 +315,7 @@ static size_t fp_length(struct dt_lexer *lx)
 		}
 	}
 	if (digits == 0)
-		return 0;
-	bool expo = false;
+		return false;
 	if (p < lx->len && (lx->src[p] == 'e' || lx->src[p] == 'E')) {
 		size_t q = p + 1;
 		if (q < lx->len && (lx->src[q] == '+' || lx->src[q] == '-'))
@@ -268,10 +324,14 @@ static size_t fp_length(struct dt_lexer *lx)
 			while (q < lx->len && isdigit((unsigned char)lx->src[q]))
 				q++;
 			p = q;
-			expo = true;
 		}
 	}
-	return dot || expo ? p - lx->pos : 0;
+	if (p < lx->len && one_of(lx->src[p], "fFlL"))
+		p++;
+	if (dot)
+		return true;
+	size_t sfx;
+	return p - lx->pos > int_length(lx, &sfx);
 }
 
 static void lex_string(struct dt_lexer *lx, struct dt_token *t)
@@ -289,34 +349,50 @@ static void lex_string(struct dt_lexer *lx, struct dt_token *t)
 	if (lx->pos >= lx->len)
 		dt_cerror(lx->pcb, "D_STR_NL", lx->line, "newline encountered in string literal");
 	t->sval = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
-	dt_str_unescape_mode(t->sval, &t->slen, true);
+	t->slen = dt_escape_decode(t->sval);
 	lx->pos++;
 	t->tok = T_STRING;
 }
 
+/*
+ * A character constant, as DTrace reads one: its characters (escapes
+ * decoded by dt_escape_decode()) are the bytes of an integer, the first
+ * the most significant, each taken unsigned: '\377' is 255 and 'ab' is
+ * 0x6162.  Up to eight bytes; the constant is typed as a decimal one.
+ */
 static void lex_char(struct dt_lexer *lx, struct dt_token *t)
 {
-	size_t start = ++lx->pos;
+	size_t start = lx->pos + 1, p = start;
 
-	while (lx->pos < lx->len && lx->src[lx->pos] != '\'') {
-		if (lx->src[lx->pos] == '\n')
-			dt_cerror(lx->pcb, "D_CHR_NL", lx->line + 1,
-				  "newline encountered in character constant");
-		if (lx->src[lx->pos] == '\\' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] != '\n')
-			lx->pos++;
-		lx->pos++;
+	/* DTrace's pattern: '([^'\\\n]|\\[^'\n]|\\')*' */
+	for (;;) {
+		if (p >= lx->len)
+			break;
+		char c = lx->src[p];
+		if (c == '\'' || c == '\n')
+			break;
+		if (c == '\\') {
+			if (p + 1 >= lx->len || lx->src[p + 1] == '\n')
+				break;
+			p++;
+		}
+		p++;
 	}
-	if (lx->pos >= lx->len)
-		dt_cerror(lx->pcb, "D_CHR_NL", lx->line, "newline encountered in character constant");
-	if (lx->pos == start)
+	if (p < lx->len && lx->src[p] == '\n') {
+		lx->pos = p;
+		dt_cerror(lx->pcb, "D_CHR_NL", lx->line + 1,
+			  "newline encountered in character constant");
+	}
+	/* Unterminated: the quote alone is the offending token. */
+	if (p >= lx->len || lx->src[p] != '\'')
+		dt_cerror(lx->pcb, "D_SYNTAX", lx->line, "syntax error near \"'\"");
+	lx->pos = p + 1;
+	if (p == start)
 		dt_cerror(lx->pcb, "D_CHR_NULL", lx->line, "empty character constant");
-	char *s = dt_pstrndup(lx->pcb, lx->src + start, lx->pos - start);
-	size_t n;
-	dt_str_unescape(s, &n);
-	lx->pos++;
-	if (n > 8)
+	char *s = dt_pstrndup(lx->pcb, lx->src + start, p - start);
+	size_t n = dt_escape_decode(s);
+	if (n > sizeof(uint64_t))
 		dt_cerror(lx->pcb, "D_CHR_OFLOW", lx->line, "character constant is too long");
-	/* The first character is the most significant byte, as in C. */
 	uint64_t v = 0;
 	for (size_t i = 0; i < n; i++)
 		v = (v << 8) | (unsigned char)s[i];
@@ -421,19 +497,24 @@ static void count_nesting(struct dt_lexer *lx, enum dt_tok tok)
 	}
 }
 
-/* "/" closes a predicate when followed by end of input, ";", "{" or "/". */
-static enum dt_tok slash(struct dt_lexer *lx)
+/*
+ * "/" closes a predicate when followed by end of input, ";", "{" or "/".
+ * *nlp: the newlines before that character, which DTrace's look-ahead
+ * consumes (what it then reports is on that character's line).
+ */
+static enum dt_tok slash(struct dt_lexer *lx, int *nlp)
 {
 	size_t p = lx->pos;
 	int nl = 0;
 
-	while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p])) {
+	while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n")) {
 		if (lx->src[p] == '\n')
 			nl++;
 		p++;
 	}
-	/* DTrace reports these after its look-ahead past the blanks. */
-	if (p >= lx->len || strchr(";{/", lx->src[p])) {
+	/* DTrace reports these after its look-ahead past the blanks (a NUL ends it). */
+	*nlp = nl;
+	if (p >= lx->len || lx->src[p] == '\0' || one_of(lx->src[p], ";{/")) {
 		if (lx->parens != 0)
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line + nl,
 				  "closing ) expected in predicate before /");
@@ -566,7 +647,7 @@ static void lex_expr(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode mo
 		return;
 	}
 	if (isdigit(c) || (c == '.' && isdigit(peekc(lx, 1)))) {
-		if (fp_length(lx) > 0)
+		if (is_fp_constant(lx))
 			dt_cerror(lx->pcb, "D_SYNTAX", lx->line,
 				  "floating-point constants are not permitted");
 		lex_int(lx, t);
@@ -584,7 +665,10 @@ static void lex_expr(struct dt_lexer *lx, struct dt_token *t, enum dt_lexmode mo
 		size_t n = strlen(ops[i].s);
 		if (lx->pos + n <= lx->len && memcmp(lx->src + lx->pos, ops[i].s, n) == 0) {
 			lx->pos += n;
-			t->tok = ops[i].tok == T_DIV ? slash(lx) : ops[i].tok;
+			int nl = 0;
+			t->tok = ops[i].tok == T_DIV ? slash(lx, &nl) : ops[i].tok;
+			if (t->tok == T_EPRED)
+				t->line += nl;
 			count_nesting(lx, t->tok);
 			return;
 		}
@@ -666,7 +750,7 @@ char dt_lex_next_char(struct dt_lexer *lx)
 	size_t p = lx->have_peek ? lx->peek.end : lx->pos;
 
 	for (;;) {
-		while (p < lx->len && strchr(" \t\f\v\r\n", lx->src[p]))
+		while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n"))
 			p++;
 		if (p + 1 < lx->len && lx->src[p] == '/' && lx->src[p + 1] == '*') {
 			const char *e = strstr(lx->src + p + 2, "*/");

@@ -33,8 +33,20 @@ struct dt_token {
 	size_t slen;			/* T_STRING length (may contain NULs) */
 };
 
-/* Receives each "#pragma" control line as words (strings unquoted). */
-typedef void dt_pragma_f(struct dt_pcb *pcb, char **words, int nwords, int line);
+/* A token of a control line (after '#'), as DTrace's lexer reads them. */
+enum dt_ctok_kind { CT_IDENT, CT_STRING, CT_INT };
+struct dt_ctok {
+	enum dt_ctok_kind kind;
+	const char *s;			/* its text (a string's unescaped) */
+	uint64_t ival;			/* CT_INT */
+};
+
+/*
+ * Receives each control line ("#...") as its tokens; `line` is the
+ * line it is on.  Returns the number of the line that follows it (a line
+ * directive changes it).
+ */
+typedef int dt_pragma_f(struct dt_pcb *pcb, const struct dt_ctok *toks, int ntoks, int line);
 
 struct dt_lexer {
 	struct dt_pcb *pcb;

@@ -84,6 +84,17 @@ void dt_macro_token(struct dt_pcb *pcb, const char *v, const char *text, int lin
 	dt_str_unescape(t->sval, &t->slen);
 }
 
+bool dt_macro_var_defined(const char *name)
+{
+	static const char *const names[] = { "egid", "euid", "gid", "pgid", "pid", "ppid",
+					     "projid", "sid", "target", "taskid", "uid" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
 int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int line)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
@@ -113,13 +124,13 @@ int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int
 
 void dt_macro_check_unused(struct dt_pcb *pcb)
 {
-	/* DTrace names the last unreferenced argument. */
-	for (int i = pcb->argc - 1; i >= 1; i--) {
-		if (pcb->argref == NULL || !pcb->argref[i])
-			dt_cerror(pcb, "D_MACRO_UNUSED", 0,
-				  "extraneous argument '%s' ($%d is not referenced)", pcb->argv[i],
-				  i);
-	}
+	/* DTrace checks only the last argument, and not at all with -x argref. */
+	int last = pcb->argc - 1;
+
+	if (last < 1 || pcb->hdl->opts.argref || (pcb->argref != NULL && pcb->argref[last]))
+		return;
+	dt_cerror(pcb, "D_MACRO_UNUSED", 0, "extraneous argument '%s' ($%d is not referenced)",
+		  pcb->argv[last], last);
 }
 
 static int hexval(int c)
@@ -130,11 +141,6 @@ static int hexval(int c)
 }
 
 void dt_str_unescape(char *s, size_t *lenp)
-{
-	dt_str_unescape_mode(s, lenp, false);
-}
-
-void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown)
 {
 	char *o = s;
 	const char *i = s;
@@ -154,13 +160,6 @@ void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown)
 		case 'f': *o++ = '\f'; i++; break;
 		case 'a': *o++ = '\a'; i++; break;
 		case '\\': *o++ = '\\'; i++; break;
-		case '?':
-		case '\'':
-			/* D string literals know only C's letters, octal, hex, \\ and \". */
-			if (keep_unknown)
-				*o++ = '\\';
-			*o++ = *i++;
-			break;
 		case '"': *o++ = '"'; i++; break;
 		case 'x':
 			if (isxdigit((unsigned char)i[1])) {
@@ -185,8 +184,6 @@ void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown)
 			*o++ = '\\';
 			break;
 		default:
-			if (keep_unknown)
-				*o++ = '\\';
 			*o++ = *i++;
 			break;
 		}

@@ -19,12 +19,13 @@ void dt_macro_token(struct dt_pcb *pcb, const char *v, const char *text, int lin
 /* Value of macro variable $name (target, pid, ppid, uid, gid, ...). */
 int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int line);
 
+/* Whether a macro variable ($pid, $target ...) of that name exists. */
+bool dt_macro_var_defined(const char *name);
+
 /* Check that every macro argument was referenced (D_MACRO_UNUSED). */
 void dt_macro_check_unused(struct dt_pcb *pcb);
 
 /* Convert C escape sequences in place; *lenp gets the length (NULs kept). */
 void dt_str_unescape(char *s, size_t *lenp);
-/* With keep_unknown, as DTrace reads string literals: "\?" stays two characters. */
-void dt_str_unescape_mode(char *s, size_t *lenp, bool keep_unknown);
 
 #endif

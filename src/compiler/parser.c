@@ -7,9 +7,11 @@
 #include "compiler/parser.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/ident.h"
 #include "compiler/lexer.h"
 #include "compiler/macros.h"
 #include "compiler/nest.h"
@@ -20,11 +22,8 @@
 #include "lib/htab.h"
 #include "providers/probe.h"
 
-/*
- * Names a typedef of this program declared (they are types from then on),
- * hashed in the arena: a generated header may declare thousands.
- */
-struct tdnames {
+/* A set of names, hashed in the arena: a program may declare tens of thousands. */
+struct nameset {
 	const char **v;
 	size_t cap, n;		/* cap: 0 or a power of two */
 };
@@ -33,9 +32,18 @@ struct parser {
 	struct dt_pcb *pcb;
 	struct dt_lexer lx;
 	bool in_xlator_input;
-	struct tdnames typedefs;
+	/* Names a typedef of this program declared (they are types from then on). */
+	struct nameset typedefs;
+	/*
+	 * Names that are variables whatever types exist: declared globals and,
+	 * as DTrace's lexer guesses them, names assigned to (DTrace: "user-
+	 * defined global variables always take precedence over types").
+	 */
+	struct nameset vars;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
+	/* The last "( expression )": a primary expression, so it may be assigned to. */
+	const struct dt_node *paren;
 	int depth[3];		/* nesting levels of each kind (nest.h) */
 	struct dt_token last;	/* the token next() read */
 };
@@ -59,9 +67,74 @@ int dt_node_list_len(const struct dt_node *n)
 	return i;
 }
 
-static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '`';
+}
+
+/* Does the identifier at src[at] end a name DTrace's lexer remembers (followed by ; [ = , ++ --)? */
+static bool remembered_at(const char *src, size_t len, size_t at, size_t n)
+{
+	size_t q = at + n;
+
+	while (q < len && strchr(" \t\f\v\r\n", src[q]) != NULL)
+		q++;
+	if (q >= len)
+		return false;
+	char c0 = src[q], c1 = q + 1 < len ? src[q + 1] : '\0';
+	return c0 == ';' || c0 == '[' || c0 == ',' || (c0 == '=' && c1 != '=') ||
+	       ((c0 == '+' || c0 == '-') && c1 == c0);
+}
+
+/*
+ * DTrace's lexer knows an identifier without looking past it if it names
+ * a global or appeared before where only a variable name can (it then
+ * remembers it).  Otherwise it peeks at the characters after it, which
+ * leaves its idea of the token's text running to the end of the line.
+ */
+static bool lexer_knows(struct parser *p, const struct dt_token *t)
+{
+	const char *name = t->sval, *src = p->lx.src;
+	size_t n = strlen(name);
+
+	if (dt_ident_builtin(p->pcb->hdl, name) != NULL || dt_ident_lookup_any(p->pcb->hdl, name) != NULL)
+		return true;
+	for (size_t at = 0; at + n <= t->start; at++) {
+		if (memcmp(src + at, name, n) != 0 || (at > 0 && is_word_char(src[at - 1])) ||
+		    (at + n < p->lx.len && is_word_char(src[at + n])))
+			continue;
+		if (remembered_at(src, p->lx.len, at, n))
+			return true;
+	}
+	return false;
+}
+
+/* The text DTrace shows for a token it reports a syntax error at. */
+static const char *error_text(struct parser *p, const struct dt_token *t)
 {
 	const char *text = dt_tok_text(&p->lx, t);
+
+	if (text == NULL || t->tok != T_IDENT || p->lx.peek_mode != LM_EXPR || lexer_knows(p, t))
+		return text;
+	/* Blanks it read are given back as spaces, up to a newline; then the line's rest. */
+	const char *src = p->lx.src;
+	size_t q = t->end, len = p->lx.len;
+	while (q < len && strchr(" \t\f\v\r", src[q]) != NULL)
+		q++;
+	size_t blanks = q - t->end;
+	if (q < len && src[q] == '\n')
+		return dt_pstrndup(p->pcb, src + t->start, t->end - t->start + blanks);
+	size_t e = q;
+	while (e < len && src[e] != '\n')
+		e++;
+	char *r = dt_pstrndup(p->pcb, src + t->start, e - t->start);
+	memset(r + (t->end - t->start), ' ', blanks);
+	return r;
+}
+
+static _Noreturn void syntax_error(struct parser *p, const struct dt_token *t)
+{
+	const char *text = error_text(p, t);
 
 	if (text == NULL)
 		dt_cerror(p->pcb, "D_SYNTAX", t->line, "syntax error near end%sinput",
@@ -123,11 +196,8 @@ static const struct dt_token *expect(struct parser *p, enum dt_tok tok)
 
 /* ---- Types and declarations ---- */
 
-/* Did the program typedef this name (so far)?  Also the lexer's question at the top level. */
-static bool declared_typedef(void *arg, const char *name)
+static bool nameset_has(const struct nameset *t, const char *name)
 {
-	const struct tdnames *t = &((const struct parser *)arg)->typedefs;
-
 	if (t->cap == 0)
 		return false;
 	for (size_t i = dt_strhash(name) & (t->cap - 1); t->v[i] != NULL; i = (i + 1) & (t->cap - 1))
@@ -136,12 +206,11 @@ static bool declared_typedef(void *arg, const char *name)
 	return false;
 }
 
-static void add_typedef(struct parser *p, const char *name)
+static void nameset_add(struct parser *p, struct nameset *t, const char *name)
 {
-	struct tdnames *t = &p->typedefs;
-
-	if (declared_typedef(p, name))
+	if (nameset_has(t, name))
 		return;
+	/* At most half full: double (in the arena) as the set grows. */
 	if (2 * (t->n + 1) > t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 64;
 		const char **v = dt_palloc(p->pcb, cap * sizeof(*v));
@@ -164,9 +233,25 @@ static void add_typedef(struct parser *p, const char *name)
 	t->n++;
 }
 
+/* Did the program typedef this name (so far)?  Also the lexer's question at the top level. */
+static bool declared_typedef(void *arg, const char *name)
+{
+	return nameset_has(&((const struct parser *)arg)->typedefs, name);
+}
+
+static bool is_var_name(const struct parser *p, const char *name)
+{
+	return nameset_has(&p->vars, name);
+}
+
+static void add_var(struct parser *p, const char *name)
+{
+	nameset_add(p, &p->vars, name);
+}
+
 static bool is_typename_ident(struct parser *p, const struct dt_token *t)
 {
-	if (t->tok != T_IDENT)
+	if (t->tok != T_IDENT || is_var_name(p, t->sval))
 		return false;
 	return declared_typedef(p, t->sval) || dt_type_name_exists(p->pcb, t->sval);
 }
@@ -187,6 +272,17 @@ static bool starts_type(struct parser *p, const struct dt_token *t)
 	}
 }
 
+/* A parameter may also begin with a (C) storage class, which is then refused. */
+static bool starts_param(struct parser *p, const struct dt_token *t)
+{
+	switch (t->tok) {
+	case K_AUTO: case K_REGISTER: case K_STATIC: case K_EXTERN: case K_TYPEDEF:
+		return true;
+	default:
+		return starts_type(p, t);
+	}
+}
+
 static struct dt_node *parse_expr(struct parser *p);
 static struct dt_node *parse_assign(struct parser *p);
 static struct dt_node *parse_cond(struct parser *p);
@@ -194,7 +290,15 @@ static struct dt_node *parse_cast(struct parser *p);
 static struct dt_node *parse_unary(struct parser *p);
 static struct dt_declarator *parse_declarator(struct parser *p, bool abstract);
 static struct dt_declarator *declarator(struct parser *p, bool abstract);
-static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class);
+
+/* Which storage classes declaration specifiers may hold (DTrace's grammar). */
+enum classes {
+	CLASS_NONE,	/* type names and struct members */
+	CLASS_C,	/* parameters: auto, register, static, extern, typedef */
+	CLASS_D,	/* declarations and inlines: also self and this */
+};
+
+static struct dt_declspec *parse_declspec(struct parser *p, enum classes classes);
 
 static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 {
@@ -205,7 +309,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 		const struct dt_token *t = peek(p);
 		if (!starts_type(p, t))
 			syntax_error(p, t);
-		struct dt_declspec *ms = parse_declspec(p, false);
+		struct dt_declspec *ms = parse_declspec(p, CLASS_NONE);
 		for (;;) {
 			struct dt_node *m = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 			m->decl.spec = ms;
@@ -213,6 +317,7 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 				m->decl.decl = parse_declarator(p, false);
 			if (accept(p, T_COLON))
 				m->decl.bitwidth = parse_cond(p);
+			m->decl.end_line = peek(p)->line;
 			*tail = m;
 			tail = &m->next;
 			if (!accept(p, T_COMMA))
@@ -252,8 +357,32 @@ static void parse_enum_body(struct parser *p, struct dt_declspec *ds)
 	ds->has_body = true;
 }
 
+/*
+ * DTrace's lexer decides whether an identifier in a declaration is a type
+ * name: not if the next character is one that can only follow a declared
+ * name (';', '[', '=' but not "==", "++", "--", or ',' outside
+ * parentheses), nor once the declaration has its type specifier.
+ */
+static bool names_type_here(struct parser *p, const struct dt_token *t, const struct dt_declspec *ds,
+			    bool in_parens)
+{
+	if (t->tok == T_TNAME)
+		return ds->ts == TS_NONE;
+	if (t->tok != T_IDENT || ds->ts != TS_NONE)
+		return false;
+	size_t q = t->end;
+	const char *src = p->lx.src;
+	while (q < p->lx.len && strchr(" \t\f\v\r\n", src[q]) != NULL)
+		q++;
+	char c0 = q < p->lx.len ? src[q] : '\0', c1 = q + 1 < p->lx.len ? src[q + 1] : '\0';
+	if (c0 == ';' || c0 == '[' || (c0 == '=' && c1 != '=') ||
+	    ((c0 == '+' || c0 == '-') && c1 == c0) || (c0 == ',' && !in_parens))
+		return false;
+	return is_typename_ident(p, t);
+}
+
 /* Declaration specifiers: storage class, type specifiers, qualifiers. */
-static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
+static struct dt_declspec *parse_declspec(struct parser *p, enum classes classes)
 {
 	struct dt_declspec *ds = dt_palloc(p->pcb, sizeof(*ds));
 	bool any = false;
@@ -275,7 +404,8 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		default: break;
 		}
 		if (dc != DC_NONE) {
-			if (!allow_class)
+			if (classes == CLASS_NONE ||
+			    (classes == CLASS_C && (dc == DC_SELF || dc == DC_THIS)))
 				syntax_error(p, t);
 			if (ds->dclass != DC_NONE)
 				dt_cerror(p->pcb, "D_DECL_CLASS", t->line,
@@ -299,8 +429,12 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 		case K_UNSIGNED: next(p); ds->bits |= DS_UNSIGNED; any = true; continue;
 		case K_SHORT: next(p); ds->bits |= DS_SHORT; any = true; continue;
 		case K_LONG:
+			/* As DTrace counts them: a second long makes long long, a third long again. */
 			next(p);
-			ds->bits |= (ds->bits & DS_LONG) ? DS_LONGLONG : DS_LONG;
+			if (ds->bits & DS_LONG)
+				ds->bits = (ds->bits & ~DS_LONG) | DS_LONGLONG;
+			else
+				ds->bits |= DS_LONG;
 			any = true;
 			continue;
 		default:
@@ -371,10 +505,8 @@ static struct dt_declspec *parse_declspec(struct parser *p, bool allow_class)
 			}
 			continue;
 		}
-		/* A typedef name, unless modifiers already made the type (then it's the declarator). */
-		if ((t->tok == T_IDENT || t->tok == T_TNAME) &&
-		    !(ds->bits & (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG)) &&
-		    (t->tok == T_TNAME || is_typename_ident(p, t))) {
+		/* A typedef name, unless it is the declarator's name. */
+		if (names_type_here(p, t, ds, classes != CLASS_D)) {
 			ds->name = next(p)->sval;
 			ds->ts = TS_NAME;
 			any = true;
@@ -392,15 +524,19 @@ static void parse_array_suffix(struct parser *p, struct dt_declarator *d)
 {
 	if (peek_tok(p) == T_RBRAC)
 		return;
-	if (peek_tok(p) == T_ELLIPSIS || starts_type(p, peek(p))) {
+	if (peek_tok(p) == T_ELLIPSIS || starts_param(p, peek(p))) {
 		struct dt_node *head = NULL, **tail = &head;
 		do {
-			if (peek_tok(p) == T_ELLIPSIS)
-				dt_cerror(p->pcb, "D_DECL_PROTO_VARARGS", peek(p)->line,
-					  "array prototype may not use a variable-length argument list");
+			if (peek_tok(p) == T_ELLIPSIS) {
+				/* Refused later, in order with the other parameters' checks. */
+				d->varargs = true;
+				d->varargs_line = next(p)->line;
+				break;
+			}
 			struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
-			k->decl.spec = parse_declspec(p, false);
+			k->decl.spec = parse_declspec(p, CLASS_C);
 			k->decl.decl = parse_declarator(p, true);
+			k->decl.end_line = peek(p)->line;
 			*tail = k;
 			tail = &k->next;
 		} while (accept(p, T_COMMA));
@@ -418,13 +554,15 @@ static void parse_params(struct parser *p, struct dt_declarator *d)
 	if (peek_tok(p) == T_RPAR)
 		return;
 	do {
-		if (accept(p, T_ELLIPSIS)) {
+		if (peek_tok(p) == T_ELLIPSIS) {
 			d->varargs = true;
+			d->varargs_line = next(p)->line;
 			break;
 		}
 		struct dt_node *k = dt_node_new(p->pcb, N_DECL, peek(p)->line);
-		k->decl.spec = parse_declspec(p, true);
+		k->decl.spec = parse_declspec(p, CLASS_C);
 		k->decl.decl = parse_declarator(p, true);
+		k->decl.end_line = peek(p)->line;
 		*tail = k;
 		tail = &k->next;
 	} while (accept(p, T_COMMA));
@@ -491,9 +629,9 @@ static struct dt_declarator *declarator(struct parser *p, bool abstract)
 	struct dt_declarator *head;
 	const struct dt_token *t = peek(p);
 	if (t->tok == T_IDENT || (t->tok == T_TNAME && !abstract)) {
-		struct dt_token id = *next(p);
-		head = mkdecl(p, DK_NAME, id.line);
-		head->name = id.sval;
+		const struct dt_token *id = next(p);
+		head = mkdecl(p, DK_NAME, id->line);
+		head->name = id->sval;
 	} else if (t->tok == T_LPAR) {
 		/* Grouping "( declarator )" unless it is a parameter list. */
 		next(p);
@@ -509,7 +647,7 @@ static struct dt_declarator *declarator(struct parser *p, bool abstract)
 			head = mkdecl(p, DK_NAME, line);
 			struct dt_declarator *f = mkdecl(p, DK_FUNC, line);
 			parse_params(p, f);
-			expect(p, T_RPAR);
+			f->end_line = expect(p, T_RPAR)->line;
 			head->outer = f;
 		}
 	} else {
@@ -526,13 +664,13 @@ static struct dt_declarator *declarator(struct parser *p, bool abstract)
 		if (peek_tok(p) == T_LBRAC) {
 			struct dt_declarator *a = mkdecl(p, DK_ARRAY, next(p)->line);
 			parse_array_suffix(p, a);
-			expect(p, T_RBRAC);
+			a->end_line = expect(p, T_RBRAC)->line;
 			tail->outer = a;
 			tail = a;
 		} else if (peek_tok(p) == T_LPAR) {
 			struct dt_declarator *f = mkdecl(p, DK_FUNC, next(p)->line);
 			parse_params(p, f);
-			expect(p, T_RPAR);
+			f->end_line = expect(p, T_RPAR)->line;
 			tail->outer = f;
 			tail = f;
 		} else {
@@ -545,7 +683,7 @@ static struct dt_declarator *declarator(struct parser *p, bool abstract)
 /* type_name := specifier_qualifier_list abstract_declarator? */
 static void parse_type_name(struct parser *p, struct dt_node *n)
 {
-	n->tn_spec = parse_declspec(p, false);
+	n->tn_spec = parse_declspec(p, CLASS_NONE);
 	n->tn_decl = parse_declarator(p, true);
 }
 
@@ -578,20 +716,32 @@ static struct dt_node *parse_args(struct parser *p, enum dt_tok close)
 
 static struct dt_node *parse_primary(struct parser *p)
 {
+	/* Read before anything else is (next() overwrites it). */
 	const struct dt_token *t = next(p);
 	int line = t->line;
 	struct dt_node *n;
 
 	switch (t->tok) {
-	case T_IDENT:
+	case T_IDENT: {
 		n = dt_node_new(p->pcb, N_IDENT, line);
 		n->ident.name = t->sval;
+		/* DTrace's look-ahead: a name assigned, indexed or ending a statement is a variable. */
+		enum dt_tok nt = peek_tok(p);
+		if (nt == T_ASGN || nt == T_ADDADD || nt == T_SUBSUB || nt == T_LBRAC || nt == T_SEMI ||
+		    (nt == T_COMMA && p->lx.parens == 0))
+			add_var(p, t->sval);
 		return n;
+	}
 	case T_AGG:
 		n = dt_node_new(p->pcb, N_AGG, line);
 		n->agg.name = t->sval;
 		return n;
 	case T_INT:
+		/* DTrace types constants as it parses them: this one fits no type. */
+		if (t->idecimal && t->ival > INT64_MAX && strpbrk(t->isuffix, "uU") == NULL)
+			dt_cerror(p->pcb, "D_INT_OFLOW", line,
+				  "integer constant 0x%llx cannot be represented in any built-in integral type",
+				  (unsigned long long)t->ival);
 		n = dt_node_new(p->pcb, N_INT, line);
 		n->i.value = t->ival;
 		memcpy(n->i.suffix, t->isuffix, sizeof(n->i.suffix));
@@ -611,16 +761,15 @@ static struct dt_node *parse_primary(struct parser *p)
 	case T_LPAR:
 		n = parse_expr(p);
 		expect(p, T_RPAR);
+		p->paren = n;
 		return n;
 	case K_OFFSETOF:
 		n = dt_node_new(p->pcb, N_OFFSETOF, line);
 		expect(p, T_LPAR);
 		parse_type_name(p, n);
 		expect(p, T_COMMA);
-		dt_lex_next(&p->lx, LM_MEMBER, &p->last);
-		if (p->last.tok != T_IDENT)
-			syntax_error(p, &p->last);
-		n->member = p->last.sval;
+		/* An identifier: unlike after "." and "->", a keyword is not one here (DTrace's grammar). */
+		n->member = expect(p, T_IDENT)->sval;
 		expect(p, T_RPAR);
 		return n;
 	case K_XLATE:
@@ -659,7 +808,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 		case T_LBRAC: {
 			next(p);
 			struct dt_node *args = parse_args(p, T_RBRAC);
-			expect(p, T_RBRAC);
+			line = expect(p, T_RBRAC)->line;
 			if (n->kind == N_AGG && n->agg.keys == NULL) {
 				n->agg.keys = args;
 				if (args == NULL)
@@ -680,6 +829,10 @@ static struct dt_node *parse_postfix(struct parser *p)
 			next(p);
 			struct dt_node *args = parse_args(p, T_RPAR);
 			expect(p, T_RPAR);
+			/* DTrace parses @a as a name, which names no function. */
+			if (n->kind == N_AGG && n->agg.keys == NULL)
+				dt_cerror(p->pcb, "D_FUNC_UNDEF", n->line, "undefined function name: @%s",
+					  n->agg.name);
 			if (n->kind != N_IDENT || n->op == T_SELF || n->op == T_THIS) {
 				dt_cerror(p->pcb, "D_FUNC_IDENT", line,
 					  "function designator is not of function type");
@@ -693,6 +846,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 		case T_DOT:
 		case T_PTR: {
 			enum dt_tok op = next(p)->tok;
+			/* The member's name is read into the parser's token, not a copy here. */
 			dt_lex_next(&p->lx, LM_MEMBER, &p->last);
 			if (p->last.tok != T_IDENT)
 				syntax_error(p, &p->last);
@@ -705,7 +859,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 				n = v;
 				break;
 			}
-			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, line);
+			struct dt_node *mn = dt_node_new(p->pcb, N_MEMBER, p->last.line);
 			mn->op = op;
 			mn->l = n;
 			mn->member = member;
@@ -723,7 +877,7 @@ static struct dt_node *parse_postfix(struct parser *p)
 			break;
 		}
 		default:
-			return n;
+			break;
 		}
 	}
 }
@@ -763,6 +917,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		nest(p, EXPR);
 		n->l = parse_unary(p);
 		unnest(p, EXPR);
+		n->line = peek(p)->line;
 		return n;
 	}
 	case T_BAND:
@@ -776,6 +931,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		n->op = op == T_BAND ? T_ADDROF : op == T_MUL ? T_DEREF : op == T_ADD ? T_IPOS
 			: op == T_SUB ? T_INEG : op;
 		n->l = parse_cast(p);
+		n->line = peek(p)->line;
 		return n;
 	}
 	case K_SIZEOF:
@@ -784,11 +940,12 @@ static struct dt_node *parse_unary(struct parser *p)
 		if (paren_type_follows(p)) {
 			expect(p, T_LPAR);
 			parse_type_name(p, n);
-			expect(p, T_RPAR);
+			n->line = expect(p, T_RPAR)->line;
 		} else {
 			nest(p, EXPR);
 			n->l = parse_unary(p);
 			unnest(p, EXPR);
+			n->line = peek(p)->line;
 		}
 		return n;
 	case K_STRINGOF:
@@ -797,6 +954,7 @@ static struct dt_node *parse_unary(struct parser *p)
 		nest(p, EXPR);
 		n->l = parse_unary(p);
 		unnest(p, EXPR);
+		n->line = peek(p)->line;
 		return n;
 	default:
 		return parse_postfix(p);
@@ -854,12 +1012,12 @@ static struct dt_node *parse_binary(struct parser *p, int minprec)
 		int prec = binprec(t->tok);
 		if (prec < minprec || prec < 0)
 			return l;
-		enum dt_tok op = t->tok;
-		int line = next(p)->line;
+		enum dt_tok op = next(p)->tok;
 		nest(p, EXPR);
 		struct dt_node *r = parse_binary(p, prec + 1);
 		unnest(p, EXPR);
-		l = op2(p, op, l, r, line);
+		/* DTrace's line: where the operation is complete (the next token). */
+		l = op2(p, op, l, r, peek(p)->line);
 	}
 }
 
@@ -880,6 +1038,10 @@ static struct dt_node *parse_cond(struct parser *p)
 		c = parse_binary(p, 0);
 	}
 	*hole = c;
+	/* DTrace's line: where the operation is complete (the next token), the same for all. */
+	int line = peek(p)->line;
+	for (struct dt_node *n = top; n != c; n = n->r)
+		n->line = line;
 	return top;
 }
 
@@ -895,6 +1057,18 @@ static bool is_assign_op(enum dt_tok t)
 	}
 }
 
+/*
+ * Is n, as parsed, a unary expression (DTrace's grammar assigns only to
+ * those)?  Binary and conditional operators and casts are not, unless
+ * parenthesized.
+ */
+static bool is_unary_expr(const struct parser *p, const struct dt_node *n)
+{
+	bool binary = n->kind == N_OP2 || n->kind == N_OP3 || n->kind == N_CAST;
+
+	return !binary || n == p->paren;
+}
+
 static struct dt_node *parse_assign(struct parser *p)
 {
 	struct dt_node *l = parse_cond(p);
@@ -902,12 +1076,13 @@ static struct dt_node *parse_assign(struct parser *p)
 
 	if (!is_assign_op(t->tok))
 		return l;
-	enum dt_tok op = t->tok;
-	int line = next(p)->line;
+	if (!is_unary_expr(p, l))
+		syntax_error(p, t);
+	enum dt_tok op = next(p)->tok;
 	nest(p, EXPR);
 	struct dt_node *r = parse_assign(p);
 	unnest(p, EXPR);
-	return op2(p, op, l, r, line);
+	return op2(p, op, l, r, peek(p)->line);
 }
 
 static struct dt_node *parse_expr(struct parser *p)
@@ -915,34 +1090,30 @@ static struct dt_node *parse_expr(struct parser *p)
 	struct dt_node *n = parse_assign(p);
 
 	while (peek_tok(p) == T_COMMA) {
-		int line = next(p)->line;
-		n = op2(p, T_COMMA, n, parse_assign(p), line);
+		next(p);
+		struct dt_node *r = parse_assign(p);
+		n = op2(p, T_COMMA, n, r, peek(p)->line);
 	}
 	return n;
 }
 
-/* ---- Statements ---- */
+/*
+ * ---- Statements ----
+ *
+ * As DTrace's grammar: a statement is ";", "expression ;" or an if, whose
+ * branches are a statement or a braced statement list; braces group
+ * nothing else.  A list's last expression may omit its ";".
+ */
 
 static struct dt_node *parse_stmts(struct parser *p);
+static struct dt_node *parse_if(struct parser *p);
 
-static struct dt_node *parse_stmt(struct parser *p)
+/* An if's branch: a statement (NULL for ";") or "{ list }" as one N_BLOCK. */
+static struct dt_node *parse_branch(struct parser *p)
 {
 	const struct dt_token *t = peek(p);
 	int line = t->line;
 
-	if (t->tok == K_IF) {
-		next(p);
-		struct dt_node *n = dt_node_new(p->pcb, N_IF, line);
-		nest(p, STMT);
-		expect(p, T_LPAR);
-		n->cond = parse_expr(p);
-		expect(p, T_RPAR);
-		n->body = parse_stmt(p);
-		if (accept(p, K_ELSE))
-			n->elsebody = parse_stmt(p);
-		unnest(p, STMT);
-		return n;
-	}
 	if (t->tok == T_LBRACE) {
 		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_BLOCK, line);
@@ -952,13 +1123,30 @@ static struct dt_node *parse_stmt(struct parser *p)
 		expect(p, T_RBRACE);
 		return n;
 	}
+	if (t->tok == T_SEMI) {
+		next(p);
+		return NULL;
+	}
+	if (t->tok == K_IF)
+		return parse_if(p);
 	struct dt_node *n = dt_node_new(p->pcb, N_EXPRSTMT, line);
 	n->l = parse_expr(p);
-	t = peek(p);
-	if (t->tok == T_SEMI)
-		next(p);
-	else if (t->tok != T_RBRACE)
-		syntax_error(p, t);
+	expect(p, T_SEMI);
+	return n;
+}
+
+static struct dt_node *parse_if(struct parser *p)
+{
+	struct dt_node *n = dt_node_new(p->pcb, N_IF, expect(p, K_IF)->line);
+
+	nest(p, STMT);
+	expect(p, T_LPAR);
+	n->cond = parse_expr(p);
+	expect(p, T_RPAR);
+	n->body = parse_branch(p);
+	if (accept(p, K_ELSE))
+		n->elsebody = parse_branch(p);
+	unnest(p, STMT);
 	return n;
 }
 
@@ -977,7 +1165,18 @@ static struct dt_node *parse_stmts(struct parser *p)
 			next(p);
 			continue;
 		}
-		struct dt_node *s = parse_stmt(p);
+		struct dt_node *s;
+		if (t->tok == K_IF) {
+			s = parse_if(p);
+		} else {
+			s = dt_node_new(p->pcb, N_EXPRSTMT, t->line);
+			s->l = parse_expr(p);
+			t = peek(p);
+			if (t->tok == T_SEMI)
+				next(p);
+			else if (t->tok != T_RBRACE)
+				syntax_error(p, t);
+		}
 		*tail = s;
 		tail = &s->next;
 	}
@@ -989,12 +1188,12 @@ static struct dt_node *parse_stmts(struct parser *p)
 static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_CLAUSE, first.line);
-	struct dt_pdesc **descs = NULL, *d;
+	struct dt_pdesc **descs = NULL;
 	int nd = 0, cap = 0;
 	struct dt_token t = first;
 
-	/* Any number of descriptions (generated scripts list thousands). */
 	for (;;) {
+		struct dt_pdesc *d;
 		if (t.tok == T_PSPEC || t.tok == T_IDENT) {
 			d = dt_pdesc_parse(p->pcb, t.sval, p->pcb->pspec_kind, t.line);
 		} else if (t.tok == T_INT) {
@@ -1004,8 +1203,9 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		} else {
 			syntax_error(p, &t);
 		}
+		/* As many as the program lists (in the arena: an error frees them). */
 		if (nd == cap) {
-			cap = cap ? 2 * cap : 16;
+			cap = cap ? 2 * cap : 8;
 			struct dt_pdesc **nv = dt_palloc(p->pcb, sizeof(*nv) * (size_t)cap);
 			if (nd > 0)
 				memcpy(nv, descs, sizeof(*nv) * (size_t)nd);
@@ -1030,7 +1230,6 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 		if (e->tok != T_EPRED)
 			syntax_error(p, e);
 		next(p);
-		n->clause.pred_end_line = peek(p)->line;
 		if (peek_tok(p) != T_LBRACE)
 			dt_cerror(p->pcb, "D_SYNTAX", n->clause.pred->line,
 				  "expected actions { } following probe description and predicate");
@@ -1047,8 +1246,7 @@ static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 	if (!(p->pcb->cflags & DTRACE_C_PSPEC) && p->pcb->filename != NULL)
 		dt_cerror(p->pcb, "D_SYNTAX", first.line,
 			  "expected predicate and/or actions following probe description");
-	if (nt->tok != T_EOF)
-		syntax_error(p, nt);
+	/* Outside a file a clause may have no actions, and another may follow it ("BEGIN END"). */
 	return n;
 }
 
@@ -1063,19 +1261,20 @@ static bool is_function(const struct dt_declarator *d)
 static struct dt_node *parse_decl(struct parser *p)
 {
 	int line = peek(p)->line;
-	struct dt_declspec *ds = parse_declspec(p, true);
+	struct dt_declspec *ds = parse_declspec(p, CLASS_D);
 	struct dt_node *head = NULL, **tail = &head;
 
 	if (peek_tok(p) == T_SEMI) {
-		next(p);
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, line);
 		n->decl.spec = ds;
+		n->decl.end_line = next(p)->line;
 		return n;
 	}
 	do {
 		struct dt_node *n = dt_node_new(p->pcb, N_DECL, peek(p)->line);
 		n->decl.spec = ds;
 		n->decl.decl = parse_declarator(p, false);
+		n->decl.end_line = peek(p)->line;
 		/*
 		 * A C function definition (from a header included with -C):
 		 * D has no functions, so its body is skipped.
@@ -1094,12 +1293,13 @@ static struct dt_node *parse_decl(struct parser *p)
 			} while (depth > 0);
 			return head ? head : dt_node_new(p->pcb, N_EMPTY, line);
 		}
-		if (ds->dclass == DC_TYPEDEF) {
-			struct dt_declarator *d = n->decl.decl;
-			while (d != NULL && d->name == NULL)
-				d = d->outer;
-			if (d != NULL)
-				add_typedef(p, d->name);
+		struct dt_declarator *d = n->decl.decl;
+		while (d != NULL && d->name == NULL)
+			d = d->outer;
+		if (d != NULL && ds->dclass == DC_TYPEDEF)
+			nameset_add(p, &p->typedefs, d->name);
+		else if (d != NULL && (ds->dclass == DC_NONE || ds->dclass == DC_EXTERN)) {
+			add_var(p, d->name);
 		}
 		*tail = n;
 		tail = &n->next;
@@ -1112,11 +1312,11 @@ static struct dt_node *parse_inline(struct parser *p, int line)
 {
 	struct dt_node *n = dt_node_new(p->pcb, N_INLINE, line);
 
-	n->decl.spec = parse_declspec(p, false);
+	n->decl.spec = parse_declspec(p, CLASS_D);
 	n->decl.decl = parse_declarator(p, false);
 	expect(p, T_ASGN);
 	n->l = parse_assign(p);
-	expect(p, T_SEMI);
+	n->decl.end_line = expect(p, T_SEMI)->line;
 	return n;
 }
 
@@ -1131,7 +1331,7 @@ static struct dt_node *parse_translator(struct parser *p, int line)
 	n->xlator.to_decl = tmp.tn_decl;
 	expect(p, T_LT);
 	memset(&tmp, 0, sizeof(tmp));
-	tmp.tn_spec = parse_declspec(p, false);
+	tmp.tn_spec = parse_declspec(p, CLASS_NONE);
 	/* The input declarator ends with the identifier before '>'. */
 	struct dt_declarator *d = parse_declarator(p, false);
 	n->xlator.from_spec = tmp.tn_spec;
@@ -1195,14 +1395,14 @@ static struct dt_node *parse_provider(struct parser *p, int line)
 		tail = &pr->next;
 	}
 	expect(p, T_RBRACE);
-	expect(p, T_SEMI);
+	n->provider.end_line = expect(p, T_SEMI)->line;
 	n->provider.probes = head;
 	return n;
 }
 
-static void pragma_cb(struct dt_pcb *pcb, char **words, int nwords, int line)
+static int pragma_cb(struct dt_pcb *pcb, const struct dt_ctok *toks, int ntoks, int line)
 {
-	dt_pragma(pcb, words, nwords, line);
+	return dt_pragma(pcb, toks, ntoks, line);
 }
 
 void dt_parse_program(struct dt_pcb *pcb)
@@ -1262,9 +1462,13 @@ void dt_parse_program(struct dt_pcb *pcb)
 			break;
 		}
 		*tail = n;
-		while (n->next != NULL)
+		pcb->nparsed++;
+		while (n->next != NULL) {
 			n = n->next;
+			pcb->nparsed++;
+		}
 		tail = &n->next;
+		pcb->parsed = head;
 	}
 }
 
@@ -1297,42 +1501,37 @@ static char *append(struct dt_pcb *pcb, const char *a, const char *b, size_t n)
 }
 
 /*
- * Expand $1, $target, ... inside a probe description field.  Built in the
- * arena: an unknown macro is a compile error, which leaves nothing to free.
+ * A probe description field with a macro reference, as DTrace reads it:
+ * the first '$' (or "$$") and what follows it to the end of the field is
+ * either $N (an argument, followed by any text) or $name (a macro
+ * variable, alone).  NULL if it names nothing (DTrace's "Undefined macro
+ * variable in probe description"); defaultargs does not apply here.
  */
-static char *expand_macros(struct dt_pcb *pcb, const char *s, int line)
+static char *expand_macros(struct dt_pcb *pcb, const char *s)
 {
-	if (strchr(s, '$') == NULL)
+	const char *v = strchr(s, '$');
+
+	if (v == NULL)
 		return dt_pstrdup(pcb, s);
-	char *r = "";
-	while (*s) {
-		if (*s != '$') {
-			size_t n = strcspn(s, "$");
-			r = append(pcb, r, s, n);
-			s += n;
-			continue;
-		}
-		const char *start = s++;
-		if (isdigit((unsigned char)*s)) {
-			int n = 0;
-			for (; isdigit((unsigned char)*s); s++)	/* no overflow: too big is unknown */
-				n = n < 100000000 ? n * 10 + (*s - '0') : n;
-			char *text = dt_pstrndup(pcb, start, (size_t)(s - start));
-			const char *v = dt_macro_arg(pcb, n, text, line);
-			r = append(pcb, r, v, strlen(v));
-		} else if (isalpha((unsigned char)*s) || *s == '_') {
-			while (isalnum((unsigned char)*s) || *s == '_')
-				s++;
-			char *text = dt_pstrndup(pcb, start, (size_t)(s - start));
-			char num[32];
-			snprintf(num, sizeof(num), "%lld",
-				 (long long)dt_macro_var(pcb, text + 1, text, line));
-			r = append(pcb, r, num, strlen(num));
-		} else {
-			r = append(pcb, r, "$", 1);
-		}
+	char *r = dt_pstrndup(pcb, s, (size_t)(v - s));
+	if (v[1] == '$' && v[2] != '\0')
+		v++;
+	if (isdigit((unsigned char)v[1])) {
+		char *w;
+		errno = 0;
+		long n = strtol(v + 1, &w, 10);
+		if (errno != 0 || n < 0 || n >= pcb->argc)
+			return NULL;
+		if (pcb->argref != NULL)
+			pcb->argref[n] = true;
+		r = append(pcb, r, pcb->argv[n], strlen(pcb->argv[n]));
+		return append(pcb, r, w, strlen(w));
 	}
-	return r;
+	if (v[1] == '\0' || !dt_macro_var_defined(v + 1))
+		return NULL;
+	char num[32];
+	snprintf(num, sizeof(num), "%lld", (long long)dt_macro_var(pcb, v + 1, v, 0));
+	return append(pcb, r, num, strlen(num));
 }
 
 struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, int line)
@@ -1346,14 +1545,25 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 	d->line = line;
 	if (kind == DTRACE_PSPEC_ID) {
 		char *end;
-		unsigned long id = strtoul(text, &end, 10);
+		errno = 0;
+		unsigned long long id = strtoull(text, &end, 0);
 		if (isdigit((unsigned char)*text) && *end == '\0') {
+			static const char *const what[] = { "names", "providers", "modules",
+							    "functions" };
+			if (errno != 0 || id > UINT32_MAX)
+				dt_cerror(pcb, "D_PDESC_INVAL", line,
+					  "identifier %llu exceeds maximum probe id", id);
+			/* An integer names a probe only where a whole name could be given. */
+			if (pcb->pspec_kind != DTRACE_PSPEC_NAME && pcb->pspec_kind != DTRACE_PSPEC_ID)
+				dt_cerror(pcb, "D_PDESC_INVAL", line,
+					  "probe identifier %llu not permitted when specifying %s", id,
+					  what[pcb->pspec_kind]);
 			/* Ids are numbered over every provider's probes. */
 			dt_probes_populate_all(pcb->hdl);
 			if (id == 0 || dt_probe_by_id(pcb->hdl, (uint32_t)id) == NULL)
 				dt_cerror(pcb, "D_PDESC_INVAL", line,
-					  "invalid probe identifier %s: Unknown probe identifier", text);
-			d->id = id;
+					  "invalid probe identifier %llu: Unknown probe identifier", id);
+			d->id = (unsigned long)id;
 			d->prov = d->mod = d->func = d->name = "";
 			return d;
 		}
@@ -1370,12 +1580,16 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 		long end = p;
 		while (p >= 0 && text[p] != ':')
 			p--;
+		char *f = expand_macros(pcb, dt_pstrndup(pcb, text + p + 1, (size_t)(end - p)));
+		if (f == NULL)
+			dt_cerror(pcb, "D_PDESC_INVAL", line,
+				  "invalid probe description \"%s\": Undefined macro variable in probe "
+				  "description", text);
 		if (field < 0)
 			dt_cerror(pcb, "D_PDESC_INVAL", line,
 				  "invalid probe description \"%s\": Overspecified probe description",
 				  text);
-		fields[field] = expand_macros(pcb, dt_pstrndup(pcb, text + p + 1, (size_t)(end - p)),
-					      line);
+		fields[field] = f;
 		field--;
 	} while (--p >= 0);
 	d->prov = fields[0] ? fields[0] : "";

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "compiler/ast.h"
+#include "dtrace.h"
 #include "lib/util.h"
 
 struct dtrace_hdl;
@@ -38,20 +39,21 @@ struct dt_pcb {
 	struct dt_node *root;		/* program: list of top-level nodes */
 	struct dt_sema_ctx *sema;	/* the clause being checked */
 	const char *region;		/* "predicate" / "action list" while checking a clause */
-	/*
-	 * While a predicate is checked: where DTrace reports its operators'
-	 * type errors (the parser's look-ahead after the closing '/').
-	 */
-	int pred_line;
 	bool show_lines;		/* errors say "line N:" (scripts and -C) */
 	bool is_dlib;			/* compiling the D library */
 	bool is_library;		/* compiling a -L library (may be empty) */
 	const char *filetag;		/* a library's path: errors say "path", line N */
+	const char *linetag;		/* a file named by #line (an included header), or NULL */
+	struct dt_node *parsed;		/* the top-level nodes parsed so far ... */
+	int nparsed;			/* ... and how many */
 	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
+	/* Variables so far, global, thread-local and clause-local (DTrace limits each). */
+	int nvars[3];
+	bool nvars_counted[3];
 	struct dt_ident **iparams;	/* an inline array's parameters, while its value is checked */
 	int niparams;
-	/* #pragma D attributes/binding naming identifiers, checked once all is compiled. */
+	/* #pragma D attributes/binding naming identifiers this program must define. */
 	struct dt_pragma_ref {
 		const char *what, *name;
 		int line;
@@ -65,6 +67,19 @@ struct dt_pcb {
  */
 _Noreturn void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Fail the compile for want of memory (DTrace's message, no tag). */
+_Noreturn void dt_cnomem(struct dt_pcb *pcb);
+
+/*
+ * Set up a compile of `src` (copied into the handle's arena) as
+ * dtrace_compile() does for its flags (DTRACE_C_*), `kind` and macro
+ * arguments; pcb->argref is malloc'ed (the caller frees it).  0, or a
+ * negative errno with the message in the handle.
+ */
+int dt_pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *src, size_t len,
+		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
+		char *const argv[]);
 
 /* Allocate from the compile arena or fail the compile with ENOMEM. */
 void *dt_palloc(struct dt_pcb *pcb, size_t size);

@@ -1,183 +1,322 @@
-/* Control lines: #pragma D ..., #ident, #error. */
+/*
+ * Control lines (DTrace's dt_pragma.c rules): #pragma D option, attributes,
+ * binding, depends_on; #error, #ident, #line and cpp's line markers, in
+ * any of the forms DTrace accepts ("#error", "#pragma error",
+ * "#pragma D error" ...).
+ */
 #include "compiler/pragma.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
+#include <sys/stat.h>
 
+#include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/pcb.h"
+#include "lib/attr.h"
 #include "lib/dt_impl.h"
+#include "lib/optval.h"
 #include "providers/probe.h"
 
-/* Options that only the command line may set (they affect the consumer's start). */
-static bool cmdline_only(const char *name)
-{
-	static const char *const names[] = {
-		"lockmem", "grabanon", "ldpath", "modpath", "libdir", "syslibdir", "ctfpath",
-		"procfspath", "cpppath", "cpp",
-	};
+/* Where a directive may appear: after '#', after "#pragma", after "#pragma D". */
+enum { PK_DIR, PK_SUB, PK_DCP };
 
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
+struct pctx {
+	struct dt_pcb *pcb;
+	const char *name;		/* the directive, for messages */
+	int line;			/* the control line's own line */
+	int next_line;			/* the line after it (a line directive changes it) */
+};
+
+/* A global identifier that existed before this program (built-in, library, earlier program). */
+static bool defined_outside(struct dtrace_hdl *dtp, const char *name)
+{
+	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
+
+	if (dt_ident_builtin(dtp, name) != NULL)
+		return true;
+	/* This program's identifiers are only created once it is parsed. */
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
+			if (dt_ident_user(dtp, kinds[k], name) != NULL)
+				return true;
+		/* The D library's names are DTrace's too, loaded or not yet (two parts). */
+		if (dt_dlib_provide(dtp, name) <= 0)
+			break;
+	}
 	return false;
 }
 
-/* "Stable/Stable/Common": up to three of name stability, data stability, class. */
-static bool valid_attributes(const char *s)
+/* Remember an attributes/binding pragma for an identifier the program has yet to define. */
+static void defer(struct pctx *c, const char *name)
 {
-	static const char *const stab[] = { "Internal", "Private", "Obsolete", "External",
-					    "Unstable", "Evolving", "Stable", "Standard" };
-	static const char *const cls[] = { "Unknown", "CPU", "Platform", "Group", "ISA",
-					   "Common" };
-	char buf[128];
-	int part = 0;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *save = NULL, *tok = strtok_r(buf, "/", &save); tok != NULL;
-	     tok = strtok_r(NULL, "/", &save), part++) {
-		const char *const *names = part < 2 ? stab : cls;
-		size_t nn = part < 2 ? ARRAY_SIZE(stab) : ARRAY_SIZE(cls);
-		bool ok = false;
-		for (size_t i = 0; i < nn && !ok; i++)
-			ok = strcasecmp(tok, names[i]) == 0;
-		if (!ok || part >= 3)
-			return false;
-	}
-	return part > 0;
-}
-
-/* A "major.minor[.micro]" version, quoted or not. */
-static bool valid_version(const char *s)
-{
-	unsigned a, b, c;
-	char q[2], tail;
-
-	if (s[0] == '"' && sscanf(s, "\"%u.%u.%u%1[\"]%c", &a, &b, &c, q, &tail) == 4)
-		return true;
-	if (s[0] == '"' && sscanf(s, "\"%u.%u%1[\"]%c", &a, &b, q, &tail) == 3)
-		return true;
-	return sscanf(s, "%u.%u%c", &a, &b, &tail) == 2 ||
-	       sscanf(s, "%u.%u.%u%c", &a, &b, &c, &tail) == 3;
-}
-
-static void note_ref(struct dt_pcb *pcb, const char *what, const char *name, int line)
-{
+	struct dt_pcb *pcb = c->pcb;
 	struct dt_pragma_ref *r = dt_palloc(pcb, sizeof(*r) * (size_t)(pcb->nprefs + 1));
 
 	if (pcb->nprefs > 0)
 		memcpy(r, pcb->prefs, sizeof(*r) * (size_t)pcb->nprefs);
-	r[pcb->nprefs].what = dt_pstrdup(pcb, what);
+	r[pcb->nprefs].what = c->name;
 	r[pcb->nprefs].name = dt_pstrdup(pcb, name);
-	r[pcb->nprefs].line = line;
+	r[pcb->nprefs].line = c->line;
 	pcb->prefs = r;
 	pcb->nprefs++;
 }
 
+/* A provider of the system, or one this program declared before the pragma. */
+static bool provider_known(struct dt_pcb *pcb, const char *name)
+{
+	int i = 0;
+
+	if (dt_provider_lookup(pcb->hdl, name) != NULL)
+		return true;
+	for (struct dt_node *n = pcb->parsed; n != NULL && i < pcb->nparsed; n = n->next, i++)
+		if (n->kind == N_PROVIDER && strcmp(n->provider.name, name) == 0)
+			return true;
+	return false;
+}
+
+static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	struct dt_pcb *pcb = c->pcb;
+	struct dt_attr attr;
+
+	if (n < 2 || t[0].kind != CT_IDENT || t[1].kind != CT_IDENT)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line, "malformed #pragma %s <attributes> <ident>",
+			  c->name);
+	if (dt_str2attr(t[0].s, &attr) < 0)
+		dt_cerror(pcb, "D_PRAGMA_INVAL", c->line, "invalid attributes specified by #pragma %s",
+			  c->name);
+	const char *name = t[1].s;
+	if (strcmp(name, "provider") == 0) {
+		/* attributes <attr> provider <name> <part>: DTrace reads both words unchecked. */
+		if (n < 4 || t[2].kind != CT_IDENT || t[3].kind != CT_IDENT)
+			dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line,
+				  "malformed #pragma %s <attributes> <ident>", c->name);
+		name = t[2].s;
+		if (provider_known(pcb, name)) {
+			static const char *const parts[] = { "provider", "module", "function", "name",
+							     "args" };
+			for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+				if (strcmp(t[3].s, parts[i]) == 0)
+					return;
+			/* DTrace's message names the provider as the component and vice versa. */
+			dt_cerror(pcb, "D_PRAGMA_INVAL", c->line,
+				  "invalid component \"%s\" in attribute #pragma for provider %s", name,
+				  t[3].s);
+		}
+	} else if (defined_outside(pcb->hdl, name)) {
+		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
+			  "#pragma %s cannot modify entity defined outside program scope", c->name);
+	}
+	defer(c, name);
+}
+
+static void pragma_binding(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	struct dt_pcb *pcb = c->pcb;
+	uint32_t v;
+
+	if (n < 2 || t[0].kind != CT_STRING || t[1].kind != CT_IDENT)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line,
+			  "malformed #pragma %s \"version\" <ident>", c->name);
+	if (dt_optval_version(t[0].s, &v) < 0)
+		dt_cerror(pcb, "D_PRAGMA_INVAL", c->line,
+			  "invalid version string specified by #pragma %s", c->name);
+	if (defined_outside(pcb->hdl, t[1].s))
+		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
+			  "#pragma %s cannot modify entity defined outside program scope", c->name);
+	defer(c, t[1].s);
+}
+
+/* A kernel module with type information (vmlinux, or a module with BTF). */
+static bool module_present(const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	if (strchr(name, '/') != NULL)
+		return false;
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	return stat(path, &st) == 0;
+}
+
+static void pragma_depends(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	struct dt_pcb *pcb = c->pcb;
+	bool found;
+
+	if (n < 2 || t[0].kind != CT_IDENT || t[1].kind != CT_IDENT)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line, "malformed #pragma %s <class> <name>",
+			  c->name);
+	const char *cls = t[0].s, *name = t[1].s;
+	if (strcmp(cls, "provider") == 0) {
+		found = dt_provider_lookup(pcb->hdl, name) != NULL;
+	} else if (strcmp(cls, "module") == 0) {
+		found = module_present(name);
+	} else if (strcmp(cls, "library") == 0) {
+		/* Libraries are ordered by their dependencies before any is compiled (ulib.c). */
+		if (!pcb->is_library && !pcb->is_dlib)
+			dt_cerror(pcb, "D_PRAGMA_DEPEND", c->line,
+				  "main program may not explicitly depend on a library");
+		found = true;
+	} else {
+		dt_cerror(pcb, "D_PRAGMA_INVAL", c->line, "invalid class %s specified by #pragma %s",
+			  cls, c->name);
+	}
+	if (!found)
+		dt_cerror(pcb, "D_PRAGMA_DEPEND", c->line, "program requires %s %s", cls, name);
+}
+
+/* #error: the identifiers and strings that follow, each followed by a blank. */
+static void pragma_error(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	struct dt_strbuf sb;
+
+	dt_sb_init(&sb);
+	for (int i = 0; i < n; i++)
+		if (t[i].kind != CT_INT)
+			dt_sb_printf(&sb, "%s ", t[i].s);
+	char *m = dt_pstrdup(c->pcb, sb.s ? sb.s : "");
+	dt_sb_free(&sb);
+	dt_cerror(c->pcb, "D_PRAGERR", c->line, "#%s: %s", c->name, m);
+}
+
+static void pragma_ident(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	(void)c, (void)t, (void)n;
+}
+
+static void pragma_option(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	struct dt_pcb *pcb = c->pcb;
+	struct dtrace_hdl *dtp = pcb->hdl;
+
+	if (n < 1 || t[0].kind != CT_IDENT)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line, "malformed #pragma %s <option>=<val>",
+			  c->name);
+	if (n > 1)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line,
+			  "superfluous arguments specified for #pragma %s", c->name);
+	char *name = dt_pstrdup(pcb, t[0].s), *val = strchr(name, '=');
+	if (val != NULL)
+		*val++ = '\0';
+	if (dt_option_set_from(dtp, name, val, true) < 0) {
+		if (val == NULL)
+			dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s': %s",
+				  name, dtp->errmsg);
+		dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s' to '%s': %s",
+			  name, val, dtp->errmsg);
+	}
+}
+
+/*
+ * #line N ["file" [state ...]] and cpp's "# N "file" flags": the next line
+ * is N (N + 1 after "#line", DTrace counting the directive's own newline
+ * again), and errors name the file unless it is the program itself.
+ */
+static void pragma_line(struct pctx *c, const struct dt_ctok *t, int n)
+{
+	struct dt_pcb *pcb = c->pcb;
+	bool ok = n >= 1 && t[0].kind == CT_INT && (n < 2 || t[1].kind == CT_STRING);
+
+	for (int i = 2; ok && i < n; i++)
+		ok = t[i].kind == CT_INT;
+	if (!ok)
+		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line,
+			  "malformed #%s <line> [ [\"file\"] state ]", c->name);
+	if (n >= 2)
+		pcb->linetag = strcmp(t[1].s, "/dev/stdin") != 0 ? t[1].s : NULL;
+	c->next_line = (int)t[0].ival;
+}
+
+static const struct pragmadesc {
+	const char *name;
+	void (*fn)(struct pctx *, const struct dt_ctok *, int);
+	int kind;
+} pragmas[] = {
+	{ "attributes", pragma_attributes, PK_DCP },
+	{ "binding", pragma_binding, PK_DCP },
+	{ "depends_on", pragma_depends, PK_DCP },
+	{ "error", pragma_error, PK_DIR },
+	{ "ident", pragma_ident, PK_DIR },
+	{ "line", pragma_line, PK_DIR },
+	{ "option", pragma_option, PK_DCP },
+};
+
+int dt_pragma(struct dt_pcb *pcb, const struct dt_ctok *t, int n, int line)
+{
+	struct pctx c = { pcb, "line", line, line + 1 };
+	int kind = PK_DIR;
+
+	for (int i = 0; i < n; i++) {
+		if (t[i].kind == CT_INT) {
+			c.line = line + 1;	/* DTrace's line count is past the newline here */
+			pragma_line(&c, t + i, n - i);
+			return c.next_line;
+		}
+		/* Reported on the next line, as DTrace does before it knows the directive. */
+		if (t[i].kind != CT_IDENT)
+			dt_cerror(pcb, "D_PRAGCTL_INVAL", line + 1, "invalid control directive");
+		if (kind == PK_DIR && strcmp(t[i].s, "pragma") == 0) {
+			kind = PK_SUB;
+			continue;
+		}
+		if (kind == PK_SUB && strcmp(t[i].s, "D") == 0) {
+			kind = PK_DCP;
+			continue;
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(pragmas); k++) {
+			if (pragmas[k].kind <= kind && strcmp(pragmas[k].name, t[i].s) == 0) {
+				c.name = pragmas[k].name;
+				pragmas[k].fn(&c, t + i + 1, n - i - 1);
+				return pragmas[k].fn == pragma_line ? c.next_line + 1 : c.next_line;
+			}
+		}
+		if (kind == PK_DIR)
+			dt_cerror(pcb, "D_PRAGCTL_INVAL", line, "invalid control directive: #%s", t[i].s);
+		if (kind == PK_DCP)
+			dt_cerror(pcb, "D_PRAGMA_INVAL", line, "invalid D pragma: %s", t[i].s);
+		/* Pragmas other than D's are ignored, as C does. */
+		break;
+	}
+	return c.next_line;
+}
+
+/* Whether a top-level declaration or inline defines the global identifier `name`. */
+static bool declares(const struct dt_node *n, const char *name)
+{
+	const struct dt_declspec *spec = n->decl.spec;
+
+	if (spec != NULL && spec->ts == TS_ENUM) {
+		for (const struct dt_enumerator *e = spec->enums; e != NULL; e = e->next)
+			if (strcmp(e->name, name) == 0)
+				return true;
+	}
+	if (spec != NULL && (spec->dclass == DC_TYPEDEF || spec->dclass == DC_SELF ||
+			     spec->dclass == DC_THIS))
+		return false;
+	for (const struct dt_declarator *d = n->decl.decl; d != NULL; d = d->outer)
+		if (d->kind == DK_NAME && d->name != NULL && strcmp(d->name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the program defines `name` among its top-level declarations. */
+static bool declared(struct dt_pcb *pcb, const char *name)
+{
+	for (struct dt_node *n = pcb->root; n != NULL; n = n->next) {
+		if ((n->kind == N_DECL || n->kind == N_INLINE) && declares(n, name))
+			return true;
+	}
+	return false;
+}
+
 void dt_pragma_check_unused(struct dt_pcb *pcb)
 {
-	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_TLS,
-						IDK_ENUM };
-
 	for (int i = 0; i < pcb->nprefs; i++) {
 		const struct dt_pragma_ref *r = &pcb->prefs[i];
-		bool used = dt_ident_builtin(pcb->hdl, r->name) != NULL;
-		for (size_t k = 0; k < ARRAY_SIZE(kinds) && !used; k++)
-			used = dt_ident_user(pcb->hdl, kinds[k], r->name) != NULL;
-		if (!used)
+		if (!declared(pcb, r->name))
 			dt_cerror(pcb, "D_PRAGMA_UNUSED", r->line, "unused #pragma %s", r->what);
-	}
-}
-
-static void pragma_option(struct dt_pcb *pcb, char **w, int n, int line)
-{
-	if (n < 3)
-		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "missing option name for #pragma option");
-	if (n > 3)
-		dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
-			  "superfluous arguments specified for #pragma option");
-	for (int i = 2; i < n; i++) {
-		char *name = w[i], *val = strchr(name, '=');
-		if (val)
-			*val++ = '\0';
-		if (cmdline_only(name)) {
-			if (val != NULL)
-				dt_cerror(pcb, "D_PRAGMA_OPTSET", line,
-					  "failed to set option '%s' to '%s': Option cannot be used from within a D program",
-					  name, val);
-			dt_cerror(pcb, "D_PRAGMA_OPTSET", line,
-				  "failed to set option '%s': Option cannot be used from within a D program",
-				  name);
-		}
-		int rc = dt_option_set(pcb->hdl, name, val);
-		if (rc == -ENOENT)
-			dt_cerror(pcb, "D_PRAGMA_INVAL", line, "invalid option name: %s", name);
-		if (rc < 0) {
-			if (val)
-				dt_cerror(pcb, "D_PRAGMA_OPTSET", line,
-					  "failed to set option '%s' to '%s': %s", name, val,
-					  pcb->hdl->errmsg);
-			dt_cerror(pcb, "D_PRAGMA_OPTSET", line, "failed to set option '%s': %s", name,
-				  pcb->hdl->errmsg);
-		}
-	}
-}
-
-void dt_pragma(struct dt_pcb *pcb, char **w, int n, int line)
-{
-	if (strcmp(w[0], "ident") == 0)
-		return;
-	if (strcmp(w[0], "error") == 0) {
-		struct dt_strbuf sb;
-		dt_sb_init(&sb);
-		for (int i = 1; i < n; i++)
-			dt_sb_printf(&sb, "%s ", w[i]);
-		char *m = dt_pstrdup(pcb, sb.s ? sb.s : "");
-		dt_sb_free(&sb);
-		dt_cerror(pcb, "D_PRAGERR", line, "#error %s", m);
-	}
-	if (strcmp(w[0], "pragma") != 0)
-		dt_cerror(pcb, "D_PRAGCTL_INVAL", line, "invalid control directive: #%s", w[0]);
-	/* Non-D pragmas are ignored, as in C. */
-	if (n < 2 || strcmp(w[1], "D") != 0)
-		return;
-	if (n < 3)
-		dt_cerror(pcb, "D_PRAGMA_MALFORM", line, "malformed #pragma D directive");
-	const char *what = w[2];
-	if (strcmp(what, "option") == 0) {
-		pragma_option(pcb, w + 1, n - 1, line);
-	} else if (strcmp(what, "depends_on") == 0) {
-		if (n < 5)
-			dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
-				  "malformed #pragma depends_on <class> <name>");
-		if (strcmp(w[3], "provider") == 0) {
-			if (dt_provider_lookup(pcb->hdl, w[4]) == NULL)
-				dt_cerror(pcb, "D_PRAGMA_DEPEND", line,
-					  "program requires provider %s", w[4]);
-		} else if (strcmp(w[3], "module") != 0 && strcmp(w[3], "library") != 0) {
-			dt_cerror(pcb, "D_PRAGMA_INVAL", line, "invalid class %s specified by #pragma %s",
-				  w[3], what);
-		}
-	} else if (strcmp(what, "attributes") == 0) {
-		if (n < 5)
-			dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
-				  "malformed #pragma %s <attributes> <ident>", what);
-		if (!valid_attributes(w[3]))
-			dt_cerror(pcb, "D_PRAGMA_INVAL", line,
-				  "invalid attributes specified by #pragma %s", what);
-		if (strcmp(w[4], "provider") != 0)
-			note_ref(pcb, what, w[4], line);
-	} else if (strcmp(what, "binding") == 0) {
-		if (n < 5)
-			dt_cerror(pcb, "D_PRAGMA_MALFORM", line,
-				  "malformed #pragma %s \"version\" <ident>", what);
-		if (!valid_version(w[3]))
-			dt_cerror(pcb, "D_PRAGMA_INVAL", line,
-				  "invalid version string specified by #pragma %s", what);
-		note_ref(pcb, what, w[4], line);
-	} else {
-		dt_cerror(pcb, "D_PRAGMA_INVAL", line, "invalid D pragma: %s", what);
 	}
 }

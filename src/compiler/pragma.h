@@ -2,12 +2,21 @@
 #ifndef DT_PRAGMA_H
 #define DT_PRAGMA_H
 
+#include "compiler/lexer.h"
+
 struct dt_pcb;
 
-/* Process one control line's words (after '#'). */
-void dt_pragma(struct dt_pcb *pcb, char **words, int nwords, int line);
+/*
+ * Process one control line (its tokens after '#'), on line `line`.
+ * Returns the number of the line that follows (line + 1 unless it is a
+ * line directive).
+ */
+int dt_pragma(struct dt_pcb *pcb, const struct dt_ctok *toks, int ntoks, int line);
 
-/* A #pragma D attributes/binding whose identifier the program never defined: D_PRAGMA_UNUSED. */
+/*
+ * After parsing: a #pragma D attributes/binding for an identifier the
+ * program does not declare is D_PRAGMA_UNUSED.
+ */
 void dt_pragma_check_unused(struct dt_pcb *pcb);
 
 #endif

@@ -21,14 +21,34 @@ struct dt_stmt {
 	int npdescs;
 	struct dtrace_prog *prog;
 	struct bo_func *func;		/* its BPF function, after codegen */
-	struct dt_rdesc *rdesc;		/* the record it writes, NULL if none */
+	struct dt_rdesc *rdesc;		/* the (largest) record it writes, NULL if none */
 	uint32_t args_used;		/* bitmask of argN the clause reads */
 	bool uses_scratch;		/* needs per-CPU scratch memory */
 	bool uses_alloca;		/* alloca(), copyin(): memory for this clause */
 	bool destructive;
 	bool enables_error;		/* one of its probes is dtrace:::ERROR */
 	bool may_fault;			/* it can fault (and so run ERROR clauses) */
+	bool has_exit;			/* it calls exit() */
 	int nlocals_size;		/* this-> variables' bytes */
 };
+
+/* How far dt_compile_front() takes a program. */
+enum dt_front_stage {
+	DT_FRONT_PARSE,		/* lex and parse only */
+	DT_FRONT_CHECK,		/* and the semantic checks of every declaration and clause */
+};
+
+/*
+ * The front end alone, for tests that need neither root nor a kernel:
+ * `src` is lexed, parsed and (DT_FRONT_CHECK) checked as dtrace_compile()
+ * does with the same flags, but no probe is matched (each clause is
+ * checked as if it enabled none) and no code is generated.  With
+ * DTRACE_C_FILE, `src` is the text of the script `name`, not read from a
+ * file.  The program's top-level nodes (in the handle's arena, checked
+ * ones annotated with types), or NULL with the error in the handle.
+ */
+struct dt_node *dt_compile_front(struct dtrace_hdl *dtp, const char *src, const char *name,
+				 unsigned flags, enum dt_front_stage stage, int argc,
+				 char *const argv[]);
 
 #endif

@@ -17,6 +17,12 @@ void dt_sema_program(struct dt_pcb *pcb);
 /* Check one clause's predicate and statements (after its probes are known). */
 void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt);
 
+/* The functions a clause calls are known functions (as DTrace parses them). */
+void dt_sema_check_calls(struct dt_pcb *pcb, struct dt_node *clause);
+
+/* The rules DTrace applies while generating a clause's code, after all clauses are checked. */
+void dt_sema_act_clause(struct dt_pcb *pcb, struct dt_stmt *stmt);
+
 /* The type named by declaration specifiers and a declarator. */
 struct dt_type *dt_sema_typename(struct dt_pcb *pcb, struct dt_declspec *ds,
 				 struct dt_declarator *d, const char **namep);

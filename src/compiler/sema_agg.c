@@ -16,6 +16,13 @@
 
 #define TT(pcb) (&(pcb)->hdl->types)
 
+/* DTrace's dt_node_is_scalar: an integer or pointer, not a kind of void. */
+static bool agg_scalar(struct dt_node *n)
+{
+	return dt_type_is_scalar(n->type) && !dt_type_is_string(n->type) &&
+	       dt_type_base(n->type)->special == DT_SPECIAL_NONE;
+}
+
 static int64_t const_arg(struct dt_pcb *pcb, struct dt_node *a, const char *tag,
 			 const char *fmt)
 {
@@ -212,7 +219,7 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 	int nk = dt_node_list_len(agg->agg.keys);
 
 	if (ad == NULL || dt_vec_push(&dtp->aggs, ad) < 0)
-		dt_cerror(pcb, "D_NOMEM", agg->line, "out of memory");
+		dt_cnomem(pcb);
 	ad->id = (uint32_t)dtp->aggs.n - 1;
 	ad->name = id->name;
 	ad->func = id->aggfunc;
@@ -220,7 +227,7 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 	ad->keys = dt_arena_zalloc(&dtp->arena, sizeof(*ad->keys) * (size_t)(nk + 1));
 	ad->map_name = dt_arena_printf(&dtp->arena, "dt_agg_%u", ad->id);
 	if (ad->keys == NULL || ad->map_name == NULL)
-		dt_cerror(pcb, "D_NOMEM", agg->line, "out of memory");
+		dt_cnomem(pcb);
 	int i = 0;
 	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
 		struct dt_aggkey *ak = &ad->keys[i];
@@ -247,9 +254,8 @@ void dt_sema_agg_check(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *
 	struct dt_ident *fid = fn->id;
 	struct dt_node *v = fn->call.args;
 
-	/* The value argument must be scalar (and not a string). */
-	if (fid->code != AGG_COUNT && v != NULL &&
-	    (!dt_type_is_scalar(v->type) || dt_type_is_string(v->type)))
+	/* The value argument must be scalar: no string, stack or dynamic value. */
+	if (fid->code != AGG_COUNT && v != NULL && !agg_scalar(v))
 		dt_cerror(pcb, "D_AGG_SCALAR", fn->line, "%s( ) argument #1 must be of scalar type",
 			  fid->name);
 	struct dt_aggdesc *ad = first ? new_aggdesc(pcb, id, agg, fn) : id->agg;
@@ -279,10 +285,10 @@ void dt_sema_agg_check(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *
 			struct dt_node *inc = fn->call.args;
 			for (int i = 0; i < incr_arg; i++)
 				inc = inc->next;
-			if (!dt_type_is_scalar(inc->type) || dt_type_is_string(inc->type))
+			if (!agg_scalar(inc))
 				dt_cerror(pcb, "D_PROTO_ARG", inc->line,
 					  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: scalar\n\t argument: %s",
-					  fid->name, incr_arg + 1, dt_sema_typestr(pcb, inc->type));
+					  fid->name, incr_arg + 1, dt_sema_node_typestr(pcb, inc));
 		}
 	}
 	if (first)

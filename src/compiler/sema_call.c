@@ -9,334 +9,288 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
+#include "compiler/walk.h"
 #include "consumer/printf.h"
 #include "lib/dt_impl.h"
 
 #define TT(pcb) (&(pcb)->hdl->types)
 
-static void check_argc(struct dt_pcb *pcb, struct dt_node *n, const char *name,
+static bool is_function(const struct dt_ident *id)
+{
+	return id->kind == IDK_ACTION || id->kind == IDK_SUBR || id->kind == IDK_AGGFUNC;
+}
+
+/*
+ * The function a call names.  DTrace looks the name up among the global
+ * identifiers as it parses the call: a name it does not know is
+ * D_FUNC_UNDEF (a variable only assigned so far is not known yet), one
+ * that is no function D_FUNC_IDKIND.
+ */
+struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line)
+{
+	struct dt_ident *id = dt_ident_builtin(pcb->hdl, name);
+
+	if (id == NULL)
+		id = dt_sema_resolve(pcb, name);
+	if (id == NULL)
+		dt_cerror(pcb, "D_FUNC_UNDEF", line, "undefined function name: %s", name);
+	if (!is_function(id))
+		dt_cerror(pcb, "D_FUNC_IDKIND", line, "%s '%s' may not be referenced as a function",
+			  dt_ident_kind_name(id), id->name);
+	return id;
+}
+
+/*
+ * The calls of one clause, in source order, so that a name declared
+ * before the clause is known as it is when DTrace parses the call.
+ * Without recursion: chains of operators make the tree thousands of
+ * levels deep.
+ */
+void dt_sema_check_calls(struct dt_pcb *pcb, struct dt_node *clause)
+{
+	struct dt_walk w = { 0 };
+	struct dt_node *n;
+
+	dt_walk_push(pcb, &w, clause->clause.body);
+	dt_walk_push(pcb, &w, clause->clause.pred);
+	while ((n = dt_walk_pop(&w)) != NULL) {
+		if (n->kind == N_CALL)
+			dt_sema_callee(pcb, n->call.name, n->line);
+		/* Pushed last to first: visited in the order recursion would. */
+		dt_walk_push(pcb, &w, n->next);
+		dt_walk_push(pcb, &w, n->elsebody);
+		dt_walk_push(pcb, &w, n->body);
+		dt_walk_push(pcb, &w, n->cond);
+		dt_walk_push(pcb, &w, n->r);
+		dt_walk_push(pcb, &w, n->l);
+		if (n->kind == N_AGG)
+			dt_walk_push(pcb, &w, n->agg.keys);
+		if (n->kind == N_CALL || n->kind == N_INDEX)
+			dt_walk_push(pcb, &w, n->call.args);
+	}
+}
+
+static bool is_dynamic(const struct dt_node *a)
+{
+	return a->kind == N_AGG ||
+	       (a->type != NULL && dt_type_base(a->type)->special == DT_SPECIAL_DYN);
+}
+
+const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *a)
+{
+	/* A dynamic value is named by its identifier's kind ("aggregation"). */
+	if (a->kind == N_AGG)
+		return "aggregation";
+	if (is_dynamic(a) && a->id != NULL)
+		return dt_ident_kind_name(a->id);
+	return dt_sema_typestr(pcb, a->type);
+}
+
+/* An integer to DTrace: stack, symbol address and <DYN> are kinds of void there. */
+static bool is_int(struct dt_type *t)
+{
+	return dt_type_is_integer(t) && dt_type_base(t)->special == DT_SPECIAL_NONE;
+}
+
+static bool strcompat(struct dt_type *t)
+{
+	return dt_type_is_string(t) || dt_type_is_charptr(t);
+}
+
+/* What a pointer, array or string refers to (NULL for anything else). */
+static struct dt_type *referent(struct dt_pcb *pcb, struct dt_type *t)
+{
+	struct dt_type *b = dt_type_base(t);
+
+	if (b == NULL)
+		return NULL;
+	if (b->kind == TK_STRING)
+		return TT(pcb)->t_char;
+	if (b->kind == TK_PTR || b->kind == TK_ARRAY)
+		return b->base;
+	return NULL;
+}
+
+/*
+ * DTrace's dt_node_is_ptrcompat for a parameter type: pointers (arrays,
+ * strings) to the same type or to void on either side; an integer only
+ * as the constant 0; a userland pointer never for a kernel one.
+ */
+static bool ptrcompat(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
+{
+	struct dt_type *at = a->type;
+
+	if (is_dynamic(a))
+		return false;
+	if (is_int(pt))
+		return false;
+	struct dt_type *lref = referent(pcb, pt), *rref = referent(pcb, at);
+	if (is_int(at))
+		return (a->flags & DN_CONST) && a->cval == 0 && lref != NULL;
+	if (lref == NULL || rref == NULL)
+		return false;
+	if (dt_type_base(at)->userland != dt_type_base(pt)->userland)
+		return false;
+	return dt_type_is_void(lref) || dt_type_is_void(rref) || dt_type_equal(lref, rref);
+}
+
+/* DTrace's dt_node_is_argcompat: may `a` be passed for a parameter of type pt? */
+static bool argcompat(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
+{
+	if (pt == NULL)
+		return true;	/* "@": any type */
+	if (is_dynamic(a))
+		return false;
+	struct dt_type *at = a->type, *pb = dt_type_base(pt), *ab = dt_type_base(at);
+	if (is_int(pt) && is_int(at))
+		return true;
+	if (strcompat(pt) && strcompat(at))
+		return true;
+	int ps = pb->special, as = ab->special;
+	if (ps != DT_SPECIAL_NONE || as != DT_SPECIAL_NONE) {
+		/* stack() and ustack() both make a "stack". */
+		bool pstack = ps == DT_SPECIAL_STACK || ps == DT_SPECIAL_USTACK;
+		bool astack = as == DT_SPECIAL_STACK || as == DT_SPECIAL_USTACK;
+		if (ps == as || (pstack && astack))
+			return true;
+	}
+	if (pb->kind == TK_STRUCT || pb->kind == TK_UNION || pb->kind == TK_FUNC)
+		return dt_type_equal(pt, at);
+	return ptrcompat(pcb, pt, a);
+}
+
+/* DTrace's dt_idcook_sign: the number of arguments, then each one's type. */
+static void check_sign(struct dt_pcb *pcb, struct dt_node *n, const char *name,
 		       const struct dt_proto *p)
 {
 	int argc = dt_node_list_len(n->call.args);
 	int min = p->nparams - p->nopt, max = p->nparams;
+	const char *s = argc == 1 ? "" : "s";
 
 	if (p->varargs) {
 		if (argc < min)
 			dt_cerror(pcb, "D_PROTO_LEN", n->line,
 				  "%s( ) prototype mismatch: %d arg%s passed, at least %d expected", name,
-				  argc, argc == 1 ? "" : "s", min);
-		return;
-	}
-	if (argc < min || argc > max) {
-		if (min == max)
-			dt_cerror(pcb, "D_PROTO_LEN", n->line,
-				  "%s( ) prototype mismatch: %d arg%s passed, %d expected", name, argc,
-				  argc == 1 ? "" : "s", min);
+				  argc, s, min);
+	} else if (p->nopt > 0 && (argc < min || argc > max)) {
 		dt_cerror(pcb, "D_PROTO_LEN", n->line,
-			  "%s( ) prototype mismatch: %d arg%s passed, at %s %d expected", name, argc,
-			  argc == 1 ? "" : "s", argc < min ? "least" : "most", argc < min ? min : max);
+			  "%s( ) prototype mismatch: %d arg%s passed, at %s %d expected", name, argc, s,
+			  argc < min ? "least" : "most", argc < min ? min : max);
+	} else if (argc != max && p->nopt == 0) {
+		dt_cerror(pcb, "D_PROTO_LEN", n->line,
+			  "%s( ) prototype mismatch: %d arg%s passed, %d expected", name, argc, s, max);
 	}
-}
-
-static _Noreturn void bad_arg(struct dt_pcb *pcb, struct dt_node *a, const char *name, int i,
-			      const char *proto)
-{
-	/* DTrace names a built-in's "const char *" parameter "char *". */
-	if (strncmp(proto, "const ", 6) == 0)
-		proto += 6;
-	dt_cerror(pcb, "D_PROTO_ARG", a->line,
-		  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
-		  name, i, proto, dt_sema_typestr(pcb, a->type));
-}
-
-/* Whether argument `a` may be passed for parameter type `pt`. */
-static bool arg_ok(struct dt_pcb *pcb, struct dt_type *pt, struct dt_node *a)
-{
-	if (pt == NULL)
-		return true;
-	/* Strings and char pointers are interchangeable for "const char *". */
-	if (dt_type_is_charptr(pt) && (dt_type_is_string(a->type) || dt_type_is_charptr(a->type)))
-		return true;
-	if (dt_type_is_integer(pt) && dt_type_is_integer(a->type))
-		return true;
-	if (dt_type_is_pointer(pt)) {
-		if (dt_type_is_pointer(a->type) || dt_type_is_array(a->type))
-			return true;
-		/* A string is its characters' address for a "void *" (bcopy). */
-		if (dt_type_is_string(a->type) && dt_type_is_void(dt_type_base(pt)->base))
-			return true;
-		if (dt_type_is_integer(a->type) && (a->flags & DN_CONST) && a->cval == 0)
-			return true;
-		return false;
-	}
-	return dt_sema_assignable(pcb, pt, a);
-}
-
-static void check_args(struct dt_pcb *pcb, struct dt_node *n, const char *name,
-		       const struct dt_proto *p, int first)
-{
 	int i = 0;
-
-	for (struct dt_node *a = n->call.args; a != NULL; a = a->next, i++) {
-		/* An action as an argument is a void value (exit(exit(0))). */
-		if (a->kind == N_CALL && dt_ident_builtin(pcb->hdl, a->call.name) != NULL &&
-		    dt_ident_builtin(pcb->hdl, a->call.name)->kind == IDK_ACTION)
-			dt_sema_call(pcb, a, true);
-		else if (a->kind != N_AGG)
-			dt_sema_expr(pcb, a);
-		if (i < first || i >= p->nparams)
+	for (struct dt_node *a = n->call.args; a != NULL && i < p->nparams; a = a->next, i++) {
+		if (argcompat(pcb, p->params[i], a))
 			continue;
-		if (a->kind == N_AGG) {
-			if (p->params[i] != NULL)
-				dt_cerror(pcb, "D_PROTO_ARG", a->line,
-					  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: aggregation",
-					  name, i + 1, dt_sema_typestr(pcb, p->params[i]));
-			continue;
-		}
-		if (!arg_ok(pcb, p->params[i], a)) {
-			/* DTrace names a string parameter "char *". */
-			const char *ps = dt_sema_typestr(pcb, p->params[i]);
-			if (strcmp(ps, "const char *") == 0)
-				ps = "char *";
-			bad_arg(pcb, a, name, i + 1, ps);
-		}
+		/* DTrace names a built-in's "const char *" parameter "char *". */
+		const char *ps = dt_sema_typestr(pcb, p->params[i]);
+		if (strcmp(ps, "const char *") == 0)
+			ps = "char *";
+		dt_cerror(pcb, "D_PROTO_ARG", n->line,
+			  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+			  name, i + 1, ps, dt_sema_node_typestr(pcb, a));
 	}
 }
 
-/* The type of an argument for a message (an aggregating function's call: void). */
-static const char *arg_typestr(struct dt_pcb *pcb, struct dt_node *a)
+/*
+ * An aggregation named as an argument (printa(@a), clear(@a) ...): it
+ * must be known by now (DTrace checks the program clause by clause); one
+ * with keys names the aggregation too, which need not be defined yet.
+ */
+static void cook_agg_ref(struct dt_pcb *pcb, struct dt_node *a)
 {
-	if (a->kind == N_CALL) {
-		struct dt_ident *f = dt_ident_builtin(pcb->hdl, a->call.name);
-		if (f != NULL && f->kind == IDK_AGGFUNC)
-			return "void";
-	}
-	dt_sema_expr(pcb, a);
-	return dt_sema_typestr(pcb, a->type);
-}
-
-/* An aggregation argument (printa, clear, trunc, normalize ...). */
-static struct dt_ident *agg_arg(struct dt_pcb *pcb, struct dt_node *a, const char *name, int i)
-{
-	if (a->kind != N_AGG || a->agg.keys != NULL) {
-		const char *tag = strcmp(name, "printa") == 0 ? "D_PRINTA_AGGARG"
-				  : strcmp(name, "clear") == 0 ? "D_CLEAR_AGGARG"
-				  : strcmp(name, "trunc") == 0 ? "D_TRUNC_AGGARG"
-				  : strcmp(name, "normalize") == 0 || strcmp(name, "denormalize") == 0
-				  ? "D_NORMALIZE_AGGARG" : "D_PROTO_ARG";
-		const char *ts = arg_typestr(pcb, a);
-		dt_cerror(pcb, tag, a->line,
-			  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
-			  name, i, ts);
-	}
 	struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_AGG, a->agg.name);
-	if (id == NULL)
+
+	for (struct dt_node *k = a->agg.keys; k != NULL; k = k->next)
+		dt_sema_expr(pcb, k);
+	if (id == NULL && a->agg.keys == NULL)
 		dt_cerror(pcb, "D_IDENT_UNDEF", a->line, "failed to resolve @%s: Unknown variable name",
 			  a->agg.name);
 	a->id = id;
-	a->type = TT(pcb)->t_void;
-	return id;
+	a->type = TT(pcb)->t_dyn;
 }
 
-static void check_printf(struct dt_pcb *pcb, struct dt_node *n, const char *name, bool printa)
+/* "@a[k];" or "@a;": a reference only, its null effect reported with the actions. */
+void dt_sema_agg_stmt(struct dt_pcb *pcb, struct dt_node *a)
 {
-	struct dt_node *fmt = n->call.args;
+	cook_agg_ref(pcb, a);
+}
 
-	if (fmt == NULL)
-		dt_cerror(pcb, "D_PROTO_LEN", n->line,
-			  "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
-	if (printa && fmt->kind == N_AGG) {
-		int i = 1;
-		for (struct dt_node *a = fmt; a != NULL; a = a->next, i++)
-			agg_arg(pcb, a, name, i);
-		dt_sema_printa_keys(pcb, n, fmt);
-		return;
-	}
-	if (printa && fmt->kind != N_STRING)
-		agg_arg(pcb, fmt, name, 1);
-	dt_sema_expr(pcb, fmt);
-	if (fmt->kind != N_STRING)
-		dt_cerror(pcb, "D_PRINTF_ARG_FMT", fmt->line,
-			  "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
-			  name, dt_sema_typestr(pcb, fmt->type));
-	if (printa && fmt->next == NULL)
-		dt_cerror(pcb, "D_PRINTA_PROTO", n->line,
-			  "%s( ) prototype mismatch: 1 args passed, 2 expected", name);
-	int i = 2;
-	for (struct dt_node *a = fmt->next; a != NULL; a = a->next, i++) {
-		/* printa() takes aggregations; printf() rejects one in its format check. */
-		if (a->kind == N_AGG || printa)
-			agg_arg(pcb, a, name, i);
+static void cook_args(struct dt_pcb *pcb, struct dt_node *n)
+{
+	for (struct dt_node *a = n->call.args; a != NULL; a = a->next) {
+		if (a->kind == N_AGG)
+			cook_agg_ref(pcb, a);
 		else
 			dt_sema_expr(pcb, a);
 	}
-	dt_sema_check_format(pcb, n, name, printa);
 }
 
-static void action_check(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id)
+/* What using a call tells about its clause: destructive, needs scratch. */
+static void note_effects(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id)
 {
 	struct dt_sema_ctx *cx = pcb->sema;
-	const char *name = id->name;
-	struct dt_proto *p = dt_ident_proto(pcb, id);
 
-	switch (id->code) {
-	case ACT_PRINTF:
-	case ACT_SYSTEM:
-		check_printf(pcb, n, name, false);
-		break;
-	case ACT_PRINTA:
-		check_printf(pcb, n, name, true);
-		break;
-	case ACT_CLEAR:
-	case ACT_DENORMALIZE:
-	case ACT_TRUNC:
-	case ACT_NORMALIZE: {
-		check_argc(pcb, n, name, p);
-		agg_arg(pcb, n->call.args, name, 1);
-		struct dt_node *a2 = n->call.args->next;
-		if (a2 != NULL && a2->kind == N_AGG)
-			dt_cerror(pcb, "D_PROTO_ARG", a2->line,
-				  "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: aggregation",
-				  name);
-		if (a2 != NULL) {
-			dt_sema_expr(pcb, a2);
-			if (!dt_type_is_integer(a2->type))
-				bad_arg(pcb, a2, name, 2, "uint64_t");
-		}
-		break;
-	}
-	case ACT_PRINT: {
-		check_argc(pcb, n, name, p);
-		struct dt_node *a = n->call.args;
-		dt_sema_expr(pcb, a);
-		struct dt_type *pt = dt_type_base(a->type);
-		if (pt == NULL || pt->kind != TK_PTR || dt_type_is_void(pt->base))
-			dt_cerror(pcb, "D_PRINT_ARG", a->line,
-				  "print( ) argument #1 must be a pointer to a type");
-		if (dt_type_size(pt->base) == 0)
-			dt_cerror(pcb, "D_PRINT_SIZE", a->line,
-				  "print( ) argument #1 reference has type '%s' with size 0; cannot print( ) it.",
-				  dt_sema_typestr(pcb, pt->base));
-		break;
-	}
-	case ACT_FREOPEN: {
-		check_printf(pcb, n, name, false);
-		const char *f = n->call.args->str.s;
-		if (strcmp(f, ".") == 0 || strcmp(f, "..") == 0)
-			dt_cerror(pcb, "D_FREOPEN_INVALID", n->line,
-				  "freopen( ) argument #1 cannot be \"%s\"", f);
-		break;
-	}
-	case ACT_TRACEMEM: {
-		check_argc(pcb, n, name, p);
-		check_args(pcb, n, name, p, 1);
-		struct dt_node *a = n->call.args, *sz = a->next;
-		if (!dt_type_is_integer(a->type) && !dt_type_is_pointer(a->type))
-			dt_cerror(pcb, "D_TRACEMEM_ADDR", a->line,
-				  "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
-				  dt_sema_typestr(pcb, a->type));
-		if (!(sz->flags & DN_CONST) || sz->cval <= 0)
-			dt_cerror(pcb, "D_TRACEMEM_SIZE", sz->line,
-				  "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
-		break;
-	}
-	case ACT_TRACE: {
-		check_argc(pcb, n, name, p);
-		struct dt_node *a = n->call.args;
-		/* An aggregation is a dynamic expression to DTrace. */
-		if (a->kind == N_AGG)
-			dt_cerror(pcb, "D_TRACE_DYN", a->line,
-				  "trace( ) may not be applied to a dynamic expression");
-		dt_sema_expr(pcb, a);
-		if (dt_type_is_void(a->type))
-			dt_cerror(pcb, "D_TRACE_VOID", a->line, "trace( ) may not be applied to a void expression");
-		if (dt_type_base(a->type)->special == DT_SPECIAL_DYN)
-			dt_cerror(pcb, "D_TRACE_DYN", a->line, "trace( ) may not be applied to a dynamic expression");
-		break;
-	}
-	default:
-		check_argc(pcb, n, name, p);
-		check_args(pcb, n, name, p, 0);
-		break;
-	}
-
-	switch (id->code) {
-	case ACT_SYSTEM: case ACT_RAISE: case ACT_STOP: case ACT_PANIC: case ACT_BREAKPOINT:
-	case ACT_CHILL: case ACT_FREOPEN:
-		cx->stmt->destructive = true;
-		cx->saw_destructive = true;
-		break;
-	case ACT_EXIT:
-		cx->saw_exit = true;
-		break;
-	default:
-		break;
-	}
-	dt_sema_spec_rules(pcb, n, id);
-	cx->nactions++;
-}
-
-void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
-{
-	struct dt_ident *id = dt_ident_builtin(pcb->hdl, n->call.name);
-
-	if (id == NULL || (id->kind != IDK_ACTION && id->kind != IDK_SUBR &&
-			   id->kind != IDK_AGGFUNC)) {
-		if (id == NULL && dt_sema_resolve(pcb, n->call.name) == NULL)
-			dt_cerror(pcb, "D_FUNC_UNDEF", n->line, "undefined function name: %s",
-				  n->call.name);
-		dt_cerror(pcb, "D_FUNC_IDENT", n->line,
-			  "%s is not a function: it may not be called", n->call.name);
-	}
-	n->id = id;
-	if (id->kind == IDK_AGGFUNC && stmt_level)
-		dt_cerror(pcb, "D_CG_EXPR", n->line,
-			  "aggregating function %s( ) may not be called from a D expression (D program "
-			  "context required)", id->name);
-	if (id->kind == IDK_AGGFUNC)
-		dt_cerror(pcb, "D_AGG_FUNC", n->line,
-			  "%s( ) may only be used as the value of an aggregation", id->name);
+	if (cx == NULL)
+		return;
 	if (id->kind == IDK_ACTION) {
-		struct dt_proto *p = dt_ident_proto(pcb, id);
-		bool value_action = dt_type_base(p->ret)->special != DT_SPECIAL_NONE;
-		/*
-		 * Inside an expression an action is a void value: its arguments
-		 * are checked, then the operator around it objects (DTrace's
-		 * errors come from there).
-		 */
-		if (!stmt_level && !value_action) {
-			check_argc(pcb, n, id->name, p);
-			check_args(pcb, n, id->name, p, 0);
-			n->type = p->ret;
-			n->flags |= DN_ACTION;
-			return;
+		switch (id->code) {
+		case ACT_SYSTEM: case ACT_RAISE: case ACT_STOP: case ACT_PANIC:
+		case ACT_BREAKPOINT: case ACT_CHILL: case ACT_FREOPEN:
+			cx->stmt->destructive = true;
+			break;
+		case ACT_EXIT:
+			cx->saw_exit = true;
+			break;
+		default:
+			break;
 		}
-		if (!pcb->sema)
-			dt_cerror(pcb, "D_ACT_SPEC", n->line, "%s( ) may only be used in a clause", id->name);
-		action_check(pcb, n, id);
-		n->type = p->ret;
 		return;
 	}
-	struct dt_proto *p = dt_ident_proto(pcb, id);
-	check_argc(pcb, n, id->name, p);
-	check_args(pcb, n, id->name, p, 0);
-	n->type = p->ret;
-	/* inet_ntoa6()'s strictness is chosen at compile time. */
-	if (id->code == SUB_INET_NTOA6 && n->call.args->next != NULL &&
-	    (!(n->call.args->next->flags & DN_CONST) || !dt_type_is_integer(n->call.args->next->type)))
-		dt_cerror(pcb, "D_PROTO_ARG", n->line,
-			  "inet_ntoa6( ) argument #2 must be an integer constant");
-	if (stmt_level)
-		dt_sema_spec_rules(pcb, n, id);
-	if (pcb->sema && (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR)) {
-		pcb->sema->stmt->destructive = true;
-		pcb->sema->stmt->uses_scratch = true;
+	if (id->kind != IDK_SUBR)
+		return;
+	if (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR) {
+		cx->stmt->destructive = true;
+		cx->stmt->uses_scratch = true;
 	}
-	if (pcb->sema && (dt_type_is_string(n->type) || id->code == SUB_ALLOCA ||
-			  id->code == SUB_COPYIN))
-		pcb->sema->stmt->uses_scratch = true;
+	if (dt_type_is_string(n->type) || id->code == SUB_ALLOCA || id->code == SUB_COPYIN)
+		cx->stmt->uses_scratch = true;
 }
 
+/*
+ * A call, cooked as DTrace does: its arguments, then their number and
+ * types against the prototype.  An action is a value of its result type
+ * (void mostly) and an aggregating function a dynamic one: the operator
+ * around either objects, or code generation does (dt_sema_act_clause).
+ */
+void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
+{
+	struct dt_ident *id = dt_sema_callee(pcb, n->call.name, n->line);
+
+	n->id = id;
+	struct dt_proto *p = dt_ident_proto(pcb, id);
+	cook_args(pcb, n);
+	check_sign(pcb, n, id->name, p);
+	n->type = id->kind == IDK_AGGFUNC ? TT(pcb)->t_dyn : p->ret;
+	if (id->kind == IDK_ACTION && !stmt_level)
+		n->flags |= DN_ACTION;
+	/* inet_ntoa6()'s strictness is chosen at compile time. */
+	if (id->kind == IDK_SUBR && id->code == SUB_INET_NTOA6 && n->call.args->next != NULL &&
+	    (!(n->call.args->next->flags & DN_CONST) ||
+	     !dt_type_is_integer(n->call.args->next->type)))
+		dt_cerror(pcb, "D_PROTO_ARG", n->line,
+			  "inet_ntoa6( ) argument #2 must be an integer constant");
+	note_effects(pcb, n, id);
+}
+
+/*
+ * @name[keys] = func(args), as DTrace cooks it: the function call first,
+ * then whether it aggregates and is the aggregation's function, then the
+ * keys (their types fix the aggregation's signature on first use; later
+ * uses must match it like a prototype).
+ */
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
@@ -344,43 +298,57 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 
 	if (pcb->sema == NULL)
 		dt_cerror(pcb, "D_AGG_SCALAR", n->line, "aggregations may only be used in clauses");
-	if (fn->kind != N_CALL)
+	if (fn->kind != N_CALL) {
+		dt_sema_expr(pcb, fn);
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
-	struct dt_ident *fid = dt_ident_builtin(dtp, fn->call.name);
-	if (fid == NULL) {
-		if (dt_sema_resolve(pcb, fn->call.name) == NULL)
-			dt_cerror(pcb, "D_FUNC_UNDEF", fn->line, "undefined function name: %s",
-				  fn->call.name);
-		dt_cerror(pcb, "D_FUNC_IDENT", fn->line, "function designator is not of function type");
 	}
+	struct dt_ident *fid = dt_sema_callee(pcb, fn->call.name, fn->line);
+	fn->id = fid;
+	struct dt_proto *p = dt_ident_proto(pcb, fid);
+	cook_args(pcb, fn);
+	check_sign(pcb, fn, fid->name, p);
 	if (fid->kind != IDK_AGGFUNC)
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
-	fn->id = fid;
-	struct dt_proto *p = dt_ident_proto(pcb, fid);
-	check_argc(pcb, fn, fid->name, p);
-	check_args(pcb, fn, fid->name, p, 0);
-	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
-		dt_sema_expr(pcb, k);
-		if (dt_type_is_void(k->type) || dt_type_base(k->type)->special == DT_SPECIAL_DYN)
-			dt_cerror(pcb, "D_KEY_TYPE", k->line,
-				  "%s expression may not be used as aggregation index: key #%d",
-				  dt_sema_typestr(pcb, k->type), 1);
-	}
+	fn->type = TT(pcb)->t_dyn;
 	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
-	int nk = dt_node_list_len(agg->agg.keys);
+	if (id != NULL && id->aggfunc != fid->code)
+		dt_cerror(pcb, "D_AGG_REDEF", n->line,
+			  "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
+			  agg->agg.name, agg->agg.name, fid->name, agg->agg.name,
+			  dt_agg_func_name(id->aggfunc), id->line);
+	int nk = dt_node_list_len(agg->agg.keys), i = 0;
+	for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
+		if (k->kind != N_AGG)
+			dt_sema_expr(pcb, k);
+		/* The first use fixes the keys' types (DTrace's dt_idcook_sign). */
+		if (id == NULL)
+			dt_sema_check_key(pcb, k, i + 1, "aggregation", agg->line);
+	}
 	bool first = id == NULL;
+	if (!first && id->nkeys != nk)
+		dt_cerror(pcb, "D_PROTO_LEN", agg->line,
+			  "@%s[ ] prototype mismatch: %d key%s passed, %d expected", agg->agg.name, nk,
+			  nk == 1 ? "" : "s", id->nkeys);
+	i = 0;
+	for (struct dt_node *k = agg->agg.keys; k != NULL && !first; k = k->next, i++) {
+		if (!argcompat(pcb, id->keys[i], k))
+			dt_cerror(pcb, "D_PROTO_ARG", agg->line,
+				  "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+				  agg->agg.name, i + 1, dt_sema_typestr(pcb, id->keys[i]),
+				  dt_sema_node_typestr(pcb, k));
+	}
 	if (first) {
 		id = dt_ident_user_add(dtp, IDK_AGG, agg->agg.name, n->line);
 		if (id == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+			dt_cnomem(pcb);
 		id->aggfunc = fid->code;
 		id->nkeys = nk;
 		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
-			dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
-		int i = 0;
+			dt_cnomem(pcb);
+		i = 0;
 		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next) {
 			struct dt_type *kt = k->type;
 			if (dt_type_is_charptr(kt) && dt_type_is_array(kt))
@@ -389,35 +357,11 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 		}
 		id->flags |= IDF_DEFINED;
 		id->type = fn->call.args ? fn->call.args->type : TT(pcb)->t_int64;
-	} else {
-		if (id->aggfunc != fid->code)
-			dt_cerror(pcb, "D_AGG_REDEF", n->line,
-				  "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
-				  agg->agg.name, agg->agg.name, fid->name, agg->agg.name,
-				  dt_agg_func_name(id->aggfunc), id->line);
-		if (id->nkeys != nk)
-			dt_cerror(pcb, "D_AGG_REDEF", n->line,
-				  "aggregation redefined: @%s\n\t current: %d key%s\n\tprevious: %d key%s",
-				  agg->agg.name, nk, nk == 1 ? "" : "s", id->nkeys, id->nkeys == 1 ? "" : "s");
-		int i = 0;
-		for (struct dt_node *k = agg->agg.keys; k != NULL; k = k->next, i++) {
-			struct dt_type *kt = id->keys[i];
-			bool ok = (dt_type_is_integer(kt) && dt_type_is_integer(k->type)) ||
-				  (dt_type_is_string(kt) && (dt_type_is_string(k->type) ||
-							     dt_type_is_charptr(k->type))) ||
-				  dt_type_equal(kt, k->type);
-			if (!ok)
-				dt_cerror(pcb, "D_AGG_REDEF", k->line,
-					  "aggregation redefined: @%s\n\t current: key #%d of type %s\n\tprevious: key #%d of type %s",
-					  agg->agg.name, i + 1, dt_sema_typestr(pcb, k->type), i + 1,
-					  dt_sema_typestr(pcb, kt));
-		}
 	}
 	agg->id = id;
 	dt_sema_agg_check(pcb, id, agg, fn, first);
 	agg->type = TT(pcb)->t_void;
 	n->type = TT(pcb)->t_void;
 	n->id = id;
-	dt_sema_spec_rules(pcb, n, fid);
 	pcb->sema->nactions++;
 }

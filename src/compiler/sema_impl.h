@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "compiler/ast.h"
+#include "compiler/ident.h"
 #include "compiler/pcb.h"
 
 struct dt_type;
@@ -19,6 +20,8 @@ struct dt_sema_decl {
 	bool assoc;			/* associative array: keys below */
 	struct dt_type **keys;
 	int nkeys;
+	bool arrnull;			/* an array without dimension or keys: "a[]" */
+	bool scalar_array;		/* an array with a dimension: "a[4]" */
 };
 
 /* Per-clause state while checking. */
@@ -33,18 +36,48 @@ struct dt_sema_ctx {
 struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
 				      struct dt_declarator *d, struct dt_sema_decl *info);
 
+/* A new variable of scope `kind` (D_ID_OFLOW past DTrace's limits). */
+struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const char *name, int line);
+
+/* Program-scope declarations and inline definitions (sema_decl.c). */
+void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n);
+
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list);
+/* A ?: with a parse-time integer constant condition becomes the operand it
+ * picks, not yet cooked (sema_fold.c); false if n is no such ?:. */
+bool dt_sema_fold_cond(struct dt_pcb *pcb, struct dt_node *n);
 void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level);
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n);
+/* An aggregation named as a statement of its own ("@a[1];"). */
+void dt_sema_agg_stmt(struct dt_pcb *pcb, struct dt_node *a);
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
-/* DTrace's speculation rules for action (or aggregating function) id at n. */
-void dt_sema_spec_rules(struct dt_pcb *pcb, struct dt_node *n, const struct dt_ident *id);
+/* The function a call names (D_FUNC_UNDEF, D_FUNC_IDKIND otherwise). */
+struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line);
+/* A node's type as DTrace's messages name it ("aggregation" for a dynamic one). */
+const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *n);
 
 /* Can a value of expression `e` be assigned to (or passed as) type `to`? */
 bool dt_sema_assignable(struct dt_pcb *pcb, struct dt_type *to, struct dt_node *e);
 
-/* Integer promotion and the usual arithmetic conversions. */
-struct dt_type *dt_sema_promote(struct dt_pcb *pcb, struct dt_type *t);
+/* DTrace's operand classes and compatibility rules (sema_compat.c). */
+bool dt_sema_is_integer(struct dt_type *t);	/* integer or enum, not void or D's own types */
+bool dt_sema_is_scalar(struct dt_type *t);	/* integer or pointer */
+bool dt_sema_is_pointer(struct dt_type *t);	/* pointer or array */
+bool dt_sema_is_dynamic(struct dt_type *t);
+bool dt_sema_is_vfptr(struct dt_type *t);	/* pointer to void or to a function */
+bool dt_sema_is_strcompat(struct dt_type *t);	/* string, char pointer or char array */
+bool dt_sema_type_compat(struct dt_type *a, struct dt_type *b);
+bool dt_sema_ptrcompat(struct dt_pcb *pcb, struct dt_node *l, struct dt_node *r);
+bool dt_sema_argcompat(struct dt_pcb *pcb, struct dt_node *l, struct dt_node *r);
+bool dt_sema_type_argcompat(struct dt_pcb *pcb, struct dt_type *t, struct dt_node *r);
+
+/* An aggregation or translated value's kind ("aggregation" ...), NULL for other values. */
+const char *dt_sema_dynamic_name(struct dt_node *n);
+/* Refuse a void or dynamic key #i of an associative array or aggregation (`what`). */
+void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line);
+
+/* D's usual arithmetic conversions: the operand type of higher rank (no promotions). */
 struct dt_type *dt_sema_arith(struct dt_pcb *pcb, struct dt_type *a, struct dt_type *b);
 
 /* Truncate/extend a constant to a type's width and signedness. */
@@ -59,8 +92,10 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n);
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i);
 /* Type args[i] (node n), translating it if the probe says so (sema_misc.c). */
 void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i);
+/* The constant index of args[ ] or uregs[ ] (DTrace's checks of it). */
+long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id);
 /* Fail the compile if the clause's probe has no args[i]. */
-void dt_sema_args_check(struct dt_pcb *pcb, int i, int line);
+void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line);
 
 /* xlate<T>(e) */
 void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n);
@@ -89,5 +124,8 @@ const char *dt_agg_func_name(int code);
 
 /* Resolve an identifier used as an lvalue for assignment, declaring it if new. */
 void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node *rhs);
+
+/* A provider declaration (sema_provider.c). */
+void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n);
 
 #endif

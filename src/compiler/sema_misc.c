@@ -1,4 +1,5 @@
 /* Semantic checks of probe argument types; aggregating function names. */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/dlib.h"
@@ -30,27 +31,93 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 	return t != NULL ? t : pcb->hdl->types.t_int64;
 }
 
-void dt_sema_args_check(struct dt_pcb *pcb, int i, int line)
+/*
+ * args[ ] and uregs[ ] take one integer constant (dt_idcook_args,
+ * dt_idcook_regs); args[ ] only inside a clause.  Returns the index.
+ */
+long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt_ident *id)
+{
+	struct dt_node *k = n->call.args;
+	int argc = dt_node_list_len(k);
+
+	if (argc != 1)
+		dt_cerror(pcb, "D_PROTO_LEN", n->line, "%s[ ] prototype mismatch: %d arg%s passed, 1 expected",
+			  id->name, argc, argc == 1 ? "" : "s");
+	if (!(k->flags & DN_CONST) || !dt_type_is_integer(k->type))
+		dt_cerror(pcb, "D_PROTO_ARG", n->line,
+			  "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: %s",
+			  id->name, dt_sema_node_typestr(pcb, k));
+	if (id->code == BV_UREGS) {
+		if (k->cval < 0 && dt_type_is_signed(k->type))
+			dt_cerror(pcb, "D_REGS_IDX", n->line, "index %lld is out of range for array %s",
+				  (long long)k->cval, id->name);
+		return 0;
+	}
+	if (pcb->sema == NULL)
+		dt_cerror(pcb, "D_ARGS_NONE", n->line,
+			  "%s[ ] may not be referenced outside of a probe clause", id->name);
+	return (long long)k->cval;
+}
+
+/* A description field that leaves the choice open: empty or a pattern. */
+static bool is_glob(const char *f)
+{
+	return f == NULL || f[0] == '\0' || strpbrk(f, "*?[") != NULL;
+}
+
+/* The probe description as DTrace spells it (dtrace_desc2str). */
+static void desc_str(const struct dt_pdesc *pd, char *buf, size_t len)
+{
+	if (pd->id != 0) {
+		snprintf(buf, len, "%lu", pd->id);
+		return;
+	}
+	snprintf(buf, len, "%s:%s:%s:%s", pd->prov ? pd->prov : "", pd->mod ? pd->mod : "",
+		 pd->func ? pd->func : "", pd->name ? pd->name : "");
+}
+
+/*
+ * args[i] is checked against the probes of the clause's first probe
+ * description, as DTrace cooks a clause in that context: an index
+ * beyond the probe's arguments is D_ARGS_IDX.
+ */
+void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line)
 {
 	struct dt_stmt *st = pcb->sema ? pcb->sema->stmt : NULL;
+	char name[512];
 
-	if (st == NULL || st->probes.n == 0)
+	if (st == NULL)
 		return;
-	/* Out of range only if it is so for every probe the clause enables. */
-	struct dt_probe *prp = st->probes.v[0];
+	const struct dt_pdesc *pd = st->clause->clause.pdescs[0];
+	desc_str(pd, name, sizeof(name));
+	/*
+	 * dt_probe_info: probes matched by a description whose provider or
+	 * name is left open may differ in their arguments (the name is the
+	 * part providers keep stable, the arguments they do not).
+	 */
+	size_t nmatch = 0;
+	for (size_t k = 0; k < st->probes.n; k++)
+		nmatch += st->probe_pdesc.v[k] == 0;
+	if (nmatch > 1 && (is_glob(pd->prov) || is_glob(pd->name)))
+		dt_cerror(pcb, "D_ARGS_MULTI", line,
+			  "args[ ] may not be referenced because probe description %s matches an "
+			  "unstable set of probes", name);
+	/* A probe has at most ten arguments (the context's args[10]). */
+	if (i < 0 || i > 9)
+		dt_cerror(pcb, "D_ARGS_IDX", line, "index %lld is out of range for %s args[ ]", i, name);
+	/* Out of range only if it is so for every probe the description enables. */
 	int n = -1;
 	for (size_t k = 0; k < st->probes.n; k++) {
 		struct dt_probe *p = st->probes.v[k];
+		if (st->probe_pdesc.v[k] != 0)
+			continue;
 		int c = p->prov->arg_count ? p->prov->arg_count(pcb->hdl, p) : -1;
 		if (c < 0 || c > i)
 			return;
 		n = c;
 	}
-	if (n >= 0 && i >= n) {
-		char name[512];
-		dt_cerror(pcb, "D_ARGS_IDX", line, "index %d is out of range for %s args[ ]", i,
-			  dt_probe_fullname(prp, name, sizeof(name)));
-	}
+	if (n >= 0 && i >= n)
+		dt_cerror(pcb, "D_ARGS_IDX", line, "index %lld is out of range for %s args[ ]", i, name);
 }
 
 /* A type named in a provider's argument description. */
@@ -104,7 +171,8 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 	struct dt_type *dst = dt_type_is_pointer(xt) ? dt_type_base(xt)->base : xt;
 	struct dt_translator *xl = dt_xlator_find(pcb->hdl, nt, dst);
 	if (xl == NULL)
-		dt_cerror(pcb, "D_XLATE_NONE", n->line, "cannot translate from \"%s\" to \"%s\"",
+		dt_cerror(pcb, "D_ARGS_XLATOR", n->line,
+			  "translator for args[%d] from %s to %s is not defined", i,
 			  dt_sema_typestr(pcb, nt), dt_sema_typestr(pcb, xt));
 	n->kind = N_XLATE;
 	n->type = xt;

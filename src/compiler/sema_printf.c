@@ -104,12 +104,12 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 
 	if (dt_pf_parse(fmt->str.s, &f, &err) < 0) {
 		if (f == NULL && err.tag == NULL)
-			dt_cerror(pcb, "D_NOMEM", call->line, "out of memory");
+			dt_cnomem(pcb);
 		dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
 	}
 	if (dt_vec_push(&dtp->formats, f) < 0) {
 		dt_pf_free(f);
-		dt_cerror(pcb, "D_NOMEM", call->line, "out of memory");
+		dt_cnomem(pcb);
 	}
 	int nargs = dt_node_list_len(fmt->next);
 	struct dt_pf_argtype *types = NULL;

@@ -166,7 +166,7 @@ static void check_members(struct dt_pcb *pcb, struct dt_translator *xl, struct d
 	for (struct dt_node *mn = list; mn != NULL; mn = mn->next) {
 		struct dt_trmember *tm = dt_arena_zalloc(&dtp->arena, sizeof(*tm));
 		if (tm == NULL)
-			dt_cerror(pcb, "D_NOMEM", mn->line, "out of memory");
+			dt_cnomem(pcb);
 		tm->name = mn->member;
 		tm->xl = xl;
 		if (!try_member(pcb, xl, mn, tm)) {
@@ -217,7 +217,7 @@ void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_translator *xl = dt_arena_zalloc(&dtp->arena, sizeof(*xl));
 	struct dt_ident *arg = dt_arena_zalloc(&dtp->arena, sizeof(*arg));
 	if (xl == NULL || arg == NULL)
-		dt_cerror(pcb, "D_NOMEM", n->line, "out of memory");
+		dt_cnomem(pcb);
 	arg->name = dt_arena_strdup(&dtp->arena, name);
 	arg->kind = IDK_XLARG;
 	arg->type = src;

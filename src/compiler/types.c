@@ -114,6 +114,11 @@ int dt_typetab_init(struct dt_typetab *tt)
 	tt->t_double->size = tt->t_double->align = 8;
 	dt_htab_put(&tt->names, "float", tt->t_float);
 	dt_htab_put(&tt->names, "double", tt->t_double);
+	/* DTrace's LP64 intrinsic: 128 bits (gcc's x86-64 long double, aligned as its size). */
+	struct dt_type *ld = dt_type_new(tt, TK_FLOAT, "long double");
+	if (ld == NULL || dt_htab_put(&tt->names, "long double", ld) < 0)
+		return -ENOMEM;
+	ld->size = ld->align = 16;
 	tt->t_string = dt_type_new(tt, TK_STRING, "string");
 	if (tt->t_string == NULL || dt_htab_put(&tt->names, "string", tt->t_string) < 0)
 		return -ENOMEM;
@@ -445,7 +450,8 @@ static void type_name_rec(struct dt_type *t, struct dt_strbuf *sb, const char *i
 		dt_sb_printf(sb, "enum %s", t->name ? t->name : "<anon>");
 		break;
 	case TK_FWD:
-		dt_sb_printf(sb, "struct %s", t->name ? t->name : "<anon>");
+		dt_sb_printf(sb, "%s %s", t->fwd_kind == TK_UNION ? "union" :
+			     t->fwd_kind == TK_ENUM ? "enum" : "struct", t->name ? t->name : "<anon>");
 		break;
 	default:
 		dt_sb_puts(sb, t->name ? t->name : "<anon>");
@@ -715,6 +721,8 @@ static struct dt_type *import(struct dt_typetab *tt, const struct btf *btf, uint
 	}
 	case BTF_KIND_FWD:
 		t = dt_type_new(tt, TK_FWD, name);
+		if (t != NULL)
+			t->fwd_kind = btf_kflag(bt) ? TK_UNION : TK_STRUCT;
 		break;
 	case BTF_KIND_TYPEDEF: {
 		t = dt_type_new(tt, TK_TYPEDEF, name);

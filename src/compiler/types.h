@@ -29,7 +29,7 @@ enum dt_tkind {
 	TK_FUNC,
 	TK_STRING,	/* D's string: char[strsize], compared by value */
 	TK_TYPEDEF,
-	TK_FWD,		/* incomplete struct/union */
+	TK_FWD,		/* incomplete struct/union/enum (fwd_kind) */
 };
 
 struct dt_type;
@@ -66,6 +66,7 @@ struct dt_type {
 	struct dt_type **params;	/* FUNC */
 	uint32_t nparams;
 	bool varargs;
+	enum dt_tkind fwd_kind;	/* TK_FWD: TK_STRUCT, TK_UNION or TK_ENUM */
 	const char *module;	/* "vmlinux" for kernel types, NULL for D/C types */
 	/* Where a kernel type came from (members are imported on first use). */
 	const struct btf *btf;

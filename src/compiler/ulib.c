@@ -22,7 +22,6 @@
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
 #include "compiler/ulib.h"
-#include "compiler/walk.h"
 #include "lib/dt_impl.h"
 #include "lib/util.h"
 #include "providers/probe.h"
@@ -170,47 +169,12 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
 	return 0;
 }
 
-/*
- * A library's clauses are parsed, never enabled.  DTrace compiles them as
- * programs it then drops, which finds calls of functions that do not exist
- * while parsing; that is the check they get here too (checking them fully
- * would declare their aggregations and variables in the handle).
- */
-static void check_calls(struct dt_pcb *pcb, struct dt_node *list)
-{
-	struct dt_walk w = { 0 };
-	struct dt_node *x;
-
-	dt_walk_push(pcb, &w, list);
-	while ((x = dt_walk_pop(&w)) != NULL) {
-		if (x->kind == N_CALL && dt_ident_builtin(pcb->hdl, x->call.name) == NULL &&
-		    dt_ident_lookup_any(pcb->hdl, x->call.name) == NULL)
-			dt_cerror(pcb, "D_FUNC_UNDEF", x->line, "undefined function name: %s",
-				  x->call.name);
-		/* Pushed last to first: visited in the order recursion would. */
-		dt_walk_push(pcb, &w, x->next);
-		if (x->kind == N_CLAUSE) {
-			dt_walk_push(pcb, &w, x->clause.body);
-			dt_walk_push(pcb, &w, x->clause.pred);
-			continue;
-		}
-		dt_walk_push(pcb, &w, x->elsebody);
-		dt_walk_push(pcb, &w, x->body);
-		dt_walk_push(pcb, &w, x->cond);
-		dt_walk_push(pcb, &w, x->r);
-		dt_walk_push(pcb, &w, x->l);
-		if (x->kind == N_AGG)
-			dt_walk_push(pcb, &w, x->agg.keys);
-		if (x->kind == N_CALL || x->kind == N_INDEX)
-			dt_walk_push(pcb, &w, x->call.args);
-	}
-}
-
 /* Parse and check one library; its errors name it. */
 static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 {
 	struct dt_pcb pcb;
 
+	dt_dprintf(dtp, "loading library %s\n", l->path);
 	memset(&pcb, 0, sizeof(pcb));
 	pcb.hdl = dtp;
 	pcb.arena = &dtp->arena;
@@ -225,11 +189,14 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 	pcb.srclen = strlen(pcb.src);
 	if (setjmp(pcb.jb) != 0)
 		return -EINVAL;
+	/*
+	 * A library's clauses are parsed, never enabled: DTrace compiles them
+	 * as programs it then drops, which finds the calls of functions that
+	 * do not exist (dt_sema_program's check); checking them fully would
+	 * declare their aggregations and variables in the handle.
+	 */
 	dt_parse_program(&pcb);
 	dt_sema_program(&pcb);
-	for (struct dt_node *n = pcb.root; n != NULL; n = n->next)
-		if (n->kind == N_CLAUSE)
-			check_calls(&pcb, n);
 	return 0;
 }
 
@@ -252,6 +219,9 @@ int dt_ulib_load(struct dtrace_hdl *dtp)
 	struct ulibs ls = { 0 };
 	int rc;
 
+	/* -x nolibs: no D libraries at all. */
+	if (dtp->opts.nolibs)
+		return 0;
 	if (dtp->ulib_state != 0 || dtp->opts.nlibdirs == 0)
 		return dtp->ulib_state < 0 ? dtp->ulib_state : 0;
 	rc = read_dirs(dtp, &ls);

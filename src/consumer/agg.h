@@ -3,9 +3,11 @@
  * printa(), clear(), trunc(), normalize() and denormalize(), and
  * dtrace_aggregate_print() (include/dtrace.h) at exit.
  *
- * Each call reads the aggregation's per-CPU BPF map afresh (batched
- * lookups), merges the CPUs, sorts as DTrace does under the aggsort*
- * options and prints DTrace's layouts.  State that outlives a call
+ * They read the aggregation's per-CPU BPF map (batched lookups), merge
+ * the CPUs, sort as DTrace does under the aggsort* options and print
+ * DTrace's layouts.  The records of one probe firing share one snapshot
+ * of each aggregation (see dt_agg_firing); clear() and trunc() change it
+ * as they change the maps, so that printa() shows what they left.  State that outlives a call
  * (normalization factors, which aggregations printa() has printed, the
  * symbolizer) lives in the handle: `struct dt_aggstate *aggstate`, NULL
  * when the handle is opened, created on first use, freed by dt_agg_fini().
@@ -26,6 +28,15 @@ struct dt_aggstate;
 
 /* Free the handle's aggregation state (dtrace_close); safe to call twice. */
 void dt_agg_fini(struct dtrace_hdl *dtp);
+
+/*
+ * The record loop, before a record's actions: the firing it comes from
+ * (CPU, probe id, timestamp).  A firing other than the last one drops the
+ * snapshots the last one's records took.
+ */
+void dt_agg_firing(struct dtrace_hdl *dtp, uint32_t cpu, uint32_t prid, uint64_t ts);
+/* Outside the record stream (the exit print, walks): read the maps afresh. */
+void dt_agg_forget(struct dtrace_hdl *dtp);
 
 /*
  * printa(): append the aggregations to `out`.  fmt NULL is the default

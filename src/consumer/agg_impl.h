@@ -260,7 +260,11 @@ int dt_aggmap_remove_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *cons
 
 /* The aggregation with this id, or NULL with the handle's error set. */
 const struct dt_aggdesc *dt_agg_desc(struct dtrace_hdl *dtp, uint32_t aggid);
-/* A fresh snapshot of one aggregation, sort caches filled.  0 or -errno (error set). */
+/*
+ * A snapshot of one aggregation to print (the caller's, to free): the
+ * current firing's (a copy) or a fresh one, sym() & co. keys merged, sort
+ * caches filled.  0 or -errno (error set).
+ */
 int dt_agg_snapshot(struct dtrace_hdl *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s);
 uint64_t dt_agg_normal(struct dtrace_hdl *dtp, uint32_t aggid);
 bool dt_agg_printed(struct dtrace_hdl *dtp, uint32_t aggid);

@@ -1,7 +1,8 @@
 /*
  * printa() and the exit print (dt_consume.c: dt_printa; dt_printf.c:
  * dtrace_fprinta; dt_aggregate.c: dtrace_aggregate_print and the sorted
- * and joined walks): a fresh snapshot of each aggregation, sorted under
+ * and joined walks): a snapshot of each aggregation (printa: the one its
+ * probe firing's clear() and trunc() acted on), sorted under
  * the aggsort* options, printed in the default layout or through the
  * format.  Aggregations printa() prints are not printed again at exit.
  */
@@ -214,6 +215,8 @@ int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 
 	if (fp == NULL)
 		return 0;
+	/* What the maps hold now, not a snapshot of the last record's firing. */
+	dt_agg_forget(dtp);
 	dt_aggsort_opts_get(dtp, &o);
 	if (dt_oformat_json(dtp))
 		return print_json(dtp, fp, &o);

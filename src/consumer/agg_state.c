@@ -2,6 +2,15 @@
  * The handle's aggregation state and the consumer-side actions clear(),
  * trunc(), normalize() and denormalize().  The state is created on first
  * use and lives in dtp->aggstate until dt_agg_fini().
+ *
+ * DTrace's printa(), clear() and trunc() act on the consumer's copy of
+ * the data, taken once and then changed by clear() and trunc() as well as
+ * the kernel's buffers: trunc(@, 5); printa(@) prints at most 5 entries,
+ * however many keys arrive meanwhile.  Here the data live in the BPF maps,
+ * so the records of one probe firing (same CPU, probe and timestamp) share
+ * one snapshot of each aggregation they touch, taken when first needed;
+ * clear() and trunc() change the maps and that snapshot alike.  A record
+ * of another firing, and the exit print and walks, start afresh.
  */
 #include "consumer/agg_impl.h"
 
@@ -18,6 +27,15 @@
 struct dt_aggvar {
 	uint64_t normal;	/* normalize()'s divisor, 1 by default */
 	bool printed;		/* printa() printed it: not printed again at exit */
+	bool cached;		/* snap is the current firing's */
+	struct dt_aggsnap snap;	/* raw keys (symbols not merged) */
+};
+
+/* The probe firing whose records are being handled. */
+struct dt_aggfiring {
+	bool set;
+	uint32_t cpu, prid;
+	uint64_t ts;
 };
 
 struct dt_aggstate {
@@ -26,6 +44,8 @@ struct dt_aggstate {
 	struct dt_pf_syms syms;
 	bool have_syms;
 	struct dt_agg_source src;
+	struct dt_aggfiring firing;
+	bool any_cached;
 };
 
 static struct dt_aggstate *state(dtrace_hdl_t *dtp)
@@ -42,10 +62,46 @@ static struct dt_aggstate *state(dtrace_hdl_t *dtp)
 	return dtp->aggstate;
 }
 
+/* Drop every kept snapshot: the next action reads the maps again. */
+static void forget(struct dt_aggstate *st)
+{
+	st->firing.set = false;
+	if (!st->any_cached)
+		return;
+	st->any_cached = false;
+	for (size_t i = 0; i < st->nvars; i++) {
+		if (st->vars[i].cached)
+			dt_aggsnap_free(&st->vars[i].snap);
+		st->vars[i].cached = false;
+	}
+}
+
+void dt_agg_forget(dtrace_hdl_t *dtp)
+{
+	if (dtp->aggstate != NULL)
+		forget(dtp->aggstate);
+}
+
+void dt_agg_firing(dtrace_hdl_t *dtp, uint32_t cpu, uint32_t prid, uint64_t ts)
+{
+	struct dt_aggstate *st = state(dtp);
+	struct dt_aggfiring f = { true, cpu, prid, ts };
+
+	/* Out of memory: every action reads the maps afresh. */
+	if (st == NULL)
+		return;
+	if (st->firing.set && st->firing.cpu == cpu && st->firing.prid == prid &&
+	    st->firing.ts == ts)
+		return;
+	forget(st);
+	st->firing = f;
+}
+
 void dt_agg_fini(dtrace_hdl_t *dtp)
 {
 	if (dtp->aggstate == NULL)
 		return;
+	forget(dtp->aggstate);
 	free(dtp->aggstate->vars);
 	free(dtp->aggstate);
 	dtp->aggstate = NULL;
@@ -169,9 +225,8 @@ static uint32_t value_words(const struct dt_aggdesc *ad)
 	}
 }
 
-/* merge: sym() & co. keys by function or module, for printing (not for clear and trunc). */
-static int snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s,
-		    bool merge)
+/* A fresh snapshot of the maps, keys as they are there. */
+static int read_maps(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
 {
 	struct dt_aggstate *st = state(dtp);
 	uint32_t need = value_words(ad);
@@ -193,19 +248,80 @@ static int snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_ag
 		return dt_set_error(dtp, rc, "failed to read aggregation @%s: %s", ad->name,
 				    strerror(-rc));
 	}
+	dt_aggsnap_finish(s);
+	return 0;
+}
+
+/*
+ * The snapshot of `ad` that the actions of the current firing share (in
+ * the state), or outside a firing a fresh one in *tmp, which the caller
+ * frees.  Keys are raw: clear() and trunc() name them in the maps.
+ */
+static int view(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *tmp,
+		struct dt_aggsnap **sp)
+{
+	struct dt_aggstate *st = state(dtp);
+	struct dt_aggvar *v = NULL;
+	int rc;
+
+	memset(tmp, 0, sizeof(*tmp));
+	*sp = tmp;
+	if (st == NULL)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	/* Sized for every aggregation at once: kept snapshots never move. */
+	if (st->firing.set && dtp->aggs.n > 0 && var(dtp, (uint32_t)dtp->aggs.n - 1) != NULL &&
+	    ad->id < st->nvars)
+		v = &st->vars[ad->id];
+	if (v == NULL)
+		return read_maps(dtp, ad, tmp);
+	if (!v->cached) {
+		if ((rc = read_maps(dtp, ad, &v->snap)) < 0)
+			return rc;
+		v->cached = true;
+		st->any_cached = true;
+	}
+	*sp = &v->snap;
+	return 0;
+}
+
+static int copy_snap(struct dt_aggsnap *dst, const struct dt_aggsnap *src)
+{
+	*dst = *src;
+	dst->data = NULL;
+	dst->cap = src->n;
+	if (src->n == 0)
+		return 0;
+	dst->data = malloc(src->n * src->stride);
+	if (dst->data == NULL)
+		return -ENOMEM;
+	memcpy(dst->data, src->data, src->n * src->stride);
+	return 0;
+}
+
+/* For printing: the firing's snapshot (a copy), sym() & co. keys merged by function or module. */
+int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
+{
+	struct dt_aggstate *st;
+	struct dt_aggsnap tmp, *v;
+	int rc;
+
+	if ((rc = view(dtp, ad, &tmp, &v)) < 0)
+		return rc;
+	if (v == &tmp) {
+		*s = tmp;
+	} else if (copy_snap(s, v) < 0) {
+		memset(s, 0, sizeof(*s));
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	}
+	st = dtp->aggstate;
 	/* Only with the real symbolizer installed (dtrace_go), not a test's. */
-	if (merge && st->have_syms && dtp->symbolizer != NULL &&
+	if (st->have_syms && dtp->symbolizer != NULL &&
 	    st->syms.ctx == (void *)dtp->symbolizer && dt_aggsnap_symkeys(dtp, s) < 0) {
 		dt_aggsnap_free(s);
 		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
 	}
 	dt_aggsnap_finish(s);
 	return 0;
-}
-
-int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
-{
-	return snapshot(dtp, ad, s, true);
 }
 
 /* Every key of the snapshot, for the source's reset/remove. */
@@ -227,53 +343,92 @@ static int source_error(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, const ch
 			    strerror(-rc));
 }
 
-/* DTrace's clear() zeroes the values and keeps the keys (printed with 0). */
+/*
+ * DTrace's clear() zeroes the values and keeps the keys (printed with 0):
+ * those of the snapshot, in the maps and in the snapshot.  Keys that came
+ * after it keep what they have, for the next snapshot.
+ */
 int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 {
 	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
-	struct dt_aggsnap s;
+	struct dt_aggsnap tmp, *s;
 	int rc;
 
 	if (ad == NULL)
 		return dtp->err;
-	if ((rc = snapshot(dtp, ad, &s, false)) < 0)
+	if ((rc = view(dtp, ad, &tmp, &s)) < 0)
 		return rc;
-	const uint8_t **keys = keys_of(&s);
+	const uint8_t **keys = keys_of(s);
 	struct dt_aggstate *st = dtp->aggstate;
 
 	if (keys == NULL)
 		rc = -ENOMEM;
-	else if (s.n > 0)
-		rc = st->src.reset(st->src.ctx, ad, keys, s.n);
+	else if (s->n > 0)
+		rc = st->src.reset(st->src.ctx, ad, keys, s->n);
 	free(keys);
-	dt_aggsnap_free(&s);
+	if (rc == 0) {
+		for (size_t i = 0; i < s->n; i++) {
+			uint8_t *e = dt_aggsnap_ent(s, i);
+			dt_aggval_empty(ad, (int64_t *)(void *)(e + s->valoff), s->nwords);
+			for (int c = 0; c < s->ncpus; c++)
+				dt_aggval_empty(ad, (int64_t *)(void *)(e + s->cpuoff) +
+							    (size_t)c * s->nwords,
+						s->nwords);
+		}
+		dt_aggsnap_finish(s);
+	}
+	dt_aggsnap_free(&tmp);
 	return rc < 0 ? source_error(dtp, ad, "clear", rc) : 0;
+}
+
+/* Remove entries marked in `drop` from the snapshot, keeping the others' order. */
+static void compact(struct dt_aggsnap *s, const bool *drop)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (drop[i])
+			continue;
+		if (n != i)
+			memcpy(dt_aggsnap_ent(s, n), dt_aggsnap_ent(s, i), s->stride);
+		n++;
+	}
+	s->n = n;
 }
 
 /*
  * DTrace's trunc() keeps the n highest entries (walked in reverse value
- * order, ties by key) or the -n lowest, and removes the rest for good.
+ * order, ties by key) or the -n lowest, and removes the rest for good,
+ * from the maps and the snapshot.
  */
 int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, int64_t n)
 {
 	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
 	const uint8_t **sorted = NULL;
-	struct dt_aggsnap s;
+	struct dt_aggsnap tmp, *s;
 	uint64_t keep = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
 	int rc;
 
 	if (ad == NULL)
 		return dtp->err;
-	if ((rc = snapshot(dtp, ad, &s, false)) < 0)
+	if ((rc = view(dtp, ad, &tmp, &s)) < 0)
 		return rc;
-	rc = dt_aggsnap_sort_by_value(&s, n > 0, &sorted);
-	if (rc == 0 && keep < s.n) {
+	rc = dt_aggsnap_sort_by_value(s, n > 0, &sorted);
+	if (rc == 0 && keep < s->n) {
 		struct dt_aggstate *st = dtp->aggstate;
+		size_t nrm = s->n - (size_t)keep;
+		bool *drop = calloc(s->n, sizeof(*drop));
 
-		rc = st->src.remove(st->src.ctx, ad, sorted + keep, s.n - (size_t)keep);
+		rc = drop == NULL ? -ENOMEM : st->src.remove(st->src.ctx, ad, sorted + keep, nrm);
+		if (rc == 0) {
+			for (size_t i = 0; i < nrm; i++)
+				drop[(size_t)(sorted[keep + i] - s->data) / s->stride] = true;
+			compact(s, drop);
+		}
+		free(drop);
 	}
 	free(sorted);
-	dt_aggsnap_free(&s);
+	dt_aggsnap_free(&tmp);
 	return rc < 0 ? source_error(dtp, ad, "truncate", rc) : 0;
 }
 

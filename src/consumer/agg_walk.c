@@ -1,6 +1,6 @@
 /*
  * dtrace_aggregate_walk(): aggregation entries as public dtrace_aggdata_t
- * values, from a fresh snapshot sorted as printa() sorts (aggsort*
+ * values, from a fresh snapshot (JSON printa(): its firing's) sorted as printa() sorts (aggsort*
  * options), values divided by the normalization factor as printed.
  */
 #include <errno.h>
@@ -135,6 +135,7 @@ int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f 
 
 	if (func == NULL)
 		return dt_set_error(dtp, -EINVAL, "no aggregation walk function");
+	dt_agg_forget(dtp);
 	if (name != NULL && name[0] == '@')
 		name++;
 	for (size_t id = 0; id < dtp->aggs.n; id++) {

@@ -37,6 +37,14 @@ static int on_record(void *ctx, void *data, size_t size)
 {
 	struct dtrace_hdl *dtp = ctx;
 	struct dt_runtime *rt = dtp->rt;
+	const struct dt_rec_hdr *h = data;
+
+	if (size >= sizeof(*h) + 8 && h->desc == DT_REC_PROC_SEEN) {
+		uint64_t pid;
+		memcpy(&pid, h + 1, sizeof(pid));
+		dt_syms_note_proc(dtp, (pid_t)pid);
+		return 0;
+	}
 	int rc = dt_bufring_record(dtp, data, size);
 
 	if (rc < 0)
@@ -73,6 +81,8 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	int rc = dt_agg_set_syms(dtp, syms);
 	if (rc < 0)
 		return rc;
+	/* A -p process's mappings from the start (a -c one's again when it starts). */
+	dt_syms_track_targets(dtp, 0);
 	return dt_spec_init(dtp);
 }
 

@@ -198,7 +198,10 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 
 int dt_emit_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data)
 {
+	const struct dt_rec_hdr *h = data;
+
 	dtp->skip_output = false;
+	dt_agg_firing(dtp, h->cpu, h->prid, h->timestamp);
 	if (dtp->rec_fn != NULL && callback(dtp, rd, data) < 0)
 		return -ECANCELED;
 	if (dt_oformat_json(dtp))

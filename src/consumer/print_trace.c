@@ -2,8 +2,7 @@
  * trace() and tracemem() items of a record, as DTrace prints them:
  *   - integers and pointers in columns as wide as their type (quiet: bare);
  *   - strings as "  %-33s" (quiet: bare);
- *   - structs, unions and arrays as a hex dump, unless their bytes are a
- *     NUL-terminated string (DTrace's dt_print_bytes rule): then as one;
+ *   - structs, unions and arrays (of char too) as a hex dump;
  *   - with the rawbytes option, everything as a hex dump: a string as the
  *     strsize + 1 bytes DTrace records for it, NUL-padded;
  *   - tracemem()'s bytes always as a hex dump, only as many as its third
@@ -49,13 +48,9 @@ void dt_print_trace_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const str
 			dt_format_trace_string(sb, s, n, quiet);
 		return;
 	}
+	/* A struct, union or array (a char one too) is its bytes (dtrace-utils' dt_print_trace). */
 	if (dtp->opts.rawbytes || dt_trace_is_bytes(it->type) || it->size > 8) {
-		/* trace() takes only a NUL-terminated string (a struct {'4'} is bytes). */
-		long len = dtp->opts.rawbytes ? -1 : dt_bytes_string_len(data + it->off, it->size);
-		if (len >= 0 && (size_t)len < it->size)
-			dt_format_trace_string(sb, data + it->off, (size_t)len, quiet);
-		else
-			dt_format_rawbytes(sb, data + it->off, it->size);
+		dt_format_rawbytes(sb, data + it->off, it->size);
 		return;
 	}
 	dt_format_trace_int(sb, data + it->off, it->size,

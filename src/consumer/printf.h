@@ -76,6 +76,8 @@ void dt_pf_free(struct dt_pf_format *f);
 
 /* Whether a spec is a real conversion that consumes a value (not %% or text). */
 bool dt_pf_spec_takes_value(const struct dt_pf_spec *s);
+/* Whether a format has a %A conversion (a user symbol; NULL: none). */
+bool dt_pf_has_uaddr(const struct dt_pf_format *f);
 /*
  * The number of record values a format consumes: for each conversion in
  * order, a '*' width (an int), a '.*' precision (an int), then the value;

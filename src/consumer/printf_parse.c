@@ -284,7 +284,7 @@ int dt_pf_parse(const char *fmt, struct dt_pf_format **out, struct dt_pf_error *
 	return 0;
 fail:
 	if (rc == -ENOMEM)
-		dt_pf_seterr(err, "D_NOMEM", "out of memory");
+		dt_pf_seterr(err, NULL, "Memory allocation failure");
 	dt_pf_free(f);
 	return rc;
 }
@@ -292,6 +292,14 @@ fail:
 bool dt_pf_spec_takes_value(const struct dt_pf_spec *s)
 {
 	return s->conv != NULL && s->conv->print != PFPR_PCT;
+}
+
+bool dt_pf_has_uaddr(const struct dt_pf_format *f)
+{
+	for (size_t i = 0; f != NULL && i < f->nspecs; i++)
+		if (f->specs[i].conv != NULL && f->specs[i].conv->print == PFPR_UADDR)
+			return true;
+	return false;
 }
 
 size_t dt_pf_nargs(const struct dt_pf_format *f)

@@ -153,8 +153,14 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 {
 	if (!dtp->child_stopped)
 		return 0;
+	/*
+	 * Its mappings while it is stopped, at its entry point (its libraries
+	 * mapped) if user symbols are printed: its stacks resolve even if it
+	 * exits at once.  Failing to get there leaves the periodic reads.
+	 */
+	if (dtp->uses_usyms && dt_proc_run_to_entry(dtp, dtp->child_pid) < 0 && dtp->child_exited)
+		return 0;
 	dtp->child_stopped = false;
-	/* Its mappings, while it is stopped: its stacks resolve even if it exits at once. */
 	dt_syms_track_targets(dtp, 0);
 	if (ptrace(PTRACE_DETACH, dtp->child_pid, NULL, NULL) < 0)
 		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->child_pid,

@@ -30,7 +30,7 @@ enum dt_rkind {
 	RK_PRINT,
 	RK_FREOPEN, RK_FTRUNCATE,
 	RK_RAISE, RK_STOP,
-	RK_COMMIT, RK_DISCARD,	/* u32 speculation ID at off if it took effect, else 0 */
+	RK_COMMIT, RK_DISCARD,	/* u64 DT_SPEC_ENDED(tag, records) at off if it took effect, else 0 */
 	RK_ERROR,	/* a run-time fault: see struct dt_rec_error */
 };
 

@@ -39,14 +39,21 @@ void dt_rec_setopt_args(const struct dt_ritem *it, const char *data, const char 
 	*val = it->optval_rec ? rec_str(data, it->optval_off, it->optval_size) : it->optval;
 }
 
+/*
+ * As DTrace's dt_setopt(): an option given no value is set to "1" (a
+ * toggle), and a failure is reported with the clause and probe whose
+ * record asked (dt_handle_liberr), tracing going on.
+ */
 static void setopt(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
 {
 	const char *name, *val;
 
 	dt_rec_setopt_args(it, data, &name, &val);
+	if (val == NULL)
+		val = "1";
 	if (dt_option_set(dtp, name, val) < 0)
-		dt_report_error(dtp, "couldn't set option \"%s\" to \"%s\": %s", name,
-				val ? val : "", dtp->errmsg);
+		dt_report_liberr(dtp, data, "couldn't set option \"%s\" to \"%s\": %s", name, val,
+				 dtp->errmsg);
 }
 
 void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
@@ -61,14 +68,17 @@ void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *d
 	case RK_SETOPT:
 		setopt(dtp, it, data);
 		break;
-	case RK_EXIT:
-		if (!dtp->exited) {
-			int32_t st;
-			memcpy(&st, data + it->off, sizeof(st));
-			dtp->exited = true;
-			dtp->exit_status = st;
-		}
+	case RK_EXIT: {
+		/*
+		 * As DTrace's consumer: every exit() record sets the status,
+		 * so the last one read (an exit() in END ...) decides it.
+		 */
+		int32_t st;
+		memcpy(&st, data + it->off, sizeof(st));
+		dtp->exited = true;
+		dtp->exit_status = st;
 		break;
+	}
 	default:
 		break;
 	}

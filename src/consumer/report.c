@@ -83,6 +83,7 @@ static const char *fault_str(uint32_t fault)
 	case DT_FLT_TUPOFLOW: return "tuple stack overflow";
 	case DT_FLT_BADSTACK: return "bad stack";
 	case DT_FLT_BADSIZE: return "invalid size";
+	case DT_FLT_BADINDEX: return "index out of bounds";
 	default: return "unknown fault";
 	}
 }
@@ -97,8 +98,10 @@ static uint32_t clause_number(struct dtrace_hdl *dtp, uint32_t stmt, struct dt_p
 		if (st->id != stmt)
 			continue;
 		for (size_t j = 0; j < st->probes.n; j++)
-			if (st->probes.v[j] == prp)
+			if (st->probes.v[j] == prp) {
 				clause += (uint32_t)st->probe_pdesc.v[j];
+				break;
+			}
 	}
 	return clause;
 }
@@ -135,6 +138,8 @@ void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
 	if (e->fault == DT_FLT_BADADDR || e->fault == DT_FLT_BADALIGN ||
 	    e->fault == DT_FLT_BADSTACK || e->fault == DT_FLT_BADSIZE)
 		snprintf(details, sizeof(details), " (0x%llx)", (unsigned long long)e->addr);
+	else if (e->fault == DT_FLT_BADINDEX)
+		snprintf(details, sizeof(details), " (%lld)", (long long)e->addr);
 	uint32_t clause = clause_number(dtp, e->stmt, prp);
 	dt_rec_probeinfo(dtp, h->prid, &pi);
 	snprintf(msg, sizeof(msg),

@@ -1,13 +1,14 @@
 /*
  * Speculations in the consumer (see spec.h, and src/bpf/spec_abi.h for
- * the design).  Each speculation's records are kept, in the order the
- * ring gives them, until its commit (printed then, where the commit is in
- * the stream, as DTrace prints them) or discard.  Once committed or
- * discarded and every record counted against it has been read, the
- * speculation is handed back to BPF (INACTIVE) for speculation() to reuse:
- * DTrace's COMMITTING/DISCARDING -> INACTIVE step, done by this consumer
- * after each pass over the ring, which it makes at cleanrate while
- * speculations are in use.
+ * the design).  The records of each use of a speculation (ID and
+ * generation) are kept, in the order the ring gives them, until its commit
+ * (printed then, where the commit is in the stream, as DTrace prints them)
+ * or discard; records of that use read after it are printed or dropped as
+ * they come, until as many as commit() or discard() counted have come.
+ * BPF frees most IDs itself when they are committed or discarded; those
+ * with data on other CPUs it leaves COMMITTING or DISCARDING, and this
+ * consumer frees them (DTrace's clean) after each pass over the ring,
+ * which it makes at cleanrate while speculations are in use.
  */
 #include "consumer/spec.h"
 
@@ -26,17 +27,25 @@
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 
-struct spec_buf {
-	int state;		/* DT_SPEC_INACTIVE (keeping), COMMITTING or DISCARDING */
-	uint64_t nread;		/* records read in this use of the speculation */
+/* One use of a speculation ID (a generation), as far as the ring has told. */
+struct spec_use {
+	uint32_t gen;
+	int state;		/* DT_SPEC_ACTIVE (keeping), COMMITTING or DISCARDING */
+	uint64_t nread;		/* its records read so far */
+	uint32_t expect;	/* its records, once commit() or discard() told */
+	bool freed;		/* BPF has the ID free (or in a later use) */
 	DT_VEC(void *) recs;	/* kept records (copies), in arrival order */
+};
+
+/* The uses of one ID the consumer still has business with (rarely more than one). */
+struct spec_id {
+	DT_VEC(struct spec_use) uses;
 };
 
 struct dt_specstate {
 	struct dt_spec_area *area;	/* live, in the mapped .bss */
 	uint32_t nspec;
-	uint32_t ndraining;		/* committed or discarded, not yet handed back */
-	struct spec_buf *bufs;		/* [nspec + 1] */
+	struct spec_id *ids;		/* [nspec + 1] */
 	uint64_t seen_unavail, seen_busy, seen_drops;
 	int64_t reported;		/* when they were last reported (CLOCK_MONOTONIC ns) */
 };
@@ -64,7 +73,7 @@ int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz)
 	if (area == NULL || sz < DT_SPEC_AREA_SIZE(dtp->spec_nspec))
 		return dt_set_error(dtp, -ENOENT, "speculation buffers of the BPF object not found");
 	struct dt_specstate *sp = calloc(1, sizeof(*sp));
-	if (sp == NULL || (sp->bufs = calloc(dtp->spec_nspec + 1, sizeof(*sp->bufs))) == NULL) {
+	if (sp == NULL || (sp->ids = calloc(dtp->spec_nspec + 1, sizeof(*sp->ids))) == NULL) {
 		free(sp);
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	}
@@ -74,11 +83,11 @@ int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz)
 	return 0;
 }
 
-static void drop_kept(struct spec_buf *b)
+static void drop_kept(struct spec_use *u)
 {
-	for (size_t i = 0; i < b->recs.n; i++)
-		free(b->recs.v[i]);
-	b->recs.n = 0;
+	for (size_t i = 0; i < u->recs.n; i++)
+		free(u->recs.v[i]);
+	u->recs.n = 0;
 }
 
 void dt_spec_close(struct dtrace_hdl *dtp)
@@ -88,25 +97,75 @@ void dt_spec_close(struct dtrace_hdl *dtp)
 	if (sp == NULL)
 		return;
 	for (uint32_t id = 0; id <= sp->nspec; id++) {
-		drop_kept(&sp->bufs[id]);
-		dt_vec_free(&sp->bufs[id].recs);
+		struct spec_id *si = &sp->ids[id];
+		for (size_t k = 0; k < si->uses.n; k++) {
+			drop_kept(&si->uses.v[k]);
+			dt_vec_free(&si->uses.v[k].recs);
+		}
+		dt_vec_free(&si->uses);
 	}
-	free(sp->bufs);
+	free(sp->ids);
 	free(sp);
 	dtp->rt->specs = NULL;
 }
 
-/* Print what a committed speculation kept; then it keeps nothing. */
-static int commit(struct dtrace_hdl *dtp, struct spec_buf *b)
+/* The use of `id` with generation `gen`, added (keeping) if new; NULL when out of memory. */
+static struct spec_use *use_of(struct dt_specstate *sp, uint32_t id, uint32_t gen)
+{
+	struct spec_id *si = &sp->ids[id];
+	struct spec_use u = { .gen = gen, .state = DT_SPEC_ACTIVE };
+
+	for (size_t k = 0; k < si->uses.n; k++)
+		if (si->uses.v[k].gen == gen)
+			return &si->uses.v[k];
+	if (dt_vec_push(&si->uses, u) < 0)
+		return NULL;
+	return &si->uses.v[si->uses.n - 1];
+}
+
+/* Forget a use that has ended, whose records are all read and whose ID BPF has free. */
+static void settle(struct dt_specstate *sp, uint32_t id, struct spec_use *u)
+{
+	struct spec_id *si = &sp->ids[id];
+
+	if (u->state == DT_SPEC_ACTIVE || (uint32_t)u->nread != u->expect || !u->freed)
+		return;
+	drop_kept(u);
+	dt_vec_free(&u->recs);
+	size_t k = (size_t)(u - si->uses.v);
+	si->uses.v[k] = si->uses.v[--si->uses.n];
+}
+
+/* Print what a committed use kept; then it keeps nothing. */
+static int commit(struct dtrace_hdl *dtp, struct spec_use *u)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < b->recs.n && rc == 0 && !dtp->cb_aborted; i++) {
-		const struct dt_rec_hdr *h = b->recs.v[i];
+	for (size_t i = 0; i < u->recs.n && rc == 0 && !dtp->cb_aborted; i++) {
+		const struct dt_rec_hdr *h = u->recs.v[i];
 		rc = dt_emit_record(dtp, dtp->rdescs.v[h->desc], h);
 	}
-	drop_kept(b);
+	drop_kept(u);
 	return rc;
+}
+
+/*
+ * Whether BPF still holds use `gen` of `id` as COMMITTING or DISCARDING;
+ * if so, and its count is what the consumer expects, free it (the next
+ * generation, INACTIVE): a compare-and-swap that fails while a
+ * speculate() is in between, to be tried again on the next pass.
+ */
+static bool bpf_holds(struct dt_specstate *sp, uint32_t id, const struct spec_use *u)
+{
+	__u64 *ctl = &sp->area->spec[id].ctl;
+	__u64 v = __atomic_load_n(ctl, __ATOMIC_ACQUIRE);
+
+	if (DT_SPEC_GEN(v) != u->gen || DT_SPEC_STATE(v) != (uint64_t)u->state)
+		return false;
+	__u64 want = DT_SPEC_CTL(u->state, u->gen, u->expect);
+	__u64 next = DT_SPEC_CTL(DT_SPEC_INACTIVE, u->gen + 1, 0);
+	return !__atomic_compare_exchange_n(ctl, &want, next, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
 }
 
 /* The record's commit() and discard() results, in order. */
@@ -115,22 +174,29 @@ static int apply_ctl(struct dtrace_hdl *dtp, struct dt_specstate *sp, const stru
 {
 	for (size_t i = 0; i < rd->items.n; i++) {
 		const struct dt_ritem *it = &rd->items.v[i];
-		uint32_t id;
+		uint64_t ended;
 
 		if (it->kind != RK_COMMIT && it->kind != RK_DISCARD)
 			continue;
-		memcpy(&id, data + it->off, sizeof(id));
+		memcpy(&ended, data + it->off, sizeof(ended));
+		uint32_t tag = (uint32_t)ended, id = DT_SPEC_TAG_ID(tag);
 		if (id == 0 || id > sp->nspec)
 			continue;
-		struct spec_buf *b = &sp->bufs[id];
-		if (b->state != DT_SPEC_INACTIVE)
+		struct spec_use *u = use_of(sp, id, DT_SPEC_TAG_GEN(tag));
+		if (u == NULL) {
+			dt_report_error(dtp, "out of memory ending a speculation");
 			continue;
-		b->state = it->kind == RK_COMMIT ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING;
-		sp->ndraining++;
-		if (b->state == DT_SPEC_DISCARDING)
-			drop_kept(b);
-		else if (commit(dtp, b) < 0)
+		}
+		if (u->state != DT_SPEC_ACTIVE)
+			continue;
+		u->state = it->kind == RK_COMMIT ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING;
+		u->expect = (uint32_t)(ended >> 32);
+		u->freed = !bpf_holds(sp, id, u);
+		if (u->state == DT_SPEC_DISCARDING)
+			drop_kept(u);
+		else if (commit(dtp, u) < 0)
 			return -ECANCELED;
+		settle(sp, id, u);
 	}
 	return 0;
 }
@@ -148,8 +214,9 @@ int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void
 {
 	struct dt_specstate *sp = state_of(dtp);
 	const struct dt_rec_hdr *h = data;
-	uint32_t id = h->spec & ~DT_SPEC_CTLONLY;
+	uint32_t tag = h->spec & ~DT_SPEC_CTLONLY, id = DT_SPEC_TAG_ID(tag);
 	bool ctlonly = (h->spec & DT_SPEC_CTLONLY) != 0;
+	int rc = 1;
 
 	if (sp == NULL)
 		return 0;
@@ -159,42 +226,43 @@ int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void
 		return ctlonly || only_ctl(rd) ? 1 : 0;
 	if (id > sp->nspec)
 		return 1;
-	struct spec_buf *b = &sp->bufs[id];
-	b->nread++;
-	if (ctlonly || b->state == DT_SPEC_DISCARDING)
-		return 1;
-	if (b->state == DT_SPEC_COMMITTING) {
-		/* Speculated before the commit, read after it: it is committed too. */
-		return dt_emit_record(dtp, rd, data) < 0 ? -ECANCELED : 1;
-	}
-	void *copy = malloc(size);
-	if (copy == NULL || dt_vec_push(&b->recs, copy) < 0) {
-		free(copy);
+	struct spec_use *u = use_of(sp, id, DT_SPEC_TAG_GEN(tag));
+	if (u == NULL) {
 		dt_report_error(dtp, "out of memory keeping a speculative record");
 		return 1;
 	}
-	memcpy(copy, data, size);
-	return 1;
+	u->nread++;
+	if (ctlonly || u->state == DT_SPEC_DISCARDING) {
+		/* nothing to keep */
+	} else if (u->state == DT_SPEC_COMMITTING) {
+		/* Speculated before the commit, read after it: it is committed too. */
+		rc = dt_emit_record(dtp, rd, data) < 0 ? -ECANCELED : 1;
+	} else {
+		void *copy = malloc(size);
+		if (copy == NULL || dt_vec_push(&u->recs, copy) < 0) {
+			free(copy);
+			dt_report_error(dtp, "out of memory keeping a speculative record");
+		} else {
+			memcpy(copy, data, size);
+		}
+	}
+	if (rc > 0)
+		settle(sp, id, u);
+	return rc;
 }
 
-/* Hand the drained speculations back for reuse. */
+/* Free the IDs whose ended uses BPF still holds (DTrace's clean, at cleanrate). */
 static void clean(struct dt_specstate *sp)
 {
-	for (uint32_t id = 1; id <= sp->nspec && sp->ndraining > 0; id++) {
-		struct spec_buf *b = &sp->bufs[id];
-		if (b->state == DT_SPEC_INACTIVE)
-			continue;
-		__u64 *ctl = &sp->area->spec[id].ctl;
-		__u64 v = __atomic_load_n(ctl, __ATOMIC_ACQUIRE);
-		if ((v >> DT_SPEC_STATE_SHIFT) != (uint64_t)b->state ||
-		    (v & DT_SPEC_COUNT_MASK) != b->nread)
-			continue;	/* records still on their way (or a speculate() in between) */
-		if (!__atomic_compare_exchange_n(ctl, &v, 0, false, __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE))
-			continue;
-		b->state = DT_SPEC_INACTIVE;
-		b->nread = 0;
-		sp->ndraining--;
+	for (uint32_t id = 1; id <= sp->nspec; id++) {
+		struct spec_id *si = &sp->ids[id];
+		for (size_t k = si->uses.n; k-- > 0;) {
+			struct spec_use *u = &si->uses.v[k];
+			if (u->state == DT_SPEC_ACTIVE || u->freed)
+				continue;
+			u->freed = !bpf_holds(sp, id, u);
+			settle(sp, id, u);
+		}
 	}
 }
 

@@ -145,10 +145,18 @@ void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms)
 	if (!dtp->uses_usyms || (sz = get(dtp)) == NULL)
 		return;
 	if (dtp->child_pid != 0 && !dtp->child_stopped && !dtp->child_exited)
-		dt_usyms_refresh(sz->us, dtp->child_pid, min_ms);
+		dt_usyms_refresh(sz->us, dtp->child_pid, min_ms, true);
 	for (size_t i = 0; i < dtp->grabbed.n; i++)
 		if (dtp->grabbed.v[i] > 0)
-			dt_usyms_refresh(sz->us, dtp->grabbed.v[i], min_ms);
+			dt_usyms_refresh(sz->us, dtp->grabbed.v[i], min_ms, true);
+}
+
+void dt_syms_note_proc(struct dtrace_hdl *dtp, pid_t pid)
+{
+	struct dt_symbolizer *sz = get(dtp);
+
+	if (sz != NULL && pid > 0)
+		dt_usyms_refresh(sz->us, pid, 0, false);
 }
 
 void dt_syms_kstack_trim(struct dtrace_hdl *dtp, uint64_t *pcs, size_t n)

@@ -35,6 +35,12 @@ void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms);
 #define DT_SYMS_TRACK_MS 250
 
 /*
+ * Process pid's user addresses were just recorded (DT_REC_PROC_SEEN): read
+ * its mappings now, while it likely lives, so that they resolve later.
+ */
+void dt_syms_note_proc(struct dtrace_hdl *dtp, pid_t pid);
+
+/*
  * The first address of the function (mod false) or module (mod true)
  * holding a kernel address, or of a process's address; false if unknown.
  */

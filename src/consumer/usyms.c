@@ -2,6 +2,7 @@
 #include "consumer/usyms.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "consumer/debuginfo.h"
 #include "lib/util.h"
@@ -24,6 +26,7 @@ struct ufile {
 	struct dt_elf *elf;	/* NULL until read */
 	struct dt_elf *dbg;	/* its separate debug file's symbols, if any */
 	bool tried;		/* read (or failed to be) */
+	int fd;			/* held open for a tracked process (-1: not) */
 };
 
 struct umap {
@@ -36,6 +39,7 @@ struct uproc {
 	pid_t pid;
 	DT_VEC(struct umap) maps;
 	uint64_t read_ns;	/* when the mappings were read (0: never) */
+	bool hold;		/* hold the files its code is mapped from */
 };
 
 struct dt_usyms {
@@ -78,6 +82,8 @@ void dt_usyms_free(struct dt_usyms *us)
 		dt_elf_free(us->files.v[i].dbg);
 		free(us->files.v[i].path);
 		free(us->files.v[i].name);
+		if (us->files.v[i].fd >= 0)
+			close(us->files.v[i].fd);
 	}
 	dt_vec_free(&us->files);
 	free(us);
@@ -91,7 +97,7 @@ static long file_index(struct dt_usyms *us, dev_t dev, ino_t ino, const char *pa
 		if (f->dev == dev && f->ino == ino && strcmp(f->path, path) == 0)
 			return (long)i;
 	}
-	struct ufile f = { .dev = dev, .ino = ino, .path = strdup(path) };
+	struct ufile f = { .dev = dev, .ino = ino, .path = strdup(path), .fd = -1 };
 	if (f.path == NULL)
 		return -1;
 	char *del = strstr(f.path, " (deleted)");
@@ -105,6 +111,28 @@ static long file_index(struct dt_usyms *us, dev_t dev, ino_t ino, const char *pa
 		return -1;
 	}
 	return (long)us->files.n - 1;
+}
+
+/*
+ * Open the file a mapping of a tracked process comes from, while the
+ * process lives: by its path if that is still the mapped file, else
+ * through /proc/PID/map_files.  Its symbols can then be read after the
+ * process exited or the file was replaced or removed.
+ */
+static void hold_file(struct ufile *f, const char *alt)
+{
+	struct stat st;
+
+	if (f->fd >= 0)
+		return;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		fd = open(alt, O_RDONLY | O_CLOEXEC);
+	f->fd = fd;
 }
 
 static int add_map(struct dt_usyms *us, struct uproc *p, char *line)
@@ -132,6 +160,8 @@ static int add_map(struct dt_usyms *us, struct uproc *p, char *line)
 		free(m.alt);
 		return -ENOMEM;
 	}
+	if (p->hold && strchr(perms, 'x') != NULL)
+		hold_file(&us->files.v[fi], alt);
 	return 0;
 }
 
@@ -168,7 +198,7 @@ static struct uproc *find_proc(struct dt_usyms *us, pid_t pid)
 }
 
 /* The process, read now if it is new; NULL if gone before it was read. */
-static struct uproc *get_proc(struct dt_usyms *us, pid_t pid, int *err)
+static struct uproc *get_proc(struct dt_usyms *us, pid_t pid, bool hold, int *err)
 {
 	struct uproc *p = find_proc(us, pid);
 
@@ -181,6 +211,7 @@ static struct uproc *get_proc(struct dt_usyms *us, pid_t pid, int *err)
 		return NULL;
 	}
 	p->pid = pid;
+	p->hold = hold;
 	if ((*err = read_maps(us, p)) < 0 || dt_vec_push(&us->procs, p) < 0) {
 		*err = *err < 0 ? *err : -ENOMEM;
 		free_maps(p);
@@ -191,15 +222,16 @@ static struct uproc *get_proc(struct dt_usyms *us, pid_t pid, int *err)
 	return p;
 }
 
-int dt_usyms_refresh(struct dt_usyms *us, pid_t pid, unsigned min_ms)
+int dt_usyms_refresh(struct dt_usyms *us, pid_t pid, unsigned min_ms, bool hold)
 {
 	int err;
 	struct uproc *p = find_proc(us, pid);
 
 	if (p == NULL)
-		return get_proc(us, pid, &err) != NULL ? 0 : err;
+		return get_proc(us, pid, hold, &err) != NULL ? 0 : err;
 	if (now_ns() - p->read_ns < (uint64_t)min_ms * 1000000ULL)
 		return 0;
+	p->hold |= hold;
 	return read_maps(us, p);
 }
 
@@ -211,18 +243,26 @@ static const struct umap *find_map(const struct uproc *p, uint64_t addr)
 	return NULL;
 }
 
-/* The file's symbols: from its path if it is still that file, else through the process. */
+/*
+ * The file's symbols: from the file held open, else from its path if it
+ * is still that file, else through the process.
+ */
 static struct dt_elf *file_elf(struct ufile *f, const struct umap *m)
 {
-	char err[256];
+	char err[256], held[64];
 	struct stat st;
 
 	if (f->tried)
 		return f->elf;
 	f->tried = true;
 	const char *from = f->path;
-	if (stat(f->path, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino ||
-	    dt_elf_load(f->path, &f->elf, err, sizeof(err)) < 0) {
+	if (f->fd >= 0) {
+		snprintf(held, sizeof(held), "/proc/self/fd/%d", f->fd);
+		from = held;
+		if (dt_elf_load(held, &f->elf, err, sizeof(err)) < 0)
+			f->elf = NULL;
+	} else if (stat(f->path, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino ||
+		   dt_elf_load(f->path, &f->elf, err, sizeof(err)) < 0) {
 		from = m->alt;
 		if (dt_elf_load(m->alt, &f->elf, err, sizeof(err)) < 0)
 			f->elf = NULL;
@@ -249,7 +289,7 @@ static bool link_addr(const struct dt_elf *e, const struct umap *m, uint64_t add
 int dt_usyms_lookup(struct dt_usyms *us, pid_t pid, uint64_t addr, struct dt_usym *sym)
 {
 	int err;
-	struct uproc *p = get_proc(us, pid, &err);
+	struct uproc *p = get_proc(us, pid, false, &err);
 
 	memset(sym, 0, sizeof(*sym));
 	if (p == NULL)

@@ -4,11 +4,14 @@
  * address becomes object`function+offset.  Mappings are kept per process
  * (a process that has exited is known by what was read while it lived);
  * ELF files are read once, on first use, and shared by every process that
- * maps them (keyed by device, inode and path).
+ * maps them (keyed by device, inode and path).  The files of a tracked
+ * process (-c, -p) are held open from when its mappings are read, so that
+ * its symbols resolve whatever becomes of it and of them.
  */
 #ifndef DT_USYMS_H
 #define DT_USYMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -34,9 +37,10 @@ int dt_usyms_lookup(struct dt_usyms *us, pid_t pid, uint64_t addr, struct dt_usy
 
 /*
  * Read pid's mappings now, if they were last read more than `min_ms`
- * milliseconds ago (so that they are known after it exits).  0 or a
- * negative errno.
+ * milliseconds ago (so that they are known after it exits); with `hold`
+ * (a tracked process, from then on) hold the files its code is mapped
+ * from open.  0 or a negative errno.
  */
-int dt_usyms_refresh(struct dt_usyms *us, pid_t pid, unsigned min_ms);
+int dt_usyms_refresh(struct dt_usyms *us, pid_t pid, unsigned min_ms, bool hold);
 
 #endif

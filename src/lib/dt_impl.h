@@ -52,6 +52,7 @@ struct dtrace_hdl {
 	struct dt_arena arena;		/* allocations that live as long as the handle */
 	struct dt_typetab types;
 	struct dt_kdebug *kdebug;	/* the kernel's debuginfo, opened on first need */
+	bool ctfpath_checked;		/* -x ctfpath looked at (compile.c) */
 	bool kdebug_tried;
 
 	/* Identifiers: user variables, inlines (built-ins are static tables). */
@@ -74,6 +75,7 @@ struct dtrace_hdl {
 	uint32_t spec_off;		/* .bss offset of the speculations (0: none used) */
 	uint32_t spec_nspec;		/* ... and how many there are (nspec then) */
 	bool uses_usyms;		/* some clause records user addresses (ustack() & co.) */
+	bool uses_vtime;		/* some clause reads vtimestamp (compiler/cg_vtime.c) */
 
 	/* Probes and providers. */
 	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */
@@ -136,6 +138,9 @@ struct dtrace_hdl {
 	int exit_status;
 	int wake_fd;			/* eventfd for dtrace_wake */
 };
+
+/* A debugging message (-x debug): DTrace's "libdtrace DEBUG <time>: ..." on stderr. */
+void dt_dprintf(const dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Set a (non-compile) error: message printf-style, returns -err. */
 int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)

@@ -5,6 +5,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +14,7 @@
 #include "bpf/load.h"
 #include "bpf/object.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "consumer/rdesc.h"
@@ -73,6 +75,20 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 	return 0;
 }
 
+/* The program that keeps vtimestamp (compiler/cg_vtime.c), if there is one. */
+static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, DT_VTIME_PROG);
+
+	if (p == NULL)
+		return 0;
+	rt->vtime_link = bpf_program__attach_raw_tracepoint(p, DT_VTIME_TP);
+	if (rt->vtime_link == NULL)
+		return dt_set_error(dtp, -errno, "failed to attach vtimestamp's program to the %s "
+				    "raw tracepoint: %s", DT_VTIME_TP, strerror(errno));
+	return 0;
+}
+
 /* The kernel's limit on the functions of one BPF program (the verifier's). */
 #define BPF_MAX_SUBPROGS 256
 
@@ -124,8 +140,9 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			free(linked);
 			return rc;
 		}
-		rc = bo_load(rt->obj, dtp->obj->source_name, log_size, &failed, &log_cut, err,
-			     sizeof(err));
+		rc = bo_load_logged(rt->obj, dtp->obj->source_name, log_size,
+				    dtp->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
+				    sizeof(err));
 		if (rc == 0 || !log_cut || log_size >= log_max)
 			break;
 		bo_close(rt->obj);
@@ -179,11 +196,11 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 		return dt_set_error(dtp, -E2BIG,
 				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
 				    (long long)dtp->opts.bufsize);
-	if (dtp->opts.bufpolicy != DT_BUFPOLICY_FILL)
-		return 0;
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
+	/* END first: with bufpolicy=fill its records must fit (DTrace keeps room for them). */
+	for (size_t i = 0; dtp->opts.bufpolicy == DT_BUFPOLICY_FILL && i < dtp->stmts.n; i++) {
 		struct dt_stmt *st = dtp->stmts.v[i];
-		if (st->rdesc == NULL || (int64_t)st->rdesc->size <= dtp->opts.bufsize)
+		if (st->rdesc == NULL ||
+		    dtp->opts.bufsize >= 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
 			continue;
 		for (size_t j = 0; j < st->probes.n; j++) {
 			struct dt_probe *prp = st->probes.v[j];
@@ -191,6 +208,16 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 				return dt_set_error(dtp, -ENOSPC,
 						    "END enablings exceed size of principal buffer");
 		}
+	}
+	/*
+	 * As DTrace: the buffer must hold the largest record an enabled clause
+	 * writes, with the ring's own 8-byte header.
+	 */
+	for (size_t i = 0; i < dtp->stmts.n; i++) {
+		const struct dt_stmt *st = dtp->stmts.v[i];
+		if (st->rdesc != NULL &&
+		    dtp->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+			return dt_set_error(dtp, -ENOSPC, "Enabling exceeds size of buffer");
 	}
 	return 0;
 }
@@ -212,6 +239,17 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return rc;
 	if ((rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
+	/*
+	 * lockmem: the locked-memory limit DTrace sets before creating its maps
+	 * (kernels that charge BPF memory to the cgroup do not consult it).
+	 */
+	if (dtp->opts.lockmem >= 0) {
+		rlim_t v = dtp->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->opts.lockmem;
+		struct rlimit lim = { v, v };
+		if (setrlimit(RLIMIT_MEMLOCK, &lim) < 0)
+			dt_dprintf(dtp, "cannot set the locked-memory limit to %lld: %s\n",
+				   (long long)dtp->opts.lockmem, strerror(errno));
+	}
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
@@ -251,6 +289,9 @@ int dtrace_go(dtrace_hdl_t *dtp)
 			goto fail;
 	}
 	if ((rc = dt_consume_init(dtp)) < 0)
+		goto fail;
+	/* vtimestamp's bookkeeping first: it must see every switch of a thread it knows. */
+	if ((rc = attach_vtime(dtp, rt)) < 0)
 		goto fail;
 	/* Attach while the gate is closed: nothing runs before BEGIN. */
 	for (size_t i = 0; i < rt->groups.n; i++) {
@@ -298,6 +339,8 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 		dt_vec_free(&g->probes);
 	}
 	dt_vec_free(&rt->groups);
+	bpf_link__destroy(rt->vtime_link);
+	rt->vtime_link = NULL;
 	dt_consume_close(dtp);
 	if (rt->obj != NULL)
 		bo_close(rt->obj);

@@ -42,6 +42,8 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	if (getenv("DTRACE_DEBUG") == NULL)
 		libbpf_set_print(libbpf_quiet);
 	dt_options_init(&dtp->opts);
+	/* As DTrace, the environment can ask for debugging messages before any option. */
+	dtp->opts.debug = getenv("DTRACE_DEBUG") != NULL;
 	dtp->out = stdout;
 	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	dtp->testing = getenv("_DTRACE_TESTING") != NULL;
@@ -70,6 +72,7 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	}
 	dtp->err = 0;
 	dtp->errmsg[0] = '\0';
+	dt_dprintf(dtp, "detected %ld CPUs online\n", sysconf(_SC_NPROCESSORS_ONLN));
 	return dtp;
 }
 

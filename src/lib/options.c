@@ -1,104 +1,191 @@
-/* Option table and parsing, with DTrace's names, defaults and value rules. */
+/*
+ * The option table: DTrace's option names, classes (compile-time, run-time,
+ * dynamic run-time), defaults and value rules (dt_options.c in DTrace), and
+ * the few options of our own (oformat, fbtmech).
+ */
 #include "lib/options.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "lib/dt_impl.h"
+#include "lib/optval.h"
+
+enum optclass {
+	OC_COMPILE,	/* compile-time: not readable with dtrace_getopt() in DTrace */
+	OC_RUNTIME,	/* fixed once tracing starts */
+	OC_DYNAMIC,	/* may change while tracing (setopt()) */
+};
 
 enum optkind {
-	OK_FLAG,	/* presence turns it on; a value must be an integer */
-	OK_SIZE,	/* bytes with k/m/g/t suffixes */
-	OK_RATE,	/* time or frequency, stored in ns */
-	OK_INT,		/* plain integer */
-	OK_STRING,
-	OK_BUFPOLICY,
-	OK_LIBDIR,	/* libdir: a directory of D libraries (-L) */
-	OK_CPPARG,	/* define/undef/incdir: a cpp argument */
-	OK_IGNORED,	/* accepted for compatibility; no effect in this implementation */
-	OK_VERSION,	/* the D language version asked for: at most ours */
+	OK_CFLAG,	/* a compiler flag: takes no value */
+	OK_CFLAG_OFF,	/* kdefs/udefs: clear the flag, no value */
+	OK_ANYFLAG,	/* set whatever the value */
+	OK_RTFLAG,	/* run-time boolean (dt_optval_flag) */
+	OK_RTINT,	/* run-time integer (dt_optval_flag); unset restores the default */
+	OK_SIZE,	/* bytes; no value means 0 */
+	OK_STRSIZE,
+	OK_CLAMPSIZE,	/* printsize/pcapsize: out of range means the default; 8-aligned */
+	OK_LOCKMEM,
+	OK_PREALLOC,
+	OK_RATE,	/* interval in ns; no value means 0 */
+	OK_WORD,	/* one of a list of words, stored as its value */
+	OK_OURWORD,	/* one of a list of words, stored as a string (our options) */
+	OK_ATOI,	/* atoi() at least `lo` */
+	OK_IREGS,
+	OK_STRING,	/* a path or name */
+	OK_CPPARG,	/* define/undef/incdir: one cpp argument */
+	OK_CPPARGS,	/* cppargs: blank-separated cpp arguments */
+	OK_CPPHDRS,	/* cpphdrs: cpp's -H */
+	OK_LIBDIR,
+	OK_TYPEFILE,	/* ctypes/dtypes: a file opened now, written after each compile */
+	OK_AMIN,
+	OK_VERSION,
+};
+
+struct word {
+	const char *word;
+	int64_t value;
 };
 
 struct optdef {
 	const char *name;
 	enum optkind kind;
-	size_t off;		/* offset in struct dt_options */
-	bool dynamic;		/* may change while tracing (setopt) */
-	const char *cppflag;
+	enum optclass cls;
+	size_t off;		/* in struct dt_options */
+	bool restricted;	/* refused from #pragma D option: matters before compiling */
+	int64_t aux;		/* OK_RTINT: default; OK_ATOI: minimum; OK_CLAMPSIZE: maximum */
+	const char *prefix;	/* OK_CPPARG: the cpp flag */
+	const struct word *words;	/* OK_WORD/OK_OURWORD, ending with a NULL word */
+	bool nocase;		/* OK_WORD: compared ignoring case */
 };
 
 #define O(f) offsetof(struct dt_options, f)
+#define CT OC_COMPILE
+#define RT OC_RUNTIME
+#define DRT OC_DYNAMIC
+
+static const struct word w_bufpolicy[] = { { "ring", DT_BUFPOLICY_RING },
+	{ "fill", DT_BUFPOLICY_FILL }, { "switch", DT_BUFPOLICY_SWITCH }, { NULL, 0 } };
+static const struct word w_bufresize[] = { { "auto", DT_BUFRESIZE_AUTO },
+	{ "manual", DT_BUFRESIZE_MANUAL }, { NULL, 0 } };
+static const struct word w_linkmode[] = { { "kernel", DT_LINK_KERNEL },
+	{ "dynamic", DT_LINK_DYNAMIC }, { "static", DT_LINK_STATIC }, { NULL, 0 } };
+static const struct word w_linktype[] = { { "elf", DT_LTYP_ELF }, { "dof", DT_LTYP_DOF },
+	{ NULL, 0 } };
+static const struct word w_evaltime[] = { { "exec", DT_EVAL_EXEC },
+	{ "preinit", DT_EVAL_PREINIT }, { "postinit", DT_EVAL_POSTINIT },
+	{ "main", DT_EVAL_MAIN }, { NULL, 0 } };
+/* -Xa, -Xc and -Xt all mean ISO C with extensions to DTrace's cpp; -Xs is K&R. */
+static const struct word w_stdc[] = { { "a", DT_STDC_XA }, { "c", DT_STDC_XA },
+	{ "t", DT_STDC_XA }, { "s", DT_STDC_XS }, { NULL, 0 } };
+static const struct word w_debugassert[] = { { "mutexes", 1 }, { NULL, 0 } };
+static const struct word w_xlate[] = { { "dynamic", 1 }, { "static", 0 }, { NULL, 0 } };
+static const struct word w_oformat[] = { { "text", 0 }, { "json", 1 }, { NULL, 0 } };
+static const struct word w_fbtmech[] = { { "auto", 0 }, { "fentry", 1 },
+	{ "kprobe_multi", 2 }, { "kprobe", 3 }, { NULL, 0 } };
 
 static const struct optdef opts[] = {
-	/* Compile-time */
-	{ "errtags", OK_FLAG, O(errtags) },
-	{ "droptags", OK_FLAG, O(droptags) },
-	{ "defaultargs", OK_FLAG, O(defaultargs) },
-	{ "zdefs", OK_FLAG, O(zdefs) },
-	{ "cpp", OK_FLAG, O(cpp) },
-	{ "knodefs", OK_FLAG, O(knodefs) },
-	{ "unodefs", OK_FLAG, O(unodefs) },
-	{ "verbose", OK_FLAG, O(verbose) },
-	{ "cpppath", OK_STRING, O(cpppath) },
-	{ "define", OK_CPPARG, 0, false, "-D" },
-	{ "undef", OK_CPPARG, 0, false, "-U" },
-	{ "incdir", OK_CPPARG, 0, false, "-I" },
-	{ "cppargs", OK_IGNORED }, { "cpphdrs", OK_IGNORED }, { "amin", OK_IGNORED },
-	{ "argref", OK_IGNORED }, { "core", OK_IGNORED }, { "ctypes", OK_IGNORED },
-	{ "ctfpath", OK_IGNORED }, { "debug", OK_IGNORED }, { "debugassert", OK_IGNORED },
-	{ "disasm", OK_IGNORED }, { "dtypes", OK_IGNORED }, { "empty", OK_FLAG, O(empty) },
-	{ "evaltime", OK_IGNORED }, { "iregs", OK_IGNORED }, { "kdefs", OK_IGNORED },
-	{ "late", OK_IGNORED }, { "lazyload", OK_IGNORED }, { "ldpath", OK_IGNORED },
-	{ "libdir", OK_LIBDIR }, { "linkmode", OK_IGNORED }, { "linktype", OK_IGNORED },
-	{ "linknommap", OK_IGNORED }, { "modpath", OK_IGNORED }, { "nolibs", OK_IGNORED },
-	{ "pgmax", OK_IGNORED }, { "preallocate", OK_IGNORED }, { "procfspath", OK_IGNORED },
-	{ "pspec", OK_IGNORED }, { "stdc", OK_IGNORED }, { "strip", OK_IGNORED },
-	{ "syslibdir", OK_IGNORED }, { "sysslice", OK_IGNORED }, { "tree", OK_IGNORED },
-	{ "tregs", OK_INT, O(tregs) }, { "udefs", OK_IGNORED }, { "useruid", OK_IGNORED },
-	{ "version", OK_VERSION }, { "temporal", OK_IGNORED }, { "bufresize", OK_IGNORED },
-	{ "lockmem", OK_IGNORED }, { "pcapsize", OK_IGNORED }, { "bpflog", OK_IGNORED },
-	/* Run-time */
-	{ "aggsize", OK_SIZE, O(aggsize) },
-	{ "bufsize", OK_SIZE, O(bufsize) },
-	{ "bufpolicy", OK_BUFPOLICY, O(bufpolicy) },
-	{ "cleanrate", OK_RATE, O(cleanrate) },
-	{ "cpu", OK_INT, O(cpu) },
-	{ "destructive", OK_FLAG, O(destructive) },
-	{ "dynvarsize", OK_SIZE, O(dynvarsize) },
-	{ "grabanon", OK_FLAG, O(grabanon) },
-	{ "jstackframes", OK_INT, O(jstackframes) },
-	{ "jstackstrsize", OK_SIZE, O(jstackstrsize) },
-	{ "maxframes", OK_INT, O(maxframes) },
-	{ "nspec", OK_INT, O(nspec) },
-	{ "scratchsize", OK_SIZE, O(scratchsize) },
-	{ "specsize", OK_SIZE, O(specsize) },
-	{ "stackframes", OK_INT, O(stackframes) },
-	{ "statusrate", OK_RATE, O(statusrate) },
-	{ "strsize", OK_SIZE, O(strsize) },
-	{ "ustackframes", OK_INT, O(ustackframes) },
-	{ "noresolve", OK_FLAG, O(noresolve) },
-	{ "bpflogsize", OK_SIZE, O(bpflogsize) },
-	{ "oformat", OK_STRING, O(oformat) },
-	{ "fbtmech", OK_STRING, O(fbtmech) },
-	/* Dynamic run-time */
-	{ "aggrate", OK_RATE, O(aggrate), true },
-	{ "aggsortkey", OK_FLAG, O(aggsortkey), true },
-	{ "aggsortkeypos", OK_INT, O(aggsortkeypos), true },
-	{ "aggsortpos", OK_INT, O(aggsortpos), true },
-	{ "aggsortrev", OK_FLAG, O(aggsortrev), true },
-	{ "aggpercpu", OK_FLAG, O(aggpercpu), true },
-	{ "flowindent", OK_FLAG, O(flowindent), true },
-	{ "quiet", OK_FLAG, O(quiet), true },
-	{ "quietresize", OK_FLAG, O(quietresize), true },
-	{ "rawbytes", OK_FLAG, O(rawbytes), true },
-	{ "stackindent", OK_INT, O(stackindent), true },
-	{ "switchrate", OK_RATE, O(switchrate), true },
-	{ "printsize", OK_SIZE, O(printsize), true },
+	/* Compile-time options */
+	{ "aggpercpu", OK_CFLAG, CT, O(aggpercpu) },
+	{ "amin", OK_AMIN, CT },
+	{ "argref", OK_CFLAG, CT, O(argref) },
+	{ "core", OK_CFLAG, CT, O(core) },
+	{ "cpp", OK_CFLAG, CT, O(cpp) },
+	{ "cppargs", OK_CPPARGS, CT, 0, true },
+	{ "cpphdrs", OK_CPPHDRS, CT, 0, true },
+	{ "cpppath", OK_STRING, CT, O(cpppath), true },
+	{ "ctypes", OK_TYPEFILE, CT, O(cdefs_fd) },
+	{ "ctfpath", OK_STRING, CT, O(ctfpath), true },
+	{ "defaultargs", OK_CFLAG, CT, O(defaultargs) },
+	{ "debug", OK_CFLAG, CT, O(debug) },
+	{ "debugassert", OK_WORD, CT, 0, .words = w_debugassert },
+	{ "define", OK_CPPARG, CT, 0, true, .prefix = "-D" },
+	{ "disasm", OK_ATOI, CT, O(disasm), .aux = 0 },
+	{ "droptags", OK_ANYFLAG, CT, O(droptags) },
+	{ "dtypes", OK_TYPEFILE, CT, O(ddefs_fd) },
+	{ "empty", OK_CFLAG, CT, O(empty) },
+	{ "errtags", OK_CFLAG, CT, O(errtags) },
+	{ "evaltime", OK_WORD, CT, O(evaltime), .words = w_evaltime },
+	{ "incdir", OK_CPPARG, CT, 0, true, .prefix = "-I" },
+	{ "iregs", OK_IREGS, CT, O(iregs) },
+	{ "kdefs", OK_CFLAG_OFF, CT, O(knodefs) },
+	{ "knodefs", OK_CFLAG, CT, O(knodefs) },
+	{ "late", OK_WORD, CT, 0, .words = w_xlate },
+	{ "lazyload", OK_ANYFLAG, CT, O(lazyload) },
+	{ "ldpath", OK_STRING, CT, O(ldpath), true },
+	{ "libdir", OK_LIBDIR, CT },
+	{ "linkmode", OK_WORD, CT, O(linkmode), .words = w_linkmode },
+	{ "linktype", OK_WORD, CT, O(linktype), .words = w_linktype, .nocase = true },
+	{ "linknommap", OK_ANYFLAG, CT, O(linknommap) },
+	{ "modpath", OK_STRING, CT, O(modpath), true },
+	{ "nolibs", OK_CFLAG, CT, O(nolibs) },
+	{ "pgmax", OK_ATOI, CT, O(pgmax), .aux = 0 },
+	{ "preallocate", OK_PREALLOC, CT },
+	{ "procfspath", OK_STRING, CT, O(procfspath), true },
+	{ "pspec", OK_CFLAG, CT, O(pspec) },
+	{ "stdc", OK_WORD, CT, O(stdc), true, .words = w_stdc },
+	{ "strip", OK_CFLAG, CT, O(strip) },
+	{ "syslibdir", OK_STRING, CT, O(syslibdir) },
+	{ "sysslice", OK_STRING, CT, O(sysslice) },
+	{ "tree", OK_ATOI, CT, O(tree), .aux = 1 },
+	{ "tregs", OK_ATOI, CT, O(tregs), .aux = 1 },
+	{ "udefs", OK_CFLAG_OFF, CT, O(unodefs) },
+	{ "undef", OK_CPPARG, CT, 0, true, .prefix = "-U" },
+	{ "unodefs", OK_CFLAG, CT, O(unodefs) },
+	{ "useruid", OK_ATOI, CT, O(useruid), .aux = 0 },
+	{ "verbose", OK_CFLAG, CT, O(verbose) },
+	{ "version", OK_VERSION, CT },
+	{ "zdefs", OK_CFLAG, CT, O(zdefs) },
+	/* Run-time options */
+	{ "aggsize", OK_SIZE, RT, O(aggsize) },
+	{ "bpflog", OK_RTFLAG, RT, O(bpflog) },
+	{ "bpflogsize", OK_SIZE, RT, O(bpflogsize) },
+	{ "bufsize", OK_SIZE, RT, O(bufsize) },
+	{ "bufpolicy", OK_WORD, RT, O(bufpolicy), .words = w_bufpolicy },
+	{ "bufresize", OK_WORD, RT, O(bufresize), .words = w_bufresize },
+	{ "cleanrate", OK_RATE, RT, O(cleanrate) },
+	{ "cpu", OK_RTINT, RT, O(cpu), .aux = -1 },
+	{ "destructive", OK_RTFLAG, RT, O(destructive) },
+	{ "dynvarsize", OK_SIZE, RT, O(dynvarsize) },
+	{ "grabanon", OK_RTFLAG, RT, O(grabanon) },
+	{ "jstackframes", OK_RTINT, RT, O(jstackframes), .aux = 50 },
+	{ "jstackstrsize", OK_SIZE, RT, O(jstackstrsize) },
+	{ "lockmem", OK_LOCKMEM, RT, O(lockmem), true },
+	{ "maxframes", OK_RTINT, RT, O(maxframes), .aux = 127 },
+	{ "nspec", OK_RTINT, RT, O(nspec), .aux = 1 },
+	{ "pcapsize", OK_CLAMPSIZE, RT, O(pcapsize), .aux = 65535 },
+	{ "scratchsize", OK_SIZE, RT, O(scratchsize) },
+	{ "specsize", OK_SIZE, RT, O(specsize) },
+	{ "stackframes", OK_RTINT, RT, O(stackframes), .aux = 20 },
+	{ "statusrate", OK_RATE, RT, O(statusrate) },
+	{ "strsize", OK_STRSIZE, RT, O(strsize) },
+	{ "ustackframes", OK_RTINT, RT, O(ustackframes), .aux = 100 },
+	{ "noresolve", OK_RTFLAG, RT, O(noresolve) },
+	{ "oformat", OK_OURWORD, RT, O(oformat), .words = w_oformat },
+	{ "fbtmech", OK_OURWORD, RT, O(fbtmech), .words = w_fbtmech },
+	/* Dynamic run-time options */
+	{ "aggrate", OK_RATE, DRT, O(aggrate) },
+	{ "aggsortkey", OK_RTFLAG, DRT, O(aggsortkey) },
+	{ "aggsortkeypos", OK_RTINT, DRT, O(aggsortkeypos), .aux = 0 },
+	{ "aggsortpos", OK_RTINT, DRT, O(aggsortpos), .aux = 0 },
+	{ "aggsortrev", OK_RTFLAG, DRT, O(aggsortrev) },
+	{ "flowindent", OK_RTFLAG, DRT, O(flowindent) },
+	{ "quiet", OK_RTFLAG, DRT, O(quiet) },
+	{ "quietresize", OK_RTFLAG, DRT, O(quietresize) },
+	{ "rawbytes", OK_RTFLAG, DRT, O(rawbytes) },
+	{ "stackindent", OK_RTINT, DRT, O(stackindent), .aux = 14 },
+	{ "switchrate", OK_RATE, DRT, O(switchrate) },
+	{ "printsize", OK_CLAMPSIZE, DRT, O(printsize), .aux = 65536 },
 };
+
+#define DEF_PRINTSIZE 8192
+#define DEF_PCAPSIZE 128
 
 void dt_options_init(struct dt_options *o)
 {
@@ -119,8 +206,6 @@ void dt_options_init(struct dt_options *o)
 	o->statusrate = 1000000000;
 	o->aggrate = 1000000000;
 	o->cleanrate = 10000000;	/* 101hz in DTrace; close enough for a cleaner */
-	o->aggsortpos = 0;
-	o->aggsortkeypos = 0;
 	o->stackframes = 20;
 	o->ustackframes = 100;
 	o->maxframes = 127;
@@ -129,91 +214,33 @@ void dt_options_init(struct dt_options *o)
 	o->stackindent = 14;
 	o->cpu = -1;
 	o->tregs = 8;
+	o->iregs = 8;
 	o->bufpolicy = DT_BUFPOLICY_SWITCH;
-	o->printsize = 8192;
+	o->printsize = DEF_PRINTSIZE;
+	o->pcapsize = DEF_PCAPSIZE;
 	o->bpflogsize = 16 << 20;
+	o->lockmem = -1;
+	o->vmax = DT_VERSION_LATEST;
+	o->cdefs_fd = o->ddefs_fd = -1;
 }
 
 void dt_options_fini(struct dt_options *o)
 {
-	free(o->oformat);
-	free(o->cpppath);
-	free(o->fbtmech);
+	char **strs[] = { &o->oformat, &o->cpppath, &o->fbtmech, &o->ldpath, &o->ctfpath,
+			  &o->modpath, &o->procfspath, &o->syslibdir, &o->sysslice };
+
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+		free(*strs[i]);
 	for (int i = 0; i < o->ncppargs; i++)
 		free(o->cppargs[i]);
 	free(o->cppargs);
 	for (int i = 0; i < o->nlibdirs; i++)
 		free(o->libdirs[i]);
 	free(o->libdirs);
-}
-
-int dt_parse_size(const char *s, int64_t *valp)
-{
-	size_t len = strlen(s);
-	uint64_t mul = 1;
-	char *end;
-
-	if (len == 0)
-		return -1;
-	switch (s[len - 1]) {
-	case 't': case 'T': mul <<= 10; /* fall through */
-	case 'g': case 'G': mul <<= 10; /* fall through */
-	case 'm': case 'M': mul <<= 10; /* fall through */
-	case 'k': case 'K': mul <<= 10; break;
-	default: break;
-	}
-	if (strtoll(s, NULL, 0) < 0)
-		return -1;
-	errno = 0;
-	uint64_t v = strtoull(s, &end, 0);
-	if (errno != 0 || end == s)
-		return -1;
-	if ((mul > 1 && end != &s[len - 1]) || (mul == 1 && *end != '\0'))
-		return -1;
-	if (v > (uint64_t)INT64_MAX / mul)
-		return -1;
-	*valp = (int64_t)(v * mul);
-	return 0;
-}
-
-int dt_parse_rate(const char *s, int64_t *valp)
-{
-	static const struct {
-		const char *name;
-		int64_t mul;	/* 0: frequency */
-	} sfx[] = {
-		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
-		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", 1000000000 },
-		{ "sec", 1000000000 }, { "m", 60000000000LL }, { "min", 60000000000LL },
-		{ "h", 3600000000000LL }, { "hour", 3600000000000LL },
-		{ "d", 86400000000000LL }, { "day", 86400000000000LL }, { "hz", 0 },
-	};
-	char *end;
-
-	if (strtoll(s, NULL, 0) < 0)
-		return -1;
-	errno = 0;
-	uint64_t v = strtoull(s, &end, 0);
-	if (errno != 0 || end == s)
-		return -1;
-	int64_t mul = 1;
-	if (*end != '\0') {
-		size_t i;
-		for (i = 0; i < ARRAY_SIZE(sfx); i++) {
-			if (strcasecmp(sfx[i].name, end) == 0)
-				break;
-		}
-		if (i == ARRAY_SIZE(sfx))
-			return -1;
-		mul = sfx[i].mul;
-	}
-	if (mul == 0)
-		*valp = v ? (int64_t)(1000000000ULL / v) : 0;
-	else if (v > (uint64_t)(INT64_MAX / mul))
-		return -1;	/* more than 292 years of nanoseconds */
-	else
-		*valp = (int64_t)v * mul;
-	return 0;
+	if (o->cdefs_fd >= 0)
+		close(o->cdefs_fd);
+	if (o->ddefs_fd >= 0)
+		close(o->ddefs_fd);
 }
 
 static const struct optdef *find(const char *name)
@@ -229,7 +256,14 @@ bool dt_option_is_dynamic(const char *name)
 {
 	const struct optdef *d = find(name);
 
-	return d != NULL && d->dynamic;
+	return d != NULL && d->cls == OC_DYNAMIC;
+}
+
+bool dt_option_is_runtime(const char *name)
+{
+	const struct optdef *d = find(name);
+
+	return d != NULL && d->cls == OC_RUNTIME;
 }
 
 static int badval(struct dtrace_hdl *dtp)
@@ -237,59 +271,9 @@ static int badval(struct dtrace_hdl *dtp)
 	return dt_set_error(dtp, -EINVAL, "Invalid value for specified option");
 }
 
-/*
- * A flag's value as DTrace reads it: none sets it; "" unsets it; yes/no,
- * enable(d)/disable(d), true/false, on/off, set/unset; any non-negative
- * integer sets it.  1 set, 0 unset, -1 not a value.
- */
-static int flag_value(const char *value)
+static int nomem(struct dtrace_hdl *dtp)
 {
-	static const char *const words[][2] = {
-		{ "yes", "no" }, { "enable", "disable" }, { "enabled", "disabled" },
-		{ "true", "false" }, { "on", "off" }, { "set", "unset" },
-	};
-
-	if (value == NULL)
-		return 1;
-	if (*value == '\0')
-		return 0;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (strcasecmp(value, words[i][0]) == 0)
-			return 1;
-		if (strcasecmp(value, words[i][1]) == 0)
-			return 0;
-	}
-	char *end;
-	errno = 0;
-	long long x = strtoll(value, &end, 0);
-	return *end != '\0' || errno != 0 || x < 0 ? -1 : 1;
-}
-
-/*
- * version=M.m[.u]: programs are compiled as D 2.0 (DTrace for Linux's);
- * an earlier version is accepted, a later one refused as DTrace refuses it.
- */
-static int check_version(struct dtrace_hdl *dtp, const char *value)
-{
-	long part[3] = { 0, 0, 0 };
-	const char *p = value;
-	int n = 0;
-
-	while (p != NULL && n < 3 && isdigit((unsigned char)*p)) {
-		char *end;
-		errno = 0;
-		part[n++] = strtol(p, &end, 10);
-		if (errno != 0 || part[n - 1] > 0xfff)
-			break;
-		p = *end == '.' && n < 3 ? end + 1 : end;
-		if (*end != '.')
-			break;
-	}
-	if (value == NULL || n < 2 || *p != '\0')
-		return dt_set_error(dtp, -EINVAL, "Invalid version string");
-	if (part[0] > 2 || (part[0] == 2 && (part[1] > 0 || part[2] > 0)))
-		return dt_set_error(dtp, -ENOTSUP, "Requested version is not supported by compiler");
-	return 0;
+	return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
 }
 
 /* Add prefix + value to a list option (-D/-U/-I arguments, -L directories). */
@@ -301,97 +285,236 @@ static int append(struct dtrace_hdl *dtp, char ***v, int *n, const char *prefix,
 	if (nv != NULL)
 		*v = nv;
 	if (nv == NULL || asprintf(&s, "%s%s", prefix, value) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return nomem(dtp);
 	(*v)[(*n)++] = s;
 	return 0;
 }
 
-int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
+static int set_string(struct dtrace_hdl *dtp, char **sp, const char *value)
 {
-	const struct optdef *d = find(name);
+	char *s = strdup(value);
+
+	if (s == NULL)
+		return nomem(dtp);
+	free(*sp);
+	*sp = s;
+	return 0;
+}
+
+static const struct word *find_word(const struct optdef *d, const char *value)
+{
+	for (const struct word *w = d->words; value != NULL && w->word != NULL; w++) {
+		if ((d->nocase ? strcasecmp(w->word, value) : strcmp(w->word, value)) == 0)
+			return w;
+	}
+	return NULL;
+}
+
+/*
+ * version=M.m[.u]: a D version DTrace defines, no later than this
+ * compiler's or than a version asked for before (versions only go down).
+ */
+static int set_version(struct dtrace_hdl *dtp, const char *value)
+{
+	uint32_t v;
+
+	if (value == NULL)
+		return badval(dtp);
+	if (dt_optval_version(value, &v) < 0)
+		return dt_set_error(dtp, -EINVAL, "Version is not properly formatted or is too large");
+	if (!dt_version_defined(v))
+		return dt_set_error(dtp, -ENOTSUP, "Requested version is not supported by compiler");
+	if (v > dtp->opts.vmax)
+		return dt_set_error(dtp, -EINVAL, "Requested version conflicts with earlier setting");
+	dtp->opts.vmax = v;
+	return 0;
+}
+
+static int set_sizes(struct dtrace_hdl *dtp, const struct optdef *d, const char *value,
+		     int64_t *p)
+{
+	int64_t v = 0;
+
+	if (value != NULL && dt_optval_size(value, &v) < 0)
+		return badval(dtp);
+	switch (d->kind) {
+	case OK_STRSIZE:
+		/* The smallest string holds DTrace's two-byte NULL-string mark. */
+		if (value == NULL || v < 2)
+			return badval(dtp);
+		if (v > UINT32_MAX)
+			return dt_set_error(dtp, -EOVERFLOW, "%s", strerror(EOVERFLOW));
+		/* Strings live in BPF scratch and maps: larger ones cannot be loaded. */
+		if (v > 65536)
+			return badval(dtp);
+		dtp->types.t_string->size = (uint32_t)v;
+		break;
+	case OK_CLAMPSIZE:
+		if (value == NULL || v <= 0 || v > d->aux)
+			v = d->off == O(printsize) ? DEF_PRINTSIZE : DEF_PCAPSIZE;
+		v = (v + 7) & ~(int64_t)7;
+		break;
+	default:
+		break;
+	}
+	*p = v;
+	return 0;
+}
+
+static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char *value)
+{
 	struct dt_options *o = &dtp->opts;
 	char *base = (char *)o;
+	int64_t *ip = (int64_t *)(base + d->off);
+	bool *bp = (bool *)(base + d->off);
 	int64_t v;
+	int on;
 
-	if (d == NULL)
-		return dt_set_error(dtp, -ENOENT, "Invalid option name");
 	switch (d->kind) {
-	case OK_FLAG: {
-		int on = flag_value(value);
-		if (on < 0)
+	case OK_CFLAG:
+	case OK_CFLAG_OFF:
+		if (value != NULL)
 			return badval(dtp);
-		*(bool *)(base + d->off) = on != 0;
+		*bp = d->kind == OK_CFLAG;
 		return 0;
-	}
+	case OK_ANYFLAG:
+		*bp = true;
+		return 0;
+	case OK_RTFLAG:
+		if ((on = dt_optval_flag(value, &v)) < 0)
+			return badval(dtp);
+		*bp = on == 1;
+		return 0;
+	case OK_RTINT:
+		if ((on = dt_optval_flag(value, &v)) < 0)
+			return badval(dtp);
+		*ip = on == 1 ? v : d->aux;
+		return 0;
 	case OK_SIZE:
-		if (value == NULL || dt_parse_size(value, &v) < 0)
+	case OK_STRSIZE:
+	case OK_CLAMPSIZE:
+		return set_sizes(dtp, d, value, ip);
+	case OK_LOCKMEM:
+		if (value == NULL)
 			return badval(dtp);
-		if (d->off == O(strsize) && (v < 2 || v > 65536))
+		/* As DTrace: a size it cannot read leaves the limit alone, silently. */
+		if (strcmp(value, "unlimited") == 0)
+			*ip = INT64_MAX;
+		else if (dt_optval_size(value, &v) == 0)
+			*ip = v;
+		return 0;
+	case OK_PREALLOC:
+		if (value == NULL || dt_optval_size(value, &v) < 0)
 			return badval(dtp);
-		*(int64_t *)(base + d->off) = v;
-		if (d->off == O(strsize))
-			dtp->types.t_string->size = (uint32_t)v;
 		return 0;
 	case OK_RATE:
-		if (value == NULL || dt_parse_rate(value, &v) < 0)
+		v = 0;
+		if (value != NULL && dt_optval_rate(value, &v) < 0)
 			return badval(dtp);
-		*(int64_t *)(base + d->off) = v;
+		*ip = v;
 		return 0;
-	case OK_INT: {
-		char *end;
-		if (value == NULL)
+	case OK_WORD:
+	case OK_OURWORD: {
+		const struct word *w = find_word(d, value);
+		if (w == NULL)
 			return badval(dtp);
-		errno = 0;
-		v = strtoll(value, &end, 0);
-		if (*end != '\0' || errno != 0 || end == value)
-			return badval(dtp);
-		if (d->off == O(nspec) && v < 0)
-			return badval(dtp);
-		*(int64_t *)(base + d->off) = v;
-		return 0;
-	}
-	case OK_STRING: {
-		if (value == NULL)
-			return badval(dtp);
-		char **sp = (char **)(base + d->off);
-		char *s = strdup(value);
-		if (s == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		free(*sp);
-		*sp = s;
-		if (d->off == O(oformat) && strcmp(s, "json") != 0 && strcmp(s, "text") != 0)
-			return badval(dtp);
-		if (d->off == O(fbtmech) && strcmp(s, "auto") != 0 && strcmp(s, "fentry") != 0 &&
-		    strcmp(s, "kprobe_multi") != 0 && strcmp(s, "kprobe") != 0)
-			return badval(dtp);
+		if (d->kind == OK_OURWORD)
+			return set_string(dtp, (char **)(base + d->off), w->word);
+		if (d->off != 0)
+			*ip = w->value;
 		return 0;
 	}
-	case OK_BUFPOLICY:
+	case OK_ATOI:
+		if (value == NULL || (v = atoi(value)) < d->aux)
+			return badval(dtp);
+		*ip = v;
+		return 0;
+	case OK_IREGS:
+		/* DTrace generates code for exactly its 8 registers: fewer cannot do. */
+		if (value == NULL || (v = atoi(value)) <= 0 || v > 8)
+			return badval(dtp);
+		if (v < 8)
+			return dt_set_error(dtp, -ENOSPC, "Insufficient registers to generate code");
+		*ip = v;
+		return 0;
+	case OK_STRING:
 		if (value == NULL)
 			return badval(dtp);
-		if (strcmp(value, "switch") == 0)
-			o->bufpolicy = DT_BUFPOLICY_SWITCH;
-		else if (strcmp(value, "fill") == 0)
-			o->bufpolicy = DT_BUFPOLICY_FILL;
-		else if (strcmp(value, "ring") == 0)
-			o->bufpolicy = DT_BUFPOLICY_RING;
-		else
+		return set_string(dtp, (char **)(base + d->off), value);
+	case OK_CPPARG:
+		if (value == NULL)
 			return badval(dtp);
-		return 0;
+		return append(dtp, &o->cppargs, &o->ncppargs, d->prefix, value);
+	case OK_CPPARGS: {
+		if (value == NULL)
+			return badval(dtp);
+		char *copy = strdup(value), *save = NULL;
+		if (copy == NULL)
+			return nomem(dtp);
+		int rc = 0;
+		for (char *a = strtok_r(copy, "\f\n\r\t\v ", &save); a != NULL && rc == 0;
+		     a = strtok_r(NULL, "\f\n\r\t\v ", &save))
+			rc = append(dtp, &o->cppargs, &o->ncppargs, "", a);
+		free(copy);
+		return rc;
+	}
+	case OK_CPPHDRS:
+		if (value != NULL)
+			return badval(dtp);
+		return append(dtp, &o->cppargs, &o->ncppargs, "", "-H");
 	case OK_LIBDIR:
 		if (value == NULL)
 			return badval(dtp);
 		return append(dtp, &o->libdirs, &o->nlibdirs, "", value);
-	case OK_CPPARG:
+	case OK_TYPEFILE: {
 		if (value == NULL)
 			return badval(dtp);
-		return append(dtp, &o->cppargs, &o->ncppargs, d->cppflag, value);
-	case OK_IGNORED:
+		int fd = open(value, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return dt_set_error(dtp, -errno, "%s", strerror(errno));
+		int *fp = (int *)(base + d->off);
+		if (*fp >= 0)
+			close(*fp);
+		*fp = fd;
 		return 0;
+	}
+	case OK_AMIN: {
+		struct dt_attr a;
+		if (value == NULL || dt_str2attr(value, &a) < 0)
+			return badval(dtp);
+		o->amin = a;
+		o->amin_set = true;
+		return 0;
+	}
 	case OK_VERSION:
-		return check_version(dtp, value);
+		return set_version(dtp, value);
 	}
 	return badval(dtp);
+}
+
+int dt_option_set_from(struct dtrace_hdl *dtp, const char *name, const char *value,
+		       bool from_program)
+{
+	const struct optdef *d = find(name);
+
+	if (d == NULL)
+		return dt_set_error(dtp, -ENOENT, "Invalid option name");
+	/* Only dynamic options may change once tracing has started. */
+	if (d->cls == OC_RUNTIME && dtp->active)
+		return dt_set_error(dtp, -EBUSY, "Operation illegal when tracing is active");
+	if (from_program && d->restricted) {
+		/* DTrace checks the value's presence first, then where it comes from. */
+		bool needs_value = d->kind != OK_CPPHDRS;
+		if ((value == NULL) == needs_value)
+			return badval(dtp);
+		return dt_set_error(dtp, -EINVAL, "Option cannot be used from within a D program");
+	}
+	return set_value(dtp, d, value);
+}
+
+int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
+{
+	return dt_option_set_from(dtp, name, value, false);
 }
 
 int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
@@ -402,16 +525,39 @@ int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
 	if (d == NULL)
 		return dt_set_error(dtp, -ENOENT, "Invalid option name");
 	switch (d->kind) {
-	case OK_FLAG:
+	case OK_CFLAG:
+	case OK_CFLAG_OFF:
+	case OK_ANYFLAG:
+	case OK_RTFLAG:
 		*valp = *(const bool *)(base + d->off);
 		return 0;
+	case OK_OURWORD:
+		for (const struct word *w = d->words; w->word != NULL; w++) {
+			const char *s = *(char *const *)(base + d->off);
+			if (s != NULL && strcmp(s, w->word) == 0) {
+				*valp = w->value;
+				return 0;
+			}
+		}
+		*valp = 0;
+		return 0;
+	case OK_RTINT:
 	case OK_SIZE:
+	case OK_STRSIZE:
+	case OK_CLAMPSIZE:
+	case OK_LOCKMEM:
 	case OK_RATE:
-	case OK_INT:
-	case OK_BUFPOLICY:
+	case OK_ATOI:
+	case OK_IREGS:
+		*valp = *(const int64_t *)(base + d->off);
+		return 0;
+	case OK_WORD:
+		if (d->off == 0)
+			break;
 		*valp = *(const int64_t *)(base + d->off);
 		return 0;
 	default:
-		return dt_set_error(dtp, -EINVAL, "option %s has no integer value", name);
+		break;
 	}
+	return dt_set_error(dtp, -EINVAL, "option %s has no integer value", name);
 }

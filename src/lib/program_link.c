@@ -6,7 +6,9 @@
  * objects themselves (usdt_rewrite.c).  So the object only has to exist
  * and link cleanly: an empty relocatable ELF object for the build
  * machine, with a .note.GNU-stack section so that the linker keeps the
- * stack non-executable.
+ * stack non-executable.  As DTrace, that object is made by the linker
+ * (ldpath, "ld -r") from the one we write, unless lazyload is set; with
+ * linktype=dof the file is a DOF header describing no probes instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +16,10 @@
 #include <libelf.h>
 #include <stdbool.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/dt_impl.h"
@@ -45,30 +50,9 @@ static int add_section(Elf *e, uint32_t name, uint32_t type, const void *buf, si
 	return gelf_update_shdr(scn, &sh) ? (int)elf_ndxscn(scn) : -1;
 }
 
-int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, const char *file,
-			int objc, char *const objv[])
+/* Our ELF object into fd (closed): 0, or a message about `file`. */
+static int write_elf(dtrace_hdl_t *dtp, int fd, const char *file)
 {
-	(void)pgp;
-	(void)flags;
-	struct stat out, in;
-	bool exists = stat(file, &out) == 0;
-	for (int i = 0; i < objc; i++) {
-		if (exists && stat(objv[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-			return dt_set_error(dtp, -EINVAL, "output file %s is also an input object", file);
-	}
-	for (int i = 0; i < objc; i++) {
-		int rc = dt_usdt_rewrite_object(dtp, objv[i]);
-		if (rc < 0)
-			return rc;
-	}
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return dt_set_error(dtp, -ENOTSUP, "libelf is out of date");
-	int fd = dt_open_output(dtp, file, false);
-	if (fd < 0) {
-		char why[sizeof(dtp->errmsg)];
-		memcpy(why, dtp->errmsg, sizeof(why));
-		return dt_set_error(dtp, fd, "failed to open %s: %s", file, why);
-	}
 	Elf *e = elf_begin(fd, ELF_C_WRITE, NULL);
 	GElf_Ehdr eh;
 	int ok = e != NULL && gelf_newehdr(e, ELFCLASS64) != NULL && gelf_getehdr(e, &eh) != NULL;
@@ -95,6 +79,133 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 		elf_end(e);
 	if (close(fd) < 0 && rc == 0)
 		rc = dt_set_error(dtp, -errno, "failed to write %s: %s", file, strerror(errno));
+	return rc;
+}
+
+/*
+ * linktype=dof: a DOF header (DTrace's dof_hdr_t, 64 bytes) with no
+ * sections: the probes are described by the objects' own stapsdt notes.
+ */
+static int write_dof(dtrace_hdl_t *dtp, int fd, const char *file)
+{
+	uint8_t h[64] = { 0x7f, 'D', 'O', 'F', 2 /* LP64 */, 1 /* LSB */, 2 /* DOF v2 */,
+			  2 /* DIF v2 */, 8 /* integer registers */, 8 /* tuple registers */ };
+	uint32_t hdrsize = 64, secsize = 32, secnum = 0;
+	uint64_t secoff = 64, loadsz = 64, filesz = 64;
+
+	memcpy(h + 20, &hdrsize, 4);
+	memcpy(h + 24, &secsize, 4);
+	memcpy(h + 28, &secnum, 4);
+	memcpy(h + 32, &secoff, 8);
+	memcpy(h + 40, &loadsz, 8);
+	memcpy(h + 48, &filesz, 8);
+	ssize_t w = write(fd, h, sizeof(h));
+	int err = w == (ssize_t)sizeof(h) ? 0 : w < 0 ? errno : EIO;
+	if (close(fd) < 0 && err == 0)
+		err = errno;
+	return err ? dt_set_error(dtp, -err, "failed to write %s: %s", file, strerror(err)) : 0;
+}
+
+/* A word for sh -c: quoted unless it is plainly safe. */
+static void sh_word(struct dt_strbuf *sb, const char *w)
+{
+	if (*w != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"0123456789_-./+=:,@%") == strlen(w)) {
+		dt_sb_printf(sb, "%s", w);
+		return;
+	}
+	dt_sb_putn(sb, "'", 1);
+	for (; *w; w++) {
+		if (*w == '\'')
+			dt_sb_printf(sb, "'\\''");
+		else
+			dt_sb_putn(sb, w, 1);
+	}
+	dt_sb_putn(sb, "'", 1);
+}
+
+/* ld -o file -r tmp, through the shell as DTrace runs it: 0 or DTrace's message. */
+static int run_ld(dtrace_hdl_t *dtp, const char *file, const char *tmp)
+{
+	const char *ld = dtp->opts.ldpath != NULL ? dtp->opts.ldpath : "ld";
+	struct dt_strbuf cmd;
+
+	dt_sb_init(&cmd);
+	sh_word(&cmd, ld);
+	dt_sb_printf(&cmd, " -o ");
+	sh_word(&cmd, file);
+	dt_sb_printf(&cmd, " -r ");
+	sh_word(&cmd, tmp);
+	if (cmd.s == NULL)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	fflush(NULL);
+	int status = system(cmd.s);
+	dt_sb_free(&cmd);
+	if (status == -1)
+		return dt_set_error(dtp, -errno, "failed to run %s: %s", ld, strerror(errno));
+	if (WIFSIGNALED(status))
+		return dt_set_error(dtp, -EINVAL, "failed to link %s: %s failed due to signal %d",
+				    file, ld, WTERMSIG(status));
+	if (WEXITSTATUS(status) != 0)
+		return dt_set_error(dtp, -EINVAL, "failed to link %s: %s exited with status %d", file,
+				    ld, WEXITSTATUS(status));
+	return 0;
+}
+
+int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, const char *file,
+			int objc, char *const objv[])
+{
+	(void)pgp;
+	(void)flags;
+	struct stat out, in;
+	bool exists = stat(file, &out) == 0;
+	for (int i = 0; i < objc; i++) {
+		if (exists && stat(objv[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return dt_set_error(dtp, -EINVAL, "output file %s is also an input object", file);
+	}
+	for (int i = 0; i < objc; i++) {
+		int rc = dt_usdt_rewrite_object(dtp, objv[i]);
+		if (rc < 0)
+			return rc;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return dt_set_error(dtp, -ENOTSUP, "libelf is out of date");
+	/* Opened first in any case: a symbolic link there must be one we may follow. */
+	int fd = dt_open_output(dtp, file, false);
+	if (fd < 0) {
+		char why[sizeof(dtp->errmsg)];
+		memcpy(why, dtp->errmsg, sizeof(why));
+		return dt_set_error(dtp, fd, "failed to open %s: %s", file, why);
+	}
+	if (dtp->opts.linktype == DT_LTYP_DOF) {
+		int rc = write_dof(dtp, fd, file);
+		if (rc < 0)
+			unlink(file);
+		return rc;
+	}
+	if (dtp->opts.lazyload) {
+		int rc = write_elf(dtp, fd, file);
+		if (rc < 0)
+			unlink(file);
+		return rc;
+	}
+	close(fd);
+	char *tmp = NULL;
+	if (asprintf(&tmp, "%s.XXXXXX", file) < 0)
+		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	int tfd = mkostemp(tmp, O_CLOEXEC);
+	if (tfd < 0) {
+		int err = errno;
+		free(tmp);
+		unlink(file);
+		return dt_set_error(dtp, -err, "failed to create temporary file for %s: %s", file,
+				    strerror(err));
+	}
+	int rc = write_elf(dtp, tfd, tmp);
+	if (rc == 0)
+		rc = run_ld(dtp, file, tmp);
+	unlink(tmp);
+	free(tmp);
 	if (rc < 0)
 		unlink(file);
 	return rc;

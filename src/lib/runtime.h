@@ -12,6 +12,7 @@
 #include "lib/util.h"
 
 struct bpf_object;
+struct bpf_link;
 struct ring_buffer;
 struct dt_group;
 struct dtrace_hdl;
@@ -32,6 +33,7 @@ struct dt_runtime {
 	bool error_clauses;		/* some clause enables ERROR */
 	struct dt_specstate *specs;	/* speculations (consumer/spec.c), NULL if unused */
 	struct dt_waitset *wait;	/* what the consumer sleeps on (consumer/waitset.c) */
+	struct bpf_link *vtime_link;	/* dt_vtime_switch on sched_switch, if vtimestamp is read */
 };
 
 /* Build the program groups and every function of the object (cg_prog.c). */

@@ -13,16 +13,24 @@
 #include "lib/util.h"
 
 /*
- * Whether a is a better name than b for the same address, as DTrace
- * prefers: global or weak before local, no leading '$', fewer leading
- * underscores, the smaller symbol, then alphabetical order.
+ * Whether a is a better name than b for the same address, as DTrace's
+ * libproc prefers (byaddr_cmp_common): a function (STT_FUNC) before other
+ * types, global or weak (alike) before local, no leading '$', fewer
+ * leading underscores, the smaller symbol, then alphabetical order.
+ * DTrace predates GNU symbol versions; here an alias with a non-default
+ * version (glibc's cfree@GLIBC_2.2.5 at free's address) comes after the
+ * others of its binding: it names the function only for old binaries.
  */
 static bool sym_better(const struct dt_elf_sym *a, const struct dt_elf_sym *b)
 {
 	bool la = a->bind == STB_LOCAL, lb = b->bind == STB_LOCAL;
 
+	if ((a->type == STT_FUNC) != (b->type == STT_FUNC))
+		return a->type == STT_FUNC;
 	if (la != lb)
 		return lb;
+	if (a->hidden != b->hidden)
+		return b->hidden;
 	if ((a->name[0] == '$') != (b->name[0] == '$'))
 		return b->name[0] == '$';
 	size_t ua = strspn(a->name, "_"), ub = strspn(b->name, "_");
@@ -53,9 +61,16 @@ static int cmp_name(const void *x, const void *y)
 		return c;
 	if (a->func != b->func)
 		return a->func ? -1 : 1;
-	if (a->bind != b->bind)
-		return sym_better(a, b) ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if ((a->bind == STB_LOCAL) != (b->bind == STB_LOCAL))
+		return a->bind == STB_LOCAL ? 1 : -1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* Of two entries of one name and address the better is kept (finish()). */
+	if (sym_better(a, b))
+		return -1;
+	if (sym_better(b, a))
+		return 1;
+	return (a->bind > b->bind) - (a->bind < b->bind);
 }
 
 struct loader {
@@ -80,9 +95,39 @@ static int add_note(const struct dt_sdt_note *n, void *arg)
 	return 0;
 }
 
+/* The .gnu.version section (one entry per .dynsym symbol), or NULL. */
+static Elf_Data *versym_data(Elf *elf)
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn != NULL; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_GNU_versym)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * Whether symbol i has a non-default version: .dynsym says so in
+ * .gnu.version, a .symtab in the name ("name@VER"; "name@@VER" is the
+ * default).  *len is the length of the name without the version.
+ */
+static bool sym_hidden(const char *name, Elf_Data *versym, size_t i, size_t *len)
+{
+	const char *at = strchr(name, '@');
+	GElf_Versym v;
+
+	*len = at != NULL ? (size_t)(at - name) : strlen(name);
+	if (at != NULL)
+		return at[1] != '@';
+	if (versym != NULL && gelf_getversym(versym, (int)i, &v) != NULL)
+		return (v & 0x8000) != 0 && (v & 0x7fff) > 1;	/* VERSYM_HIDDEN, not local/base */
+	return false;
+}
+
 static int read_symtab(struct loader *ld, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *versym = sh->sh_type == SHT_DYNSYM ? versym_data(elf) : NULL;
 
 	if (data == NULL || sh->sh_entsize == 0)
 		return 0;
@@ -96,7 +141,11 @@ static int read_symtab(struct loader *ld, Elf *elf, Elf_Scn *scn, const GElf_Shd
 		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT))
 			continue;
 		const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
+		size_t len;
 		if (name == NULL || name[0] == '\0')
+			continue;
+		bool hidden = sym_hidden(name, versym, i, &len);
+		if (len == 0)
 			continue;
 		struct dt_elf_sym sym = {
 			/* An offset into the name storage until it is complete. */
@@ -104,9 +153,12 @@ static int read_symtab(struct loader *ld, Elf *elf, Elf_Scn *scn, const GElf_Shd
 			.addr = s.st_value,
 			.size = s.st_size,
 			.bind = (uint8_t)GELF_ST_BIND(s.st_info),
+			.type = (uint8_t)type,
 			.func = type != STT_OBJECT,
+			.hidden = hidden,
 		};
-		dt_sb_puts(&ld->names, name);
+		/* Symbols print as DTrace shows them: without their version. */
+		dt_sb_printf(&ld->names, "%.*s", (int)len, name);
 		dt_sb_putc(&ld->names, '\0');
 		if (ld->names.oom || dt_vec_push(&ld->syms, sym) < 0)
 			return -ENOMEM;
@@ -130,6 +182,7 @@ static int read_elf(struct loader *ld, Elf *elf, char *err, size_t errlen)
 		return -ENOTSUP;
 	}
 	e->type = eh.e_type;
+	e->entry = eh.e_entry;
 	e->segs = calloc(nph ? nph : 1, sizeof(*e->segs));
 	if (e->segs == NULL)
 		return -ENOMEM;
@@ -285,8 +338,9 @@ const struct dt_elf_sym *dt_elf_func_at(const struct dt_elf *e, uint64_t addr)
 	for (size_t i = lo; i-- > 0;) {
 		const struct dt_elf_sym *s = &e->funcs[i];
 		if (addr < s->addr + s->size) {
-			/* The canonical name is the first at that address. */
-			while (i > 0 && e->funcs[i - 1].addr == s->addr)
+			/* The best name at that address whose symbol holds addr too. */
+			while (i > 0 && e->funcs[i - 1].addr == s->addr &&
+			       addr < e->funcs[i - 1].addr + e->funcs[i - 1].size)
 				s = &e->funcs[--i];
 			return s;
 		}

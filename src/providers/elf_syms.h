@@ -18,7 +18,14 @@ struct dt_elf_sym {
 	uint64_t addr;		/* link-time address */
 	uint64_t size;
 	uint8_t bind;		/* STB_* */
+	uint8_t type;		/* STT_* */
 	bool func;		/* STT_FUNC or STT_GNU_IFUNC */
+	/*
+	 * A non-default GNU symbol version (name@VER, not name@@VER): an
+	 * alias kept for programs linked against an old ABI.  The name is
+	 * stored without its version.
+	 */
+	bool hidden;
 };
 
 struct dt_elf_seg {
@@ -29,6 +36,7 @@ struct dt_elf_seg {
 struct dt_elf {
 	char *path;
 	uint16_t type;			/* ET_EXEC, ET_DYN */
+	uint64_t entry;			/* e_entry: where the process starts (0: none) */
 	/*
 	 * Functions of non-zero size, by address; symbols at one address are
 	 * adjacent, the canonical name (see dt_elf_sym_better) first.

@@ -58,9 +58,18 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	return &mech_consumer;
 }
 
+/* BEGIN, END and ERROR have no args[ ] (DTrace: no probe_info, argc 0). */
+static int no_args(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	(void)dtp;
+	(void)prp;
+	return 0;
+}
+
 const struct dt_provider dt_prov_dtrace = {
 	.name = "dtrace",
 	.populate = populate,
+	.arg_count = no_args,
 	.mech_class = mech_class,
 	.choose = choose,
 };

@@ -7,6 +7,7 @@
  * ("libc.so.6").  Probes are created when a description names a process,
  * never listed otherwise.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ static bool prov_match(const char *pat)
 		return false;
 	memcpy(prefix, pat, plen);
 	prefix[plen] = '\0';
-	return dt_gmatch("pid", prefix);
+	/* Digits alone are for the pid provider to refuse (not a valid provider). */
+	return plen == 0 || dt_gmatch("pid", prefix);
 }
 
 static bool is_hex(const char *s)
@@ -105,8 +107,19 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	    !dt_elf_file_offset(e, sym->addr, &entry))
 		return 0;
 	/* Return probes are set at the function's entry. */
-	if (!probeable(o, foff) || (kind == DT_UPROBE_RETURN && !probeable(o, entry)))
-		return 0;
+	if (!probeable(o, foff) || (kind == DT_UPROBE_RETURN && !probeable(o, entry))) {
+		/* A probe named exactly (no glob) that cannot be made is an error, as in DTrace. */
+		if (dt_has_glob(c->func) || dt_has_glob(c->name))
+			return 0;
+		const char *why = "uprobes cannot be placed on this instruction";
+		if (kind == DT_UPROBE_OFFSET)
+			return dt_probe_error(dtp, EINVAL, "D_PROC_CREATEFAIL",
+					      "failed to create probes at '%s+0x%llx': %s", sym->name,
+					      (unsigned long long)off, why);
+		return dt_probe_error(dtp, EINVAL, "D_PROC_CREATEFAIL",
+				      "failed to create %s probe for '%s': %s",
+				      kind == DT_UPROBE_RETURN ? "return" : "entry", sym->name, why);
+	}
 	if (dt_probe_lookup(dtp, c->prov, o->name, sym->name, name) != NULL)
 		return 0;
 	struct dt_uprobe *up = dt_arena_zalloc(&dtp->arena, sizeof(*up));
@@ -120,6 +133,7 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	up->nalias = nalias;
 	up->sites = s;
 	s->off = foff;
+	s->entry = kind != DT_UPROBE_RETURN && off == 0;
 	if (dt_probe_add_named(dtp, &dt_prov_pid, c->prov, o->name, sym->name, name, 0, up) == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	return 0;
@@ -152,6 +166,31 @@ static int each_insn(struct dt_uobj *o, const struct dt_elf_sym *sym,
 	}
 	free(buf);
 	return rc;
+}
+
+/*
+ * Whether a return probe may go on a function.  A uretprobe takes the
+ * word at the stack pointer on entry for the return address and replaces
+ * it; a function that never returns (no ret, no jump out of it) need not
+ * have been called at all, and the word is then the program's own data:
+ * argc for _start, the ELF entry point.  Such functions have no return
+ * probe, as in DTrace, whose return probes are a function's ret
+ * instructions, so that tracing never changes what the program does.
+ */
+static bool has_return(struct dt_uobj *o, const struct dt_elf_sym *sym)
+{
+	const struct dt_elf *e = o->elf;
+	uint64_t foff, size = sym->size < MAX_DECODE ? sym->size : MAX_DECODE;
+	bool ret = false;
+
+	if (e->entry != 0 && e->entry >= sym->addr && e->entry - sym->addr < sym->size)
+		return false;
+	unsigned char *buf = malloc(size ? size : 1);
+	if (buf != NULL && dt_elf_file_offset(e, sym->addr, &foff) &&
+	    dt_uobj_read(o, foff, buf, size))
+		ret = dt_x86_func_returns(buf, size);
+	free(buf);
+	return ret;
 }
 
 struct offset_ctx {
@@ -192,14 +231,19 @@ static int per_func(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sy
 		return 0;
 	if (dt_gmatch("entry", c->name))
 		rc = add_probe(c, o, sym, nalias, DT_UPROBE_ENTRY, 0, "entry");
-	if (rc == 0 && dt_gmatch("return", c->name))
+	if (rc == 0 && dt_gmatch("return", c->name) && has_return(o, sym))
 		rc = add_probe(c, o, sym, nalias, DT_UPROBE_RETURN, 0, "return");
 	if (rc < 0 || strcmp(c->name, "entry") == 0 || strcmp(c->name, "return") == 0)
 		return rc;
 	/* A glob names every instruction whose offset it matches. */
 	if (dt_has_glob(c->name))
 		return each_insn(o, sym, add_glob_offset, &oc);
-	oc.want = strtoull(c->name, NULL, 16);
+	/* As DTrace: the name is checked once a function matched (strtoull's hex). */
+	char *end;
+	oc.want = strtoull(c->name, &end, 16);
+	if (*end != '\0')
+		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
+				      c->name);
 	if (oc.want >= sym->size)
 		return dt_probe_error(c->dtp, EINVAL, "D_PROC_OFF", "offset 0x%llx outside of function '%s'",
 				      (unsigned long long)oc.want, sym->name);
@@ -264,32 +308,101 @@ static int per_obj(struct pid_ctx *c, struct dt_uobj *o)
 	return 0;
 }
 
+/* The dynamic linker is mapped: the process is dynamically linked. */
+static bool dynamic(const struct dt_uproc *up)
+{
+	for (size_t i = 0; i < up->objs.n; i++) {
+		const char *n = up->objs.v[i].name;
+		if (strncmp(n, "ld-", 3) == 0 && strstr(n, ".so") != NULL)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * pid<N>:a.out:-:<address>: a probe at an absolute address of the
+ * executable (DTrace's "-" function); only a.out, only one address.
+ */
+static int absolute(struct pid_ctx *c)
+{
+	struct dt_uobj *o = NULL;
+
+	for (size_t i = 0; i < c->up->objs.n; i++)
+		if (c->up->objs.v[i].is_exec)
+			o = &c->up->objs.v[i];
+	if ((c->mod[0] != '\0' && (dt_has_glob(c->mod) || o == NULL || !dt_uobj_match(o, c->mod))))
+		return dt_probe_error(c->dtp, EINVAL, "D_PROC_LIB",
+				      "only the a.out module is valid with the '-' function");
+	if (dt_has_glob(c->name))
+		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME",
+				      "only individual addresses may be specified with the '-' function");
+	struct dt_elf *e = o != NULL ? dt_uobj_elf(o) : NULL;
+	if (e == NULL)
+		return 0;
+	char *end;
+	uint64_t addr = strtoull(c->name, &end, 16);
+	if (*end != '\0')
+		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
+				      c->name);
+	/* The address is the process's: the executable's link-time address is that less its bias. */
+	struct dt_elf_sym *sym = dt_arena_zalloc(&c->dtp->arena, sizeof(*sym));
+	if (sym == NULL)
+		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+	sym->name = "-";
+	sym->addr = addr - (uint64_t)dt_uobj_bias(o);
+	sym->size = 1;
+	sym->func = true;
+	char name[32];
+	snprintf(name, sizeof(name), "%llx", (unsigned long long)addr);
+	return add_probe(c, o, sym, 1, DT_UPROBE_OFFSET, 0, name);
+}
+
+/*
+ * DTrace's order (dt_pid.c): the provider's pid, the process, whether it
+ * may be traced, then its modules, functions and names.
+ */
 static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
 {
 	struct pid_ctx c = { .dtp = dtp };
-	size_t plen;
-	long pid = dt_uprobe_pid(pd->prov, &plen);
+	const char *prov = pd->prov, *last = NULL;
 
-	if (pid < 0)
+	if (strcmp(prov, "pid0") == 0)
+		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "pid0 does not contain a valid pid");
+	for (const char *p = prov; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			last = p;
+	if (last == NULL || last[1] == '\0')
+		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPROV", "'%s' is not a valid provider",
+				      prov);
+	char *end;
+	errno = 0;
+	long lpid = strtol(last + 1, &end, 10);
+	/* DTrace keeps the pid in a pid_t. */
+	pid_t pid = (pid_t)lpid;
+	if (errno != 0 || *end != '\0' || pid <= 0)
 		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
-				      pd->prov);
-	snprintf(c.prov, sizeof(c.prov), "pid%ld", pid);
-	if (!dt_gmatch(c.prov, pd->prov))
+				      prov);
+	snprintf(c.prov, sizeof(c.prov), "pid%d", (int)pid);
+	if (!dt_gmatch(c.prov, prov))
 		return 0;
+	int rc = pid == getpid() ? -ESRCH : dt_uproc_get(dtp, pid, &c.up);
 	if (pid == getpid())
-		return dt_probe_error(dtp, EINVAL, "D_PROC_DYN", "process %ld is dtrace itself", pid);
+		return dt_probe_error(dtp, EINVAL, "D_PROC_DYN", "process %s is dtrace itself",
+				      prov + 3);
+	/* Whatever kept the process from being read (gone, not ours), as DTrace says it. */
+	if (rc < 0 && rc != -ENOMEM)
+		return dt_probe_error(dtp, -rc, "D_PROC_GRAB", "failed to grab process %d",
+				      (int)pid);
+	if (rc < 0)
+		return rc;
+	if (!dynamic(c.up))
+		return dt_probe_error(dtp, EINVAL, "D_PROC_DYN",
+				      "process %s is not a dynamically-linked executable", prov + 3);
 	c.mod = pd->mod ? pd->mod : "";
 	c.func = pd->func && pd->func[0] ? pd->func : "*";
 	c.name = pd->name && pd->name[0] ? pd->name : "*";
-	if (!dt_has_glob(c.name) && strcmp(c.name, "entry") != 0 && strcmp(c.name, "return") != 0 &&
-	    !is_hex(c.name))
-		return dt_probe_error(dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
-				      c.name);
-	int rc = dt_uproc_get(dtp, (pid_t)pid, &c.up);
-	if (rc == -ESRCH)
-		return dt_probe_error(dtp, ESRCH, "D_PROC_GRAB", "failed to grab process %ld", pid);
-	if (rc < 0)
-		return rc;
+	if (strcmp(c.func, "-") == 0)
+		return absolute(&c);
 	for (size_t i = 0; i < c.up->objs.n; i++) {
 		struct dt_uobj *o = &c.up->objs.v[i];
 		if (!dt_uobj_match(o, c.mod))

@@ -2,8 +2,14 @@
  * The sched provider (the Dynamic Tracing Guide's), made from the
  * kernel's sched tracepoints:
  *
- *   on-cpu    sched_switch, for the thread switched to (built-in variables
- *             such as pid, execname and curthread describe that thread)
+ *   on-cpu    sched_exit_tp of a switch: in the thread now on the CPU, at
+ *             the end of __schedule() or, for a new thread, of
+ *             schedule_tail() (DTrace for Linux's __schedule:return and
+ *             schedule_tail:return); where the kernel lacks that bare
+ *             tracepoint (before Linux 6.16), sched_switch for the thread
+ *             switched to, which every built-in variable and thread-local
+ *             then describes, although the probe runs in the thread
+ *             switched from
  *   off-cpu   sched_switch, in the thread switched from   args[0] lwpsinfo_t *, args[1] psinfo_t * (the next thread)
  *   sleep     sched_switch, the thread blocks
  *   preempt   sched_switch, the thread is preempted
@@ -20,7 +26,18 @@
 #define TASK "struct task_struct *"
 #define SWITCH { "bool", TASK, TASK, "unsigned int" }
 
+/* sched_exit_tp(is_switch): only when a switch brought this thread on. */
 static void on_cpu(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	(void)dctx;
+	(void)used;
+	sp_raw_arg(cg, BPF_R7, 0);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xff));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 0, skip);
+}
+
+/* sched_switch: the thread switched to, in the thread switched from. */
+static void on_cpu_next(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
 	(void)used;
 	(void)skip;
@@ -116,6 +133,12 @@ static void tick(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
 }
 
+/* on-cpu where the kernel has no sched_exit_tp (before Linux 6.16). */
+static const struct sp_probe on_cpu_switch = {
+	"on-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, on_cpu_next, true,
+	false, NULL,
+};
+
 static const struct sp_probe probes[] = {
 	{ "dequeue", SP_RAW, "sched", { "sched_switch" }, SWITCH,
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" }, { "cpuinfo_t *", NULL } }, dequeue,
@@ -125,7 +148,8 @@ static const struct sp_probe probes[] = {
 	  false },
 	{ "off-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH,
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, off_cpu, false },
-	{ "on-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, on_cpu, true },
+	{ "on-cpu", SP_RAW, "sched", { "sched_exit_tp" }, { "bool" }, { { NULL } }, on_cpu, false,
+	  true, &on_cpu_switch },
 	{ "preempt", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, preempt, false },
 	{ "sleep", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, sleep_probe, false },
 	{ "tick", SP_TICK, NULL, { NULL }, { NULL },

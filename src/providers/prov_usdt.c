@@ -132,8 +132,8 @@ static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
 		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
 				      pd->prov);
 	int rc = dt_uproc_get(dtp, (pid_t)pid, &up);
-	if (rc == -ESRCH)
-		return dt_probe_error(dtp, ESRCH, "D_PROC_GRAB", "failed to grab process %ld", pid);
+	if (rc < 0 && rc != -ENOMEM)
+		return dt_probe_error(dtp, -rc, "D_PROC_GRAB", "failed to grab process %ld", pid);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < up->objs.n; i++) {

@@ -85,7 +85,7 @@ struct dt_provider {
 	 * other than the one running the probe (sched:::on-cpu: the thread
 	 * switched to), whose task_struct the prologue leaves in DCTX_TASK.
 	 */
-	bool (*other_thread)(const struct dt_probe *prp);
+	bool (*other_thread)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/*
 	 * Stability for -lv: of probe descriptions (identifier names, data
 	 * semantics, dependency class), then of arguments; NULL: Private,

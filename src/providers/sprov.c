@@ -26,12 +26,25 @@
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
-static bool event_exists(const char *group, const char *event)
+/* A bare tracepoint (no tracefs event): the kernel's BTF has its btf_trace_ type. */
+static bool bare_exists(dtrace_hdl_t *dtp, const char *event)
+{
+	struct btf *btf = dt_kernel_btf(&dtp->types);
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	return btf != NULL && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+static bool event_exists(dtrace_hdl_t *dtp, const struct sp_probe *sp, const char *event)
 {
 	const char *base = dt_tracefs();
+	const char *group = sp->group;
 	char path[512];
 	struct stat st;
 
+	if (sp->bare)
+		return bare_exists(dtp, event);
 	if (base == NULL)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", base, group, event);
@@ -43,12 +56,24 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct sp_probe *sp = &probes[i];
+		/* With an alternative, whether the bare tracepoint is there waits for enabling. */
+		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = sp->kind == SP_TICK || event_exists(sp->group, sp->events[0]);
+		bool ok = lsp->kind == SP_TICK || event_exists(dtp, lsp, lsp->events[0]);
 		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* How the probe is made on this kernel: the entry, or its alternative. */
+static const struct sp_probe *made(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->bare && sp->alt != NULL && !bare_exists(dtp, sp->events[0]))
+		return sp->alt;
+	return sp;
 }
 
 const char *sp_mech_class(const struct dt_probe *prp)
@@ -80,11 +105,9 @@ int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 	return n;
 }
 
-bool sp_other_thread(const struct dt_probe *prp)
+bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 {
-	const struct sp_probe *sp = prp->priv;
-
-	return sp->other_thread;
+	return made(dtp, prp)->other_thread;
 }
 
 const char *const sp_attrs[6] = { "Private", "Private", "Unknown", "Evolving", "Evolving", "ISA" };
@@ -104,7 +127,7 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 	uint32_t off = 0;
 
 	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
-		dt_cerror(cg->pcb, "D_UNSUPPORTED", 0,
+		dt_cerror(cg->pcb, NULL, 0,
 			  "the probe needs %s member %s, which this kernel's BTF does not have",
 			  sou, member);
 	return off / 8;
@@ -144,7 +167,7 @@ int16_t sp_tp_offset(struct dt_cg *cg, const char *group, const char *event, con
 	for (int i = 0; i < n; i++)
 		if (strcmp(f[i].name, field) == 0)
 			return (int16_t)f[i].off;
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "tracepoint %s:%s has no field %s", group, event,
+	dt_cerror(cg->pcb, NULL, 0, "tracepoint %s:%s has no field %s", group, event,
 		  field);
 }
 
@@ -205,7 +228,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
-	const struct sp_probe *sp = prp->priv;
+	const struct sp_probe *sp = made(cg->dtp, prp);
 	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
 	char name[128];
 	const char *why = "this kernel's BTF does not describe it";
@@ -236,18 +259,18 @@ static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char
 	}
 	return;
 bad:
-	dt_cerror(cg->pcb, "D_UNSUPPORTED", 0, "probe %s:::%s cannot be enabled on this kernel: "
+	dt_cerror(cg->pcb, NULL, 0, "probe %s:::%s cannot be enabled on this kernel: "
 		  "raw tracepoint %s: %s", prp->desc[0], prp->desc[3], event, why);
 }
 
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = prp->priv;
+	const struct sp_probe *sp = made(cg->dtp, prp);
 
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
-			if (e == 0 || event_exists(sp->group, sp->events[e]))
+			if (e == 0 || event_exists(cg->dtp, sp, sp->events[e]))
 				check_proto(cg, prp, sp->events[e]);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	/* Arguments the probe does not give are 0. */
@@ -295,12 +318,12 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = prp->priv;
+	const struct sp_probe *sp = made(dtp, prp);
 
 	if (sp->kind == SP_TICK)
 		return attach_tick(dtp, g);
 	for (int e = 0; e < 4 && sp->events[e] != NULL; e++) {
-		if (e > 0 && !event_exists(sp->group, sp->events[e]))
+		if (e > 0 && !event_exists(dtp, sp, sp->events[e]))
 			continue;
 		struct bpf_link *l = sp->kind == SP_RAW
 			? bpf_program__attach_raw_tracepoint(g->prog, sp->events[e])

@@ -52,6 +52,14 @@ struct sp_probe {
 	void (*prologue)(struct dt_cg *cg, int dctx, uint32_t used, int skip);
 	/* Built-in variables describe the thread switched to (sched:::on-cpu). */
 	bool other_thread;
+	/*
+	 * The tracepoints are bare ones (DECLARE_TRACE: no tracefs event),
+	 * there when the kernel's BTF has their btf_trace_ type; where it has
+	 * not, the probe is made as `alt` says.  (Decided when the probe is
+	 * enabled: listing probes reads no BTF.)
+	 */
+	bool bare;
+	const struct sp_probe *alt;
 };
 
 /* Register the probes of `probes` whose tracepoints this kernel has. */
@@ -63,7 +71,7 @@ const char *sp_mech_class(const struct dt_probe *prp);
 const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g);
 bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
 		 const char **xlate);
-bool sp_other_thread(const struct dt_probe *prp);
+bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 const char *sp_unavailable(dtrace_hdl_t *dtp);
 /* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "compiler/cg.h"
+#include "compiler/cg_stack.h"
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
 #include "providers/probe.h"
@@ -80,6 +81,13 @@ static void entry_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, u
 	(void)g;
 	(void)skip;
 	store_prid(cg, dctx_off);
+	/* At a function's first instruction: stacks take *sp (cg_stack.h). */
+	int mid = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JSGE, BPF_R0, 0, mid);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_FP, dctx_off + DCTX_KSTACK));
+	cg_emit(cg, I_ALU64_IMM(BPF_OR, BPF_R0, DT_STACK_UENTRY));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx_off + DCTX_KSTACK));
+	cg_label_place(cg, mid);
 	for (int i = 0; i < 10; i++) {
 		if (!(args & (1u << i)))
 			continue;
@@ -197,7 +205,7 @@ static void usdt_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, ui
 					break;
 			if (k == classes.n &&
 			    (dt_vec_push(&classes, s->args) < 0 || dt_vec_push(&objs, up->obj) < 0))
-				dt_cerror(cg->pcb, "D_NOMEM", 0, "out of memory");
+				dt_cnomem(cg->pcb);
 			s->cls = (uint32_t)k;
 		}
 	}

@@ -33,7 +33,14 @@ struct dt_usite {
 	uint64_t ref_ctr;	/* file offset of the usdt semaphore, 0: none */
 	const char *args;	/* usdt: the note's argument string */
 	uint32_t cls;		/* usdt: argument class in the program (codegen) */
+	bool entry;		/* pid: a function's first instruction (entry, offset 0) */
 };
+
+/*
+ * A place's BPF cookie: the probe id, the usdt argument class above it,
+ * and this bit for a place at a function's first instruction.
+ */
+#define DT_UPROBE_COOKIE_ENTRY (1ULL << 63)
 
 /* A pid or usdt probe's data (dt_probe.priv). */
 struct dt_uprobe {

@@ -246,7 +246,8 @@ int dt_uprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		const struct dt_probe *prp = g->probes.v[i];
 		const struct dt_uprobe *up = prp->priv;
 		for (const struct dt_usite *s = up->sites; s != NULL; s = s->next) {
-			struct place p = { prp, s, ((uint64_t)s->cls << 32) | prp->id };
+			uint64_t cookie = ((uint64_t)s->cls << 32) | prp->id;
+			struct place p = { prp, s, cookie | (s->entry ? DT_UPROBE_COOKIE_ENTRY : 0) };
 			if (dt_vec_push(&places, p) < 0) {
 				dt_vec_free(&places);
 				return dt_set_error(dtp, -ENOMEM, "out of memory");

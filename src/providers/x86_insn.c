@@ -1,7 +1,8 @@
 /*
  * x86_64 instruction length decoding: prefixes, REX, VEX and EVEX, the
  * one-, two- and three-byte opcode maps, ModRM/SIB/displacement and
- * immediates.  Only lengths: what an instruction does is not needed.
+ * immediates.  Lengths, and of what instructions do only the ways out of
+ * a function: ret, and jumps (to see whether they leave it).
  */
 #include "providers/x86_insn.h"
 
@@ -213,4 +214,78 @@ int dt_x86_insn_len(const uint8_t *p, size_t n)
 		break;
 	}
 	return i <= n ? (int)i : -1;
+}
+
+/* Offset of the opcode byte (after legacy prefixes and REX); n if none. */
+static size_t opcode_at(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xf0 || p[i] == 0xf2 ||
+			 p[i] == 0xf3 || p[i] == 0x2e || p[i] == 0x36 || p[i] == 0x3e ||
+			 p[i] == 0x26 || p[i] == 0x64 || p[i] == 0x65))
+		i++;
+	if (i < n && (p[i] & 0xf0) == 0x40)
+		i++;
+	return i;
+}
+
+/*
+ * Whether the instruction at `off` (`len` bytes) leaves the function: a
+ * ret, or a relative jump whose target is outside [0, size).
+ */
+static bool leaves(const uint8_t *code, size_t size, size_t off, int len)
+{
+	const uint8_t *p = code + off;
+	size_t o = opcode_at(p, (size_t)len);
+	int64_t rel;
+
+	if (o >= (size_t)len)
+		return false;
+	switch (p[o]) {
+	case 0xc3: case 0xc2: case 0xcb: case 0xca:
+		return true;
+	case 0xe9:
+		if (o + 5 > (size_t)len)
+			return false;
+		rel = (int32_t)((uint32_t)p[o + 1] | (uint32_t)p[o + 2] << 8 |
+				(uint32_t)p[o + 3] << 16 | (uint32_t)p[o + 4] << 24);
+		break;
+	case 0xeb: case 0xe0: case 0xe1: case 0xe2: case 0xe3:
+	case 0x70: case 0x71: case 0x72: case 0x73: case 0x74: case 0x75: case 0x76: case 0x77:
+	case 0x78: case 0x79: case 0x7a: case 0x7b: case 0x7c: case 0x7d: case 0x7e: case 0x7f:
+		if (o + 2 > (size_t)len)
+			return false;
+		rel = (int8_t)p[o + 1];
+		break;
+	case 0x0f:
+		if (o + 6 > (size_t)len || (p[o + 1] & 0xf0) != 0x80)
+			return false;
+		rel = (int32_t)((uint32_t)p[o + 2] | (uint32_t)p[o + 3] << 8 |
+				(uint32_t)p[o + 4] << 16 | (uint32_t)p[o + 5] << 24);
+		break;
+	default:
+		return false;
+	}
+	int64_t target = (int64_t)off + len + rel;
+	return target < 0 || target >= (int64_t)size;
+}
+
+bool dt_x86_func_returns(const uint8_t *code, size_t size)
+{
+	size_t off = 0;
+
+	while (off < size) {
+		int len = dt_x86_insn_len(code + off, size - off);
+		if (len <= 0)
+			break;
+		if (leaves(code, size, off, len))
+			return true;
+		off += (size_t)len;
+	}
+	for (; off < size; off++)
+		if (code[off] == 0xc3 || code[off] == 0xc2 || code[off] == 0xcb ||
+		    code[off] == 0xca || code[off] == 0xe9 || code[off] == 0xeb)
+			return true;
+	return false;
 }

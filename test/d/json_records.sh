@@ -6,7 +6,7 @@
 d=$1
 t=/tmp/dt_json_rec_$$
 "$d" -x oformat=json -n 'BEGIN {
-	printf("%s|%s|%d\n", "a\xffb\377c\x80", "\033[0m\t\"q\"\\/", -5);
+	printf("%s|%s|%d\n", "a\xff\x62\377c\x80", "\033[0m\t\"q\"\\/", -5);
 	trace((uint64_t)0xffffffffffffffff);
 	trace((int64_t)0x8000000000000000);
 	trace((char)-1);

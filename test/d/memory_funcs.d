@@ -9,9 +9,9 @@ BEGIN
 	p = (uint32_t *)alloca(16);
 	p[0] = htonl(0xc0a80117);
 	p[3] = htonl(0x7f000001);
-	printf("%s %s\n", inet_ntoa(p), inet_ntoa6(p));
+	printf("%s %s\n", inet_ntoa(p), inet_ntoa6((struct in6_addr *)p));
 	p[0] = 0;
-	printf("%s %s\n", inet_ntoa6(p), inet_ntop(AF_INET6, p));
+	printf("%s %s\n", inet_ntoa6((struct in6_addr *)p), inet_ntop(AF_INET6, p));
 	c = (char *)alloca(8);
 	bcopy("a/b/c", c, 6);
 	printf("%s %s %d\n", stringof(c), basename(c), c[2] == 'b');

@@ -14,9 +14,9 @@ printf '#pragma D option quiet\n#pragma D option strsize=4\nBEGIN { s = "abcdefg
 "$d" -x nosuchopt -n 'BEGIN { exit(0); }' 2>&1; echo "x rc=$?"
 "$d" -x bufsize=1q -n 'BEGIN { exit(0); }' 2>&1; echo "x rc=$?"
 "$d" -V | grep -c '^dtrace: '
-"$d" -q -S -n 'BEGIN { exit(0); }' 2>&1 | grep -c 'Disassembly of dt_clause_0'
+"$d" -q -S -n 'BEGIN { exit(0); }' 2>&1 | grep -c "Disassembly of clause :::BEGIN, <dt_clause_0>"
 rm -f $t.out $t.d
-# version: D 2.0 and earlier are accepted, later refused.
+# version: the D versions DTrace defines up to 2.0 ("2" is 2.0) are accepted, later refused.
 for v in 1.6.3 2.0 2.1 2; do
 	"$d" -x version=$v -qn 'BEGIN { exit(0); }' 2>&1; echo "rc=$?"
 done

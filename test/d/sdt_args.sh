@@ -11,7 +11,7 @@ printf '/bin/true\nexec /bin/true\n' > "$t/forks_and_execs"
 sdt:task::task_rename /args[0] == $target/ {
 	printf("rename %s -> %s, [1] %c, size %d, adj %hd\n", args[1], args[2], args[2][1],
 	    sizeof(args[1]), args[3]);
-	trace(args[2]); printf("\n");
+	trace(stringof(args[2])); printf("\n");
 }
 sdt:sched::sched_process_fork /args[1] == $target/ {
 	printf("fork by %s, child %s, the child is another: %d\n", stringof(args[0]),

@@ -1,6 +1,6 @@
 #!/bin/bash
 # DTrace's compile-time rules for speculations, each with its tag and
-# line; and what the rules allow.
+# line; and what the rules allow (within each basic block of if/else).
 d=$1
 f=/tmp/dt_spec_err_$$.d
 try() {
@@ -18,7 +18,7 @@ try '\tcommit(a);\n\texit(0);'
 try '\tcommit(a);\n\t@c = count();'
 try '\tspeculate(a);\n\t@c = sum(1);'
 try '\tspeculate(a);\n\texit(0);'
-try '\tspeculate(a);\n\tif (a) {\n\t\traise(9);\n\t}'
+try '\tif (a) {\n\t\tspeculate(a);\n\t\traise(9);\n\t}'
 try '\tspeculate(a);\n\tsystem("true");'
 try '\tspeculate(a);\n\tcopyoutstr("x", 0, 2);'
 echo "allowed:"
@@ -28,6 +28,10 @@ try '\tcommit(a);\n\tcommit(a);\n\tdiscard(a);'
 try '\tsystem("true");\n\tspeculate(a);\n\tprintf("x");'
 try '\tcommit(a);\n\tsystem("true");'
 try '\tspeculate(a);\n\tx = 1;\n\tself->y = a;'
+# The blocks before, in and after a branch are clauses of their own to
+# DTrace (dt_sugar.c): the rules hold within each.
+try '\tspeculate(a);\n\tif (a) {\n\t\traise(9);\n\t}'
+try '\tprintf("x");\n\tif (a) {\n\t\tspeculate(a);\n\t\tprintf("y");\n\t}\n\tcommit(a);'
 "$d" -e -n 'BEGIN { speculate(); }' 2>&1; echo "rc=$?"
 "$d" -e -n 'BEGIN { x = commit(1); }' 2>&1; echo "rc=$?"
 "$d" -e -n 'BEGIN { speculation(1); }' 2>&1; echo "rc=$?"

@@ -1,9 +1,13 @@
 /*
  * Failed speculations: with nspec=1, a second speculation() gets 0 while
- * the first is active ("no speculative buffer available"), and 0 again
- * once it is committed but not yet drained by the consumer ("available
- * buffer(s) still busy"); after the consumer has drained it the ID is
- * handed out again.  speculate(0) and commit(0) do nothing.
+ * the first is active ("no speculative buffer available").  A commit()
+ * frees its speculation at once when all its data is on the committing
+ * CPU, as in DTrace (the BEGIN clauses run on one CPU), so the next
+ * speculation() gets the ID again; a discard() of a speculation with no
+ * data leaves it for the consumer to free at its next pass, as DTrace's
+ * clean at cleanrate does, and a speculation() before that fails ("available
+ * buffer(s) still busy").  speculate(0), commit(0) and discard(0) do
+ * nothing.
  */
 #pragma D option quiet
 #pragma D option nspec=1
@@ -36,7 +40,18 @@ BEGIN
 
 BEGIN
 {
-	speculate(c);
+	discard(c);
+}
+
+BEGIN
+{
+	e = speculation();
+	printf("e %d\n", e);
+}
+
+BEGIN
+{
+	speculate(e);
 	printf("never seen\n");
 }
 

@@ -11,7 +11,7 @@ t=/tmp/dt_spec_sys_$$
 printf '#!/bin/sh\ntaskset -c 0 %s %d & taskset -c %d %s %d & wait\n' "$w" $n $cpu1 "$w" $n > $t.sh
 chmod +x $t.sh
 "$1" -q -x nspec=8 -c $t.sh -n '
-syscall::getppid:entry /execname == "getppid_loop"/ { self->s = speculation(); self->n++; }
+syscall::getppid:entry /progenyof($target) && execname == "getppid_loop"/ { self->s = speculation(); self->n++; }
 syscall::getppid:entry /self->s/ { @got = count(); }
 syscall::getppid:entry /self->s/ { speculate(self->s); printf("%d %d\n", pid, self->n); }
 syscall::getppid:return /self->s && self->n % 4 == 0/ { @committed = count(); }

@@ -19,7 +19,9 @@ t capsh --caps="$caps+eip cap_setpcap,cap_setuid,cap_setgid+ep" --keep=1 --user=
 	syscall::getppid:entry { n++; } tick-50ms { exit(0); }'" 2>&1
 echo "rc=$?"
 echo "== tracefs not mounted"
+# Both places tracefs can be (debugfs may be mounted, with tracefs inside).
 t unshare -m sh -c "mount -t tmpfs none /sys/kernel/tracing &&
+	{ ! mountpoint -q /sys/kernel/debug || mount -t tmpfs none /sys/kernel/debug; } &&
 	'$d' -n 'syscall::read:entry { exit(0); }'; echo rc=\$?" 2>&1
 echo "== no kernel BTF"
 t unshare -m sh -c "mount -t tmpfs none /sys/kernel/btf &&

@@ -1,0 +1,6 @@
+/* raise() after speculate(). */
+BEGIN
+{
+	speculate(1);
+	raise(9);
+}

@@ -1,0 +1,5 @@
+/* Unary & on an array member (an array is no lvalue). */
+BEGIN
+{
+	x = &curthread->comm;
+}

@@ -1,0 +1,5 @@
+/* Unary & on a constant. */
+BEGIN
+{
+	x = &1;
+}

@@ -1,0 +1,6 @@
+/* Unary & on an inline constant. */
+inline int x = 3;
+BEGIN
+{
+	y = &x;
+}

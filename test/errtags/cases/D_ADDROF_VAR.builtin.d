@@ -1,0 +1,5 @@
+/* Unary & on a built-in variable. */
+BEGIN
+{
+	x = &arg0;
+}

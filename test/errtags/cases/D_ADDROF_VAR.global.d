@@ -1,0 +1,6 @@
+/* Unary & on a D variable. */
+BEGIN
+{
+	x = 1;
+	y = &x;
+}

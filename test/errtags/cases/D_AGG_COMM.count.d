@@ -1,0 +1,6 @@
+/* An aggregation after commit(). */
+BEGIN
+{
+	commit(1);
+	@ = count();
+}

@@ -1,0 +1,5 @@
+/* An aggregation assigned an integer. */
+BEGIN
+{
+	@a = 1;
+}

@@ -1,0 +1,5 @@
+/* An aggregation assigned a subroutine's result. */
+BEGIN
+{
+	@a = strlen("x");
+}

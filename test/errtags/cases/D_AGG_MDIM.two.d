@@ -1,0 +1,5 @@
+/* An aggregation indexed twice. */
+BEGIN
+{
+	@a[1][2] = count();
+}

@@ -1,0 +1,6 @@
+/* An assigned aggregation named as a statement of its own. */
+BEGIN
+{
+	@a = count();
+	@a;
+}

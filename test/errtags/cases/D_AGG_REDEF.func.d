@@ -1,0 +1,6 @@
+/* An aggregation assigned another aggregating function than before. */
+BEGIN
+{
+	@a = count();
+	@a = sum(1);
+}

@@ -1,0 +1,5 @@
+/* avg() of a stack. */
+BEGIN
+{
+	@a = avg(stack());
+}

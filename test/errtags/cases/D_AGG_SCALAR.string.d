@@ -1,0 +1,5 @@
+/* sum() of a string. */
+BEGIN
+{
+	@a = sum("x");
+}

@@ -1,0 +1,6 @@
+/* An aggregation after speculate(). */
+BEGIN
+{
+	speculate(1);
+	@ = sum(1);
+}

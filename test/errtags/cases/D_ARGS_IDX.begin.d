@@ -1,0 +1,5 @@
+/* args[ ] in BEGIN, which has no arguments. */
+BEGIN
+{
+	trace(args[0]);
+}

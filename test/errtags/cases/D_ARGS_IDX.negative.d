@@ -1,0 +1,5 @@
+/* A negative args[ ] index @root. */
+syscall::read:entry
+{
+	trace(args[-1]);
+}

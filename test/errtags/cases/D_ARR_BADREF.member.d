@@ -1,0 +1,5 @@
+/* A member array accessed with two keys. */
+BEGIN
+{
+	x = curthread->comm[0, 1];
+}

@@ -1,0 +1,5 @@
+/* A constant index past the end of a kernel array member. */
+BEGIN
+{
+	x = curthread->comm[16];
+}

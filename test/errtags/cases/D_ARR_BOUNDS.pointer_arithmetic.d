@@ -1,0 +1,6 @@
+/* An array plus a constant past its end. */
+char a[8];
+BEGIN
+{
+	p = a + 9;
+}

@@ -1,0 +1,5 @@
+/* A clause-local variable assigned as an associative array. */
+BEGIN
+{
+	this->a[1] = 2;
+}

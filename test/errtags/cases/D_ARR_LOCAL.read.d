@@ -1,0 +1,5 @@
+/* A clause-local variable read as an associative array. */
+BEGIN
+{
+	trace(this->a["k"]);
+}

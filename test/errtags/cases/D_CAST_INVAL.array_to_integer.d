@@ -1,0 +1,5 @@
+/* An array cast to an integer. */
+BEGIN
+{
+	x = (long)curthread->comm;
+}

@@ -1,0 +1,5 @@
+/* A string cast to a pointer. */
+BEGIN
+{
+	x = (char *)execname;
+}

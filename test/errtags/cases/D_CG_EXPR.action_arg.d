@@ -1,0 +1,5 @@
+/* An action's result as another action's argument. */
+BEGIN
+{
+	trace(stack());
+}

@@ -1,0 +1,5 @@
+/* clear() of an integer. */
+BEGIN
+{
+	clear(1);
+}

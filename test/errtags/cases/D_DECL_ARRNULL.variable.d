@@ -1,0 +1,6 @@
+/* An array variable without dimension or key types. */
+self int a[];
+BEGIN
+{
+	exit(0);
+}

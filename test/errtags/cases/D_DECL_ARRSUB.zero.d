@@ -1,0 +1,6 @@
+/* An array of zero elements. */
+int a[0];
+BEGIN
+{
+	exit(0);
+}

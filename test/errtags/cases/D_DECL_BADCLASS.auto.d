@@ -1,0 +1,6 @@
+/* A variable declared auto. */
+auto int x;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* An inline declared self. */
+inline self int x = 1;
+BEGIN
+{
+	exit(0);
+}

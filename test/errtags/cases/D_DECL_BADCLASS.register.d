@@ -1,0 +1,6 @@
+/* A variable declared register (without a type). */
+register x;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* A variable declared static. */
+static int x;
+BEGIN
+{
+	exit(0);
+}

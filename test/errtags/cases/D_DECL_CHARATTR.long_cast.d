@@ -1,0 +1,5 @@
+/* long with char in a cast. */
+BEGIN
+{
+	x = (char long)1;
+}

@@ -1,0 +1,6 @@
+/* short with char. */
+short char c;
+BEGIN
+{
+	exit(0);
+}

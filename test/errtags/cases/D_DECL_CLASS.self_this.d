@@ -1,0 +1,6 @@
+/* self and this in one declaration. */
+self this int x;
+BEGIN
+{
+	exit(0);
+}

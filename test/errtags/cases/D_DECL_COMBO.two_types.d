@@ -1,0 +1,6 @@
+/* Two type specifiers. */
+int char x;
+BEGIN
+{
+	exit(0);
+}

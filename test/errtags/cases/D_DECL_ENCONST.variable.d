@@ -1,0 +1,9 @@
+/* An enumerator assigned a variable. */
+int x;
+enum e {
+	A = x
+};
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* A D built-in variable declared. */
+int execname;
+BEGIN
+{
+	exit(0);
+}

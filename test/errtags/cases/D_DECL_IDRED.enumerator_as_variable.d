@@ -1,0 +1,7 @@
+/* A variable named like an enumerator. */
+enum e { A };
+int A;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* A global redeclared with another type. */
+int x;
+long x;
+BEGIN
+{
+	exit(0);
+}

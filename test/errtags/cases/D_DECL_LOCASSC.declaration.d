@@ -1,0 +1,6 @@
+/* A clause-local associative array. */
+this string a[int];
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* long long with an enum. */
+enum e { A };
+long long enum e x;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* An associative array keyed by an associative array. */
+int a[int b[int]];
+BEGIN
+{
+	exit(0);
+}

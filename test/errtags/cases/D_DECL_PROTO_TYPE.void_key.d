@@ -1,0 +1,6 @@
+/* An associative array keyed by void. */
+int a[int, void];
+BEGIN
+{
+	exit(0);
+}

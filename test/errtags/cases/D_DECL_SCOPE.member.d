@@ -1,0 +1,8 @@
+/* A struct member name with a scoping operator. */
+struct s {
+	int a`b;
+};
+BEGIN
+{
+	exit(0);
+}

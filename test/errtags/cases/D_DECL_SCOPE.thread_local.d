@@ -1,0 +1,6 @@
+/* A thread-local variable name with a scoping operator. */
+self int vmlinux`x;
+BEGIN
+{
+	exit(0);
+}

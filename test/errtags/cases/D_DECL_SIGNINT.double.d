@@ -1,0 +1,6 @@
+/* unsigned with double. */
+unsigned double d;
+BEGIN
+{
+	exit(0);
+}

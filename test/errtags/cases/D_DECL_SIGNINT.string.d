@@ -1,0 +1,6 @@
+/* signed with string. */
+signed string s;
+BEGIN
+{
+	exit(0);
+}

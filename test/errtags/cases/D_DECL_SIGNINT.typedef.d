@@ -1,0 +1,7 @@
+/* unsigned with a typedef name. */
+typedef int foo_t;
+unsigned foo_t x;
+BEGIN
+{
+	exit(0);
+}

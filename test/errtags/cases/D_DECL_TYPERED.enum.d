@@ -1,0 +1,7 @@
+/* An enum defined twice. */
+enum e { A };
+enum e { B };
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* A declaration that names nothing. */
+int;
+BEGIN
+{
+	exit(0);
+}

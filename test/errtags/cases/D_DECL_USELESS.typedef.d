@@ -1,0 +1,6 @@
+/* A typedef without a name. */
+typedef long;
+BEGIN
+{
+	exit(0);
+}

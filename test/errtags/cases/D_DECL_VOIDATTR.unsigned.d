@@ -1,0 +1,6 @@
+/* unsigned with void. */
+unsigned void *p;
+BEGIN
+{
+	exit(0);
+}

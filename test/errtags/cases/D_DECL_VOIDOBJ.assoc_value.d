@@ -1,0 +1,6 @@
+/* An associative array whose values are void. */
+void a[int];
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,9 @@
+/* A struct member declared void. */
+struct s {
+	int a;
+	void b;
+};
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* A global variable declared void. */
+void x;
+BEGIN
+{
+	exit(0);
+}

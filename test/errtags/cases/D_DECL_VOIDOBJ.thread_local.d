@@ -1,0 +1,6 @@
+/* A thread-local variable declared void. */
+self void x;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* Unary * on a function pointer. */
+int (*fp)(int);
+BEGIN
+{
+	x = *fp;
+}

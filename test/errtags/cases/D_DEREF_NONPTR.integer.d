@@ -1,0 +1,5 @@
+/* Unary * on an integer. */
+BEGIN
+{
+	x = *pid;
+}

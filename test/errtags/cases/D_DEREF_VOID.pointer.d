@@ -1,0 +1,6 @@
+/* Unary * on a void pointer. */
+void *p;
+BEGIN
+{
+	x = *p;
+}

@@ -1,0 +1,5 @@
+/* Integer modulo whose divisor is the constant zero. */
+BEGIN
+{
+	x = 10 % 0;
+}

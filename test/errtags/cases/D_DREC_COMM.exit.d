@@ -1,0 +1,6 @@
+/* exit() after commit(). */
+BEGIN
+{
+	commit(1);
+	exit(0);
+}

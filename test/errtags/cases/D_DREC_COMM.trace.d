@@ -1,0 +1,6 @@
+/* trace() after commit(). */
+BEGIN
+{
+	commit(1);
+	trace(1);
+}

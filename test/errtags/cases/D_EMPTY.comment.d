@@ -1,0 +1,1 @@
+/* A program of nothing but a comment. */

@@ -1,0 +1,6 @@
+/* exit() after speculate(). */
+BEGIN
+{
+	speculate(1);
+	exit(0);
+}

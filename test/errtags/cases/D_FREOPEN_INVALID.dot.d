@@ -1,0 +1,5 @@
+/* freopen("."): DTrace's own token for going back to stdout. */
+BEGIN
+{
+	freopen(".");
+}

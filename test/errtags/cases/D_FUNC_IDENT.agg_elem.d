@@ -1,0 +1,5 @@
+/* Calling an aggregation element. */
+BEGIN
+{
+	@a[1]();
+}

@@ -1,0 +1,5 @@
+/* Calling an integer constant. */
+BEGIN
+{
+	@ = tick-1();
+}

@@ -1,0 +1,5 @@
+/* Calling a clause-local variable. */
+BEGIN
+{
+	this->f();
+}

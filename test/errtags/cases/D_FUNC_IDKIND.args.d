@@ -1,0 +1,5 @@
+/* Calling args. */
+BEGIN
+{
+	args(0);
+}

@@ -1,0 +1,7 @@
+/* Calling a declared associative array. */
+int x[int];
+
+BEGIN
+{
+	x(1);
+}

@@ -1,0 +1,5 @@
+/* Calling a built-in variable. */
+BEGIN
+{
+	execname();
+}

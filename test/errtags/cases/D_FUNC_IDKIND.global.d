@@ -1,0 +1,7 @@
+/* Calling a declared global variable. */
+int x;
+
+BEGIN
+{
+	x();
+}

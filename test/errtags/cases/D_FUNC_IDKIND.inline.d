@@ -1,0 +1,7 @@
+/* Calling an inline. */
+inline int foo = 3;
+
+BEGIN
+{
+	foo();
+}

@@ -1,0 +1,5 @@
+/* Calling an aggregation's name. */
+BEGIN
+{
+	@a();
+}

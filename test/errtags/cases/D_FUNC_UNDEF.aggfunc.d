@@ -1,0 +1,5 @@
+/* Assigning an aggregation the result of an unknown function. */
+BEGIN
+{
+	@ = f();
+}

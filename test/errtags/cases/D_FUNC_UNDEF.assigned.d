@@ -1,0 +1,6 @@
+/* Calling a variable that is only assigned so far (DTrace looks names up while parsing). */
+BEGIN
+{
+	x = 1;
+	x();
+}

@@ -1,0 +1,5 @@
+/* Calling a name DTrace does not know. */
+BEGIN
+{
+	foo(1);
+}

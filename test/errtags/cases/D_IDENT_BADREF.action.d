@@ -1,0 +1,5 @@
+/* An action used as a value. */
+BEGIN
+{
+	x = trace;
+}

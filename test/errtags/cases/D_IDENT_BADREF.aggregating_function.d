@@ -1,0 +1,5 @@
+/* An aggregating function used as a value. */
+BEGIN
+{
+	x = count;
+}

@@ -1,0 +1,5 @@
+/* args[] used without an index. */
+BEGIN
+{
+	x = args;
+}

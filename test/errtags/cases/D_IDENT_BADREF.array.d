@@ -1,0 +1,6 @@
+/* An associative array used without keys. */
+BEGIN
+{
+	a[1] = 2;
+	x = a;
+}

@@ -1,0 +1,6 @@
+/* An inline array used without keys. */
+inline int a[int i] = i * 2;
+BEGIN
+{
+	x = a;
+}

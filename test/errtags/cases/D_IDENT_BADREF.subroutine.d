@@ -1,0 +1,5 @@
+/* A subroutine used as a value. */
+BEGIN
+{
+	x = strlen;
+}

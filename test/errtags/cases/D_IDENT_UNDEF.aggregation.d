@@ -1,0 +1,5 @@
+/* An aggregation not yet assigned, used as an operand. */
+BEGIN
+{
+	x = @nosuch + 1;
+}

@@ -1,0 +1,5 @@
+/* self used alone. */
+BEGIN
+{
+	trace(self);
+}

@@ -1,0 +1,5 @@
+/* A name never declared or assigned. */
+BEGIN
+{
+	trace(nosuchvariable);
+}

@@ -1,0 +1,5 @@
+/* A void key of an associative array. */
+BEGIN
+{
+	a[trace(1)] = 1;
+}

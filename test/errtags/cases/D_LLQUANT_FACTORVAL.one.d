@@ -1,0 +1,5 @@
+/* llquantize( ) factor below 2. */
+BEGIN
+{
+	@ = llquantize(1, 1, 0, 2, 10);
+}

@@ -1,0 +1,5 @@
+/* A macro argument that is a hexadecimal integer beyond 64 bits. */
+BEGIN
+{
+	trace($1 + 1);
+}

@@ -1,0 +1,5 @@
+/* $1 with no argument given. */
+BEGIN
+{
+	trace($1);
+}

@@ -1,0 +1,5 @@
+/* $$2 with only one argument given. */
+BEGIN
+{
+	trace($$2);
+}

@@ -1,0 +1,5 @@
+/* A macro variable that does not exist ($nosuch). */
+BEGIN
+{
+	trace($nosuch);
+}

@@ -1,0 +1,5 @@
+/* One argument more than the program uses. */
+BEGIN
+{
+	trace($1);
+}

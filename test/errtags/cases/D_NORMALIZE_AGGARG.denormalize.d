@@ -1,0 +1,5 @@
+/* denormalize() of a string. */
+BEGIN
+{
+	denormalize("a");
+}

@@ -1,0 +1,5 @@
+/* normalize() of an integer. */
+BEGIN
+{
+	normalize(1, 2);
+}

@@ -1,0 +1,5 @@
+/* offsetof on an integer type. */
+BEGIN
+{
+	x = offsetof(int, a);
+}

@@ -1,0 +1,5 @@
+/* An action as an operand of the comma operator. */
+BEGIN
+{
+	x = (trace(1), 2);
+}

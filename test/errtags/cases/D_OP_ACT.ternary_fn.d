@@ -1,0 +1,5 @@
+/* Actions as the operands of ?:. */
+BEGIN
+{
+	x = arg0 ? trace(1) : trace(2);
+}

@@ -1,0 +1,5 @@
+/* Operator / on a pointer. */
+BEGIN
+{
+	x = curthread / 2;
+}

@@ -1,0 +1,6 @@
+/* Operator *= on a pointer. */
+BEGIN
+{
+	p = curthread;
+	p *= 2;
+}

@@ -1,0 +1,5 @@
+/* Unary minus on a string. */
+BEGIN
+{
+	x = -"abc";
+}

@@ -1,0 +1,6 @@
+/* An aggregation as an operand of the comma operator. */
+BEGIN
+{
+	@c = count();
+	x = (@c, 1);
+}

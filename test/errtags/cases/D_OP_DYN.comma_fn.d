@@ -1,0 +1,5 @@
+/* An aggregating function's dynamic value as an operand of the comma operator. */
+BEGIN
+{
+	x = (count(), 1);
+}

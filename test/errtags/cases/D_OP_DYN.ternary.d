@@ -1,0 +1,6 @@
+/* An aggregation as an operand of ?:. */
+BEGIN
+{
+	@c = count();
+	x = pid ? @c : 1;
+}

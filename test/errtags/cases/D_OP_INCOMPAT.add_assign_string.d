@@ -1,0 +1,6 @@
+/* Operator += on a string. */
+BEGIN
+{
+	s = "a";
+	s += 1;
+}

@@ -1,0 +1,5 @@
+/* Two pointers added. */
+BEGIN
+{
+	x = curthread + curthread;
+}

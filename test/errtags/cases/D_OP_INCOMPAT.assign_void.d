@@ -1,0 +1,5 @@
+/* A new variable assigned a void expression. */
+BEGIN
+{
+	x = trace(1);
+}

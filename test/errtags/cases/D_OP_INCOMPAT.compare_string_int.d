@@ -1,0 +1,5 @@
+/* A string compared with an integer. */
+BEGIN
+{
+	x = execname < 3;
+}

@@ -1,0 +1,5 @@
+/* Pointers to different types subtracted. */
+BEGIN
+{
+	x = curthread - (char *)0;
+}

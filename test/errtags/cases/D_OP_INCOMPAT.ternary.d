@@ -1,0 +1,5 @@
+/* ?: with a string and an integer. */
+BEGIN
+{
+	x = pid ? "a" : 2;
+}

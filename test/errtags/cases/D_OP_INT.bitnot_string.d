@@ -1,0 +1,5 @@
+/* Operator ~ on a string. */
+BEGIN
+{
+	x = ~"abc";
+}

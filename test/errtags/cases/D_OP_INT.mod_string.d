@@ -1,0 +1,5 @@
+/* Operator % with a string operand. */
+BEGIN
+{
+	x = 7 % "abc";
+}

@@ -1,0 +1,6 @@
+/* Operator |= with a string operand. */
+BEGIN
+{
+	x = 1;
+	x |= "a";
+}

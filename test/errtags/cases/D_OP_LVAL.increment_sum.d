@@ -1,0 +1,6 @@
+/* Operator ++ on a sum. */
+BEGIN
+{
+	x = 1;
+	(x + 1)++;
+}

@@ -1,0 +1,5 @@
+/* Operator -> on an integer. */
+BEGIN
+{
+	x = pid->a;
+}

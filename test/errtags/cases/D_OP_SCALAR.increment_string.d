@@ -1,0 +1,6 @@
+/* Operator ++ on a string variable. */
+BEGIN
+{
+	s = "a";
+	s++;
+}

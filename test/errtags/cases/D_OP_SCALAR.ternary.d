@@ -1,0 +1,5 @@
+/* A ?: condition that is a string. */
+BEGIN
+{
+	x = "a" ? 1 : 2;
+}

@@ -1,0 +1,6 @@
+/* Operator -> on a pointer to an integer. */
+int *p;
+BEGIN
+{
+	x = p->a;
+}

@@ -1,0 +1,6 @@
+/* Operator += on a void pointer. */
+void *p;
+BEGIN
+{
+	p += 4;
+}

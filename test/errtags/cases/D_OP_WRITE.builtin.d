@@ -1,0 +1,5 @@
+/* Assignment to a built-in variable. */
+BEGIN
+{
+	arg0 = 1;
+}

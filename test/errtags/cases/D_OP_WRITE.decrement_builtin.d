@@ -1,0 +1,5 @@
+/* Operator -- on a built-in variable. */
+BEGIN
+{
+	pid--;
+}

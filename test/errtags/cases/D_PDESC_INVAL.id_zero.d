@@ -1,0 +1,4 @@
+/* Probe identifier 0 (no probe has it). */
+0
+{
+}

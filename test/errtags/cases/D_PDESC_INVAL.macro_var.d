@@ -1,0 +1,4 @@
+/* A probe description naming a macro variable that does not exist. */
+syscall::$nosuch:entry
+{
+}

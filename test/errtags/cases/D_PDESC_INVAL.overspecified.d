@@ -1,0 +1,4 @@
+/* A probe description with five fields. */
+syscall:vmlinux:read:entry:extra
+{
+}

@@ -1,0 +1,4 @@
+/* A probe description that matches no probe. @root */
+syscall::nosuchsyscall:entry
+{
+}

@@ -1,0 +1,4 @@
+/* A provider that does not exist. */
+nosuchprovider:::
+{
+}

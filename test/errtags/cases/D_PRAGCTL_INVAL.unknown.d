@@ -1,0 +1,5 @@
+/* A control line naming no directive DTrace knows (#define without -C). */
+#define FOO 1
+BEGIN
+{
+}

@@ -1,0 +1,6 @@
+/* #pragma D error inside a clause body. */
+BEGIN
+{
+#pragma D error inside
+	trace(1);
+}

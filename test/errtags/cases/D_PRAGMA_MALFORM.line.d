@@ -1,0 +1,5 @@
+/* #line whose file name is not a quoted string. */
+#line 10 foo.d
+BEGIN
+{
+}

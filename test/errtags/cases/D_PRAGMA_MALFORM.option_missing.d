@@ -1,0 +1,5 @@
+/* #pragma D option with no option. */
+#pragma D option
+BEGIN
+{
+}

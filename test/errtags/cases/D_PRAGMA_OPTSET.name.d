@@ -1,0 +1,5 @@
+/* #pragma D option naming no option. */
+#pragma D option nosuchoption
+BEGIN
+{
+}

@@ -1,0 +1,6 @@
+/* A predicate of type stack. */
+BEGIN
+/stack()/
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* A predicate of type string. */
+BEGIN
+/execname/
+{
+	exit(0);
+}

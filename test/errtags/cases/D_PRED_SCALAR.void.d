@@ -1,0 +1,6 @@
+/* A predicate calling an action (void). */
+BEGIN
+/trace(1)/
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* A translated pointer as the predicate. */
+BEGIN
+/xlate <psinfo_t *>(curthread)/
+{
+}

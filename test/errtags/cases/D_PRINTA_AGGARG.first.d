@@ -1,0 +1,5 @@
+/* printa() whose first argument is neither a format nor an aggregation. */
+BEGIN
+{
+	printa(1);
+}

@@ -1,0 +1,5 @@
+/* printa() with an integer for its aggregation. */
+BEGIN
+{
+	printa("%d", 1);
+}

@@ -1,0 +1,5 @@
+/* printa() of an aggregation only referenced, never assigned. */
+BEGIN
+{
+	printa(@a[1]);
+}

@@ -1,0 +1,5 @@
+/* printa() with a format and no aggregation. */
+BEGIN
+{
+	printa("%d");
+}

@@ -1,0 +1,5 @@
+/* printf() with printa()'s %@ conversion. */
+BEGIN
+{
+	printf("%@d\n", 1);
+}

@@ -1,0 +1,5 @@
+/* printf() with more values than conversions. */
+BEGIN
+{
+	printf("%d\n", 1, 2);
+}

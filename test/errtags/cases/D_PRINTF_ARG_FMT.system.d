@@ -1,0 +1,5 @@
+/* system() whose format is an integer. */
+BEGIN
+{
+	system(123);
+}

@@ -1,0 +1,5 @@
+/* printf() with fewer values than conversions. */
+BEGIN
+{
+	printf("%d %d\n", 1);
+}

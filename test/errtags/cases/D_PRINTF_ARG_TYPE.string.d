@@ -1,0 +1,5 @@
+/* printf() with a string for %d. */
+BEGIN
+{
+	printf("%d\n", "s");
+}

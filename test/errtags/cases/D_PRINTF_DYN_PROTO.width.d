@@ -1,0 +1,5 @@
+/* printf() with a * width and no argument for it. */
+BEGIN
+{
+	printf("%*d\n");
+}

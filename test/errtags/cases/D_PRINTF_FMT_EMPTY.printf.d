@@ -1,0 +1,5 @@
+/* printf() with an empty format. */
+BEGIN
+{
+	printf("");
+}

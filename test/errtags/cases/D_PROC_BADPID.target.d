@@ -1,0 +1,4 @@
+/* pid$target with neither -c nor -p ($target is 0). */
+pid$target:::entry
+{
+}

@@ -1,0 +1,6 @@
+/* An aggregation for a typed parameter. */
+BEGIN
+{
+	@a = count();
+	normalize(@a, @a);
+}

@@ -1,0 +1,5 @@
+/* A string for an integer parameter. */
+BEGIN
+{
+	trace(progenyof("x"));
+}

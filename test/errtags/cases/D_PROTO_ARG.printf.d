@@ -1,0 +1,5 @@
+/* printf() with an integer for its format. */
+BEGIN
+{
+	printf(123);
+}

@@ -1,0 +1,5 @@
+/* An integer for a string parameter. */
+BEGIN
+{
+	trace(strlen(1));
+}

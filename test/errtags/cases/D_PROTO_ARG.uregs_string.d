@@ -1,0 +1,5 @@
+/* uregs[ ] indexed by a string. */
+BEGIN
+{
+	trace(uregs["a"]);
+}

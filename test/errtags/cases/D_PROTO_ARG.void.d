@@ -1,0 +1,5 @@
+/* An action's void result as an argument. */
+BEGIN
+{
+	exit(trace(1));
+}

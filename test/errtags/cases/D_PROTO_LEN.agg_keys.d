@@ -1,0 +1,6 @@
+/* An aggregation used with another number of keys than before. */
+BEGIN
+{
+	@a[1] = count();
+	@a[1, 2] = count();
+}

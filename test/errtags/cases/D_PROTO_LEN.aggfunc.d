@@ -1,0 +1,5 @@
+/* An aggregating function called with too many arguments. */
+BEGIN
+{
+	@ = count(1);
+}

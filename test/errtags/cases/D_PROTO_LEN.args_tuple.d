@@ -1,0 +1,5 @@
+/* args[ ] indexed by two keys. */
+BEGIN
+{
+	trace(args[0, 1]);
+}

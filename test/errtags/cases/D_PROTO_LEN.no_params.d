@@ -1,0 +1,5 @@
+/* An argument to a function that takes none. */
+BEGIN
+{
+	trace(rand(1));
+}

@@ -1,0 +1,5 @@
+/* A subroutine called with too few arguments. */
+BEGIN
+{
+	trace(substr("x"));
+}

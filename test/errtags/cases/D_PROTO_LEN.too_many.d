@@ -1,0 +1,5 @@
+/* A subroutine called with too many arguments. */
+BEGIN
+{
+	trace(strlen("a", "b"));
+}

@@ -1,0 +1,5 @@
+/* A varargs action called with fewer than its fixed arguments. */
+BEGIN
+{
+	printf();
+}

@@ -1,0 +1,4 @@
+/* A provider name with the scoping operator. */
+provider my`prov {
+	probe go();
+};

@@ -1,0 +1,5 @@
+/* A negative uregs[ ] index. */
+BEGIN
+{
+	trace(uregs[-1]);
+}

@@ -1,0 +1,6 @@
+/* sizeof of an aggregation. */
+BEGIN
+{
+	@c = count();
+	x = sizeof (@c);
+}

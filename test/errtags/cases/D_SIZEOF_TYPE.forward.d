@@ -1,0 +1,5 @@
+/* sizeof of a struct never defined. */
+BEGIN
+{
+	x = sizeof (struct foo);
+}

@@ -1,0 +1,5 @@
+/* sizeof of a function type. */
+BEGIN
+{
+	x = sizeof (int (int));
+}

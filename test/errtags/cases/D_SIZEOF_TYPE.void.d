@@ -1,0 +1,5 @@
+/* sizeof(void). */
+BEGIN
+{
+	x = sizeof (void);
+}

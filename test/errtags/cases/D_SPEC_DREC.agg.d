@@ -1,0 +1,6 @@
+/* speculate() after an aggregation. */
+BEGIN
+{
+	@ = count();
+	speculate(1);
+}

@@ -1,0 +1,6 @@
+/* speculate() after printf(). */
+BEGIN
+{
+	printf("x");
+	speculate(1);
+}

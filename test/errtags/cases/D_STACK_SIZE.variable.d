@@ -1,0 +1,5 @@
+/* stack() with a frame count that is not a constant. */
+BEGIN
+{
+	stack(arg0);
+}

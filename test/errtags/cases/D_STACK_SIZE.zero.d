@@ -1,0 +1,5 @@
+/* stack() of 0 frames. */
+BEGIN
+{
+	stack(0);
+}

@@ -1,0 +1,6 @@
+/* stringof a struct. */
+struct s { int a; } v;
+BEGIN
+{
+	x = stringof(v);
+}

@@ -1,0 +1,5 @@
+/* stringof a void expression. */
+BEGIN
+{
+	x = stringof(trace(1));
+}

@@ -1,0 +1,6 @@
+/* A string constant broken by a newline. */
+BEGIN
+{
+	x = "abc
+	def";
+}

@@ -1,0 +1,5 @@
+/* A declaration inside a clause. */
+BEGIN
+{
+	int x;
+}

@@ -1,0 +1,6 @@
+/* Two statements not separated by a semicolon. */
+BEGIN
+{
+	x = 1
+	y = 2;
+}

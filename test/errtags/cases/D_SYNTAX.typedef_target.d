@@ -1,0 +1,6 @@
+/* A typedef of a name that is no type. */
+typedef pint new_int;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* tracemem() of a string (neither pointer nor integer). */
+BEGIN
+{
+	tracemem("abc", 4);
+}

@@ -1,0 +1,5 @@
+/* tracemem() with a size that is not a constant. */
+BEGIN
+{
+	tracemem(arg0, arg1);
+}

@@ -1,0 +1,5 @@
+/* trace() of an aggregating function's result. */
+BEGIN
+{
+	trace(count());
+}

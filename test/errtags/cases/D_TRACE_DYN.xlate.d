@@ -1,0 +1,5 @@
+/* trace() of a translated struct. */
+BEGIN
+{
+	trace(xlate <psinfo_t>(curthread));
+}

@@ -1,0 +1,5 @@
+/* trace() of a translated pointer. */
+BEGIN
+{
+	trace(xlate <psinfo_t *>(curthread));
+}

@@ -1,0 +1,5 @@
+/* trace() of an action's void result. */
+BEGIN
+{
+	trace(exit(0));
+}

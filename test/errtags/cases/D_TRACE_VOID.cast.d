@@ -1,0 +1,5 @@
+/* trace() of a cast to void. */
+BEGIN
+{
+	trace((void)1);
+}

@@ -1,0 +1,5 @@
+/* trunc() of an integer. */
+BEGIN
+{
+	trunc(1);
+}

@@ -1,0 +1,6 @@
+/* A member a D struct does not have. */
+struct s { int a; } v;
+BEGIN
+{
+	x = v.b;
+}

@@ -1,0 +1,6 @@
+/* short float. */
+short float x;
+BEGIN
+{
+	exit(0);
+}

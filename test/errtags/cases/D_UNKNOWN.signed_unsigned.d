@@ -1,0 +1,6 @@
+/* A type both signed and unsigned. */
+signed unsigned int x;
+BEGIN
+{
+	exit(0);
+}

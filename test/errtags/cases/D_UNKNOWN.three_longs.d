@@ -1,0 +1,6 @@
+/* long long long. */
+long long long x;
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* ustack() of a negative number of frames. */
+BEGIN
+{
+	ustack(-1);
+}

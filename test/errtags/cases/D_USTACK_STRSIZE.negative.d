@@ -1,0 +1,5 @@
+/* ustack() with a negative string size. */
+BEGIN
+{
+	ustack(1, -1);
+}

@@ -1,0 +1,5 @@
+/* Operator += on a variable never assigned. */
+BEGIN
+{
+	x += 2;
+}
