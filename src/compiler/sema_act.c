@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compiler/ident.h"
+#include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
@@ -127,64 +128,85 @@ static bool key_action(const struct dt_node *n)
 	}
 }
 
-/* An expression's code, in evaluation order: no action may be called in it. */
+/*
+ * An expression's code, in evaluation order: no action may be called in
+ * it.  Along a chain of binary operators (left operands) and of ?: (third
+ * operands) by loops, not recursion: a chain is as deep as it is long.
+ */
 static void walk_expr(struct act_walk *w, struct dt_node *n)
 {
-	if (n == NULL)
-		return;
-	switch (n->kind) {
-	case N_CALL: {
-		struct dt_ident *id = n->id;
-		if (id != NULL && (id->kind == IDK_ACTION || id->kind == IDK_AGGFUNC))
-			dt_cerror(w->pcb, "D_CG_EXPR", n->line,
-				  "%s %s( ) may not be called from a D expression (D program context "
-				  "required)", dt_ident_kind_name(id), id->name);
-		if (id == NULL || id->kind != IDK_SUBR) {
+	while (n != NULL) {
+		dt_nest_check(w->pcb, n->line, "expression");
+		switch (n->kind) {
+		case N_CALL: {
+			struct dt_ident *id = n->id;
+			if (id != NULL && (id->kind == IDK_ACTION || id->kind == IDK_AGGFUNC))
+				dt_cerror(w->pcb, "D_CG_EXPR", n->line,
+					  "%s %s( ) may not be called from a D expression (D program "
+					  "context required)", dt_ident_kind_name(id), id->name);
+			if (id == NULL || id->kind != IDK_SUBR) {
+				walk_list(w, n->call.args);
+				return;
+			}
+			if (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR)
+				clsflags(w->pcb, &w->cf, AK_DESTRUCT, n->line);
+			walk_list(w, n->call.args);
+			/* bcopy( ) and copyinto( ) write only into alloca( )'d memory. */
+			if (id->code == SUB_BCOPY || id->code == SUB_COPYINTO) {
+				int argno = id->code == SUB_BCOPY ? 2 : 3;
+				struct dt_node *dst = n->call.args;
+				for (int i = 1; i < argno; i++)
+					dst = dst->next;
+				if (!(dst->flags & DN_ALLOCA))
+					dt_cerror(w->pcb, "D_PROTO_ARG", dst->line,
+						  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: alloca pointer\n\t argument: non-alloca pointer",
+						  id->name, argno);
+			}
+			return;
+		}
+		case N_INDEX:
+			walk_expr(w, n->l);
 			walk_list(w, n->call.args);
 			return;
-		}
-		if (id->code == SUB_COPYOUT || id->code == SUB_COPYOUTSTR)
-			clsflags(w->pcb, &w->cf, AK_DESTRUCT, n->line);
-		walk_list(w, n->call.args);
-		/* bcopy( ) and copyinto( ) write only into alloca( )'d memory. */
-		if (id->code == SUB_BCOPY || id->code == SUB_COPYINTO) {
-			int argno = id->code == SUB_BCOPY ? 2 : 3;
-			struct dt_node *dst = n->call.args;
-			for (int i = 1; i < argno; i++)
-				dst = dst->next;
-			if (!(dst->flags & DN_ALLOCA))
-				dt_cerror(w->pcb, "D_PROTO_ARG", dst->line,
-					  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: alloca pointer\n\t argument: non-alloca pointer",
-					  id->name, argno);
-		}
-		return;
-	}
-	case N_INDEX:
-		walk_expr(w, n->l);
-		walk_list(w, n->call.args);
-		return;
-	case N_AGG:
-		for (struct dt_node *k = n->agg.keys; k != NULL; k = k->next) {
-			if (key_action(k))
-				walk_list(w, k->call.args);
-			else
-				walk_expr(w, k);
-		}
-		return;
-	case N_OP3:
-		/* A constant condition leaves one side only (DTrace folds it while parsing). */
-		if (n->cond->flags & DN_CONST) {
-			walk_expr(w, n->cond->cval ? n->l : n->r);
+		case N_AGG:
+			for (struct dt_node *k = n->agg.keys; k != NULL; k = k->next) {
+				if (key_action(k))
+					walk_list(w, k->call.args);
+				else
+					walk_expr(w, k);
+			}
 			return;
+		case N_OP3:
+			/* A constant condition leaves one side only (DTrace folds it while parsing). */
+			if (n->cond->flags & DN_CONST) {
+				n = n->cond->cval ? n->l : n->r;
+				continue;
+			}
+			walk_expr(w, n->cond);
+			walk_expr(w, n->l);
+			n = n->r;
+			continue;
+		case N_OP2: {
+			/* Down the left operands, then each right operand from the innermost up. */
+			struct dt_node *small[8], **up = small, *s;
+			size_t k = 0;
+			for (s = n; s->kind == N_OP2; s = s->l)
+				k++;
+			if (k > 8)
+				up = dt_palloc(w->pcb, k * sizeof(*up));
+			for (s = n, k = 0; s->kind == N_OP2; s = s->l)
+				up[k++] = s;
+			walk_expr(w, s);
+			while (k > 1)
+				walk_expr(w, up[--k]->r);
+			n = n->r;
+			continue;
 		}
-		walk_expr(w, n->cond);
-		walk_expr(w, n->l);
-		walk_expr(w, n->r);
-		return;
-	default:
-		walk_expr(w, n->l);
-		walk_expr(w, n->r);
-		return;
+		default:
+			walk_expr(w, n->l);
+			n = n->r;
+			continue;
+		}
 	}
 }
 

@@ -23,42 +23,62 @@
  * computes for it (D's conversions, as dt_node_op2() and dt_cast() do).
  */
 #include "compiler/ident.h"
+#include "compiler/nest.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 
-static bool parse_int(const struct dt_node *n)
+/*
+ * Down left operands, operands of unary operators and casts, and inline
+ * definitions by a loop, not recursion: a chain a + b + c ... is as deep
+ * as it is long.
+ */
+static bool parse_int(struct dt_pcb *pcb, const struct dt_node *n)
 {
-	switch (n->kind) {
-	case N_INT:
-	case N_OFFSETOF:
-		return true;
-	case N_SIZEOF:
-		return n->l == NULL || n->l->kind == N_STRING;
-	case N_IDENT:
-		if (n->id != NULL && n->id->kind == IDK_ENUM)
+	for (;;) {
+		dt_nest_check(pcb, n->line, "expression");
+		switch (n->kind) {
+		case N_INT:
+		case N_OFFSETOF:
 			return true;
-		return n->id != NULL && n->id->kind == IDK_INLINE && n->id->iparams == NULL &&
-		       n->id->inline_expr != NULL && parse_int(n->id->inline_expr);
-	case N_OP1:
-		switch (n->op) {
-		case T_INEG: case T_IPOS: case T_BNEG: case T_LNEG:
-			return parse_int(n->l);
+		case N_SIZEOF:
+			return n->l == NULL || n->l->kind == N_STRING;
+		case N_IDENT:
+			if (n->id != NULL && n->id->kind == IDK_ENUM)
+				return true;
+			if (n->id == NULL || n->id->kind != IDK_INLINE || n->id->iparams != NULL ||
+			    n->id->inline_expr == NULL)
+				return false;
+			n = n->id->inline_expr;
+			continue;
+		case N_OP1:
+			switch (n->op) {
+			case T_INEG: case T_IPOS: case T_BNEG: case T_LNEG:
+				n = n->l;
+				continue;
+			default:
+				return false;
+			}
+		case N_OP2:
+			switch (n->op) {
+			case T_LOR: case T_LXOR: case T_LAND: case T_BOR: case T_XOR: case T_BAND:
+			case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
+			case T_LSH: case T_RSH: case T_ADD: case T_SUB: case T_MUL: case T_DIV:
+			case T_MOD:
+				if (!parse_int(pcb, n->r))
+					return false;
+				n = n->l;
+				continue;
+			default:
+				return false;
+			}
+		case N_CAST:
+			if (n->type == NULL || !dt_sema_is_integer(n->type))
+				return false;
+			n = n->l;
+			continue;
 		default:
 			return false;
 		}
-	case N_OP2:
-		switch (n->op) {
-		case T_LOR: case T_LXOR: case T_LAND: case T_BOR: case T_XOR: case T_BAND:
-		case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
-		case T_LSH: case T_RSH: case T_ADD: case T_SUB: case T_MUL: case T_DIV: case T_MOD:
-			return parse_int(n->l) && parse_int(n->r);
-		default:
-			return false;
-		}
-	case N_CAST:
-		return n->type != NULL && dt_sema_is_integer(n->type) && parse_int(n->l);
-	default:
-		return false;
 	}
 }
 
@@ -70,7 +90,7 @@ bool dt_sema_fold_cond(struct dt_pcb *pcb, struct dt_node *n)
 	/* Cooking the condition folds the ?: nested in it first, as parsing does. */
 	if (n->cond->type == NULL)
 		dt_sema_expr(pcb, n->cond);
-	if (!parse_int(n->cond) || !(n->cond->flags & DN_CONST))
+	if (!parse_int(pcb, n->cond) || !(n->cond->flags & DN_CONST))
 		return false;
 	struct dt_node *next = n->next;
 	*n = n->cond->cval != 0 ? *n->l : *n->r;
