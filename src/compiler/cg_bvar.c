@@ -47,7 +47,7 @@ static void kread(struct dt_cg *cg, int reg, uint32_t off, uint32_t size)
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
 	cg_reg_free(cg, cg_probe_read(cg, slot, size, reg, false));
 	/* The call consumed reg as its argument: it holds the value again. */
-	cg->reg_used[reg] = true;
+	cg_reg_claim(cg, reg);
 	cg_emit(cg, I_LDX(cg_size_code(size), reg, BPF_FP, (int16_t)slot));
 	if (size < 8) {
 		cg_emit(cg, I_ALU64_IMM(BPF_LSH, reg, 64 - 8 * (int32_t)size));
