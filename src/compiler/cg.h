@@ -52,6 +52,7 @@ struct dtrace_hdl;
 
 struct cg_label {
 	int pos;		/* instruction index, -1 until placed */
+	bool old_exit;		/* an exit placed in an island: later jumps take the current one */
 };
 
 struct cg_fixup {

@@ -33,6 +33,7 @@ static void emit_island(struct dt_cg *cg)
 		cg_label_place(cg, cg->exit_label);
 		cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
 		cg_emit(cg, I_EXIT());
+		cg->labels.v[cg->exit_label].old_exit = true;
 		cg->exit_label = cg_label_new(cg);
 	}
 	if (cg->pred_fault_label >= 0) {

@@ -128,6 +128,9 @@ static int static_jump(int op, int64_t a, int64_t b)
 
 static void fixup(struct dt_cg *cg, int label)
 {
+	/* The island behind may be out of reach; every exit does the same. */
+	if (cg->labels.v[label].old_exit)
+		label = cg->exit_label;
 	struct cg_fixup f = { .insn = cg_pos(cg), .label = label };
 
 	if (dt_vec_push(&cg->fixups, f) < 0)
