@@ -196,10 +196,12 @@ static void test_statements(void **state)
 	struct text t = { 0 };
 
 	(void)state;
-	put(&t, "int x; BEGIN ");
-	rep(&t, "{ ", DEEP);
+	/* Braces group only an if's statements (DTrace's grammar). */
+	put(&t, "int x; BEGIN { ");
+	rep(&t, "if (1) { ", DEEP);
 	put(&t, "x = 1;");
 	rep(&t, " }", DEEP);
+	put(&t, " }");
 	too_deep(&t, "statement");
 	put(&t, "int x; BEGIN { ");
 	rep(&t, "if (1) ", DEEP);
