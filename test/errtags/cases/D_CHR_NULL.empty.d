@@ -1,0 +1,5 @@
+/* A character constant with no character. */
+BEGIN
+{
+	x = '';
+}
