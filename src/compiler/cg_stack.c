@@ -162,6 +162,50 @@ static int ctx_reg(struct dt_cg *cg)
 	return r;
 }
 
+/* Byte offset of a kernel struct member, or -1 if the kernel has none. */
+static int64_t kmember(struct dt_cg *cg, const char *sou, const char *member)
+{
+	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_type *t = dt_type_lookup(tt, sou);
+	uint32_t off = 0;
+
+	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
+		return -1;
+	return off / 8;
+}
+
+/*
+ * The kernel offsets dt_rt_ustack_entry() maps uretprobe trampolines back
+ * with, packed by 16 bits as it says; 0 (no mapping) where the kernel has
+ * no uprobes or one of them does not fit.
+ */
+static void uret_offsets(struct dt_cg *cg, uint64_t *ka, uint64_t *kb)
+{
+	int64_t o[8] = {
+		kmember(cg, "vmlinux`struct task_struct", "utask"),
+		kmember(cg, "vmlinux`struct uprobe_task", "return_instances"),
+		kmember(cg, "vmlinux`struct task_struct", "mm"),
+		kmember(cg, "vmlinux`struct mm_struct", "uprobes_state"),
+		kmember(cg, "vmlinux`struct xol_area", "vaddr"),
+		kmember(cg, "vmlinux`struct return_instance", "stack"),
+		kmember(cg, "vmlinux`struct return_instance", "orig_ret_vaddr"),
+		kmember(cg, "vmlinux`struct return_instance", "next"),
+	};
+	int64_t xol = kmember(cg, "vmlinux`struct uprobes_state", "xol_area");
+
+	*ka = *kb = 0;
+	if (xol < 0)
+		return;
+	o[3] += xol;
+	for (int i = 0; i < 8; i++)
+		if (o[i] < 0 || o[i] > 0xffff)
+			return;
+	for (int i = 0; i < 4; i++) {
+		*ka |= (uint64_t)o[i] << (16 * i);
+		*kb |= (uint64_t)o[4 + i] << (16 * i);
+	}
+}
+
 /*
  * bpf_get_stack(ctx, dst, size, flags): a user stack (at a function's
  * first instruction dt_rt_ustack_entry()), or the kernel stack less the
@@ -195,9 +239,15 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 		cg_reg_free(cg, rc);
 		cg_ja(cg, done);
 		cg_label_place(cg, none);
+		uint64_t ka, kb;
+		uret_offsets(cg, &ka, &kb);
 		a[0] = keep;
 		a[1] = imm(cg, (int32_t)size);
-		rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 2);
+		a[2] = cg_reg_alloc(cg);
+		cg_mov_imm64(cg, a[2], ka);
+		a[3] = cg_reg_alloc(cg);
+		cg_mov_imm64(cg, a[3], kb);
+		rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 4);
 		cg_emit(cg, I_MOV64_REG(res, rc));
 		cg_reg_free(cg, rc);
 		cg_label_place(cg, done);
