@@ -15,10 +15,10 @@
  * vtimestamp is read, at its sum_exec_runtime when it last went on CPU,
  * which the switch program notes per CPU (exact then: the kernel brings
  * it up to date when the thread left the CPU), plus the time since; so a
- * thread created while tracing counts from its first run.  From then on every delta
- * is bpf_ktime_get_ns() time the thread spent on CPU (interrupts and
- * steal time included, as in DTrace; DTrace's own probe time is not
- * subtracted, it cannot be measured here).
+ * thread created while tracing counts from its first run.  From then on
+ * every delta is bpf_ktime_get_ns() time the thread spent on CPU
+ * (interrupts and steal time included, as in DTrace; DTrace's own probe
+ * time is not subtracted, it cannot be measured here).
  */
 #include "compiler/cg_vtime.h"
 
