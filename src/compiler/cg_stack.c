@@ -18,7 +18,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -212,26 +211,10 @@ static uint64_t uret_offsets(struct dt_cg *cg)
 }
 
 /*
- * Whether the running kernel maps uretprobe trampolines back in the user
- * stacks it walks (bpf_get_stack()): Linux 6.11 and later (the perf
- * callchain's uretprobe fixup).
- */
-static bool kernel_maps_uret(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 11);
-}
-
-/*
  * A user stack into dst (freed): bpf_get_stack()'s, or at a function's
  * first instruction (DT_STACK_UENTRY) dt_rt_ustack_entry()'s own walk;
- * with the uretprobe trampolines mapped back (the kernel maps them in its
- * walk since Linux 6.11, dt_rt_ustack_fix() before).  Returns a register
- * with the bytes stored (negative on failure).
+ * with the uretprobe trampolines mapped back (dt_rt_ustack_fix()).
+ * Returns a register with the bytes stored (negative on failure).
  */
 static int get_ustack(struct dt_cg *cg, int dst, uint32_t size)
 {
@@ -254,7 +237,11 @@ static int get_ustack(struct dt_cg *cg, int dst, uint32_t size)
 	a[2] = imm(cg, (int32_t)size);
 	a[3] = imm(cg, BPF_F_USER_STACK);
 	int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
-	if (offs != 0 && !kernel_maps_uret()) {
+	/*
+	 * Kernels since 6.11 map the trampolines in their own walk; the fix
+	 * then finds none to map (a feature is not told by version number).
+	 */
+	if (offs != 0) {
 		a[0] = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(a[0], keep));
 		a[1] = imm(cg, (int32_t)size);
