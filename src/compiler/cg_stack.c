@@ -16,6 +16,7 @@
  */
 #include "compiler/cg_stack.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/cg.h"
@@ -162,18 +163,121 @@ static int ctx_reg(struct dt_cg *cg)
 	return r;
 }
 
+/* Byte offset of a kernel struct member, or -1 if the kernel has none. */
+static int64_t kmember(struct dt_cg *cg, const char *sou, const char *member)
+{
+	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_type *t = dt_type_lookup(tt, sou);
+	uint32_t off = 0;
+
+	if (t == NULL || dt_type_member(tt, t, member, &off) == NULL)
+		return -1;
+	return off / 8;
+}
+
 /*
- * bpf_get_stack(ctx, dst, size, flags): a user stack (at a function's
- * first instruction dt_rt_ustack_entry()), or the kernel stack less the
- * tracing machinery's frames; dst (freed) is zero-filled past the last
- * frame.  Returns a register with the bytes stored (negative on
- * failure, 0 for no kernel stack).
+ * The kernel offsets bpf/ustack.bpf.c maps uretprobe trampolines back with,
+ * in 8-byte units packed as bpf/ustack.bpf.c says (13 bits for members
+ * of task_struct and mm_struct, 5 for the small structures'); 0 (no
+ * mapping) where the kernel has no uprobes or one of them does not fit.
+ */
+static uint64_t uret_offsets(struct dt_cg *cg)
+{
+	static const int bits[8] = { 13, 13, 13, 5, 5, 5, 5, 5 };
+	int64_t o[8] = {
+		kmember(cg, "vmlinux`struct task_struct", "utask"),
+		kmember(cg, "vmlinux`struct task_struct", "mm"),
+		kmember(cg, "vmlinux`struct mm_struct", "uprobes_state"),
+		kmember(cg, "vmlinux`struct uprobe_task", "return_instances"),
+		kmember(cg, "vmlinux`struct xol_area", "vaddr"),
+		kmember(cg, "vmlinux`struct return_instance", "stack"),
+		kmember(cg, "vmlinux`struct return_instance", "orig_ret_vaddr"),
+		kmember(cg, "vmlinux`struct return_instance", "next"),
+	};
+	int64_t xol = kmember(cg, "vmlinux`struct uprobes_state", "xol_area");
+	uint64_t w = 0;
+	int shift = 0;
+
+	if (xol < 0)
+		return 0;
+	o[2] += xol;
+	for (int i = 0; i < 8; i++) {
+		if (o[i] < 0 || o[i] % 8 != 0 || o[i] / 8 >= (1 << bits[i]))
+			return 0;
+		w |= (uint64_t)(o[i] / 8) << shift;
+		shift += bits[i];
+	}
+	return w;
+}
+
+/*
+ * A user stack into dst (freed): bpf_get_stack()'s, or at a function's
+ * first instruction (DT_STACK_UENTRY) dt_rt_ustack_entry()'s own walk;
+ * with the uretprobe trampolines mapped back (dt_rt_ustack_fix()).
+ * Returns a register with the bytes stored (negative on failure).
+ */
+static int get_ustack(struct dt_cg *cg, int dst, uint32_t size)
+{
+	uint64_t offs = uret_offsets(cg);
+	int a[4];
+
+	cg_bvar_need_current(cg, "a user stack");
+	int res = cg_reg_alloc(cg);
+	int keep = cg_reg_alloc(cg);
+	int flags = cg_reg_alloc(cg);
+	int entry = cg_label_new(cg), done = cg_label_new(cg);
+
+	cg_emit(cg, I_MOV64_IMM(res, 0));	/* saved across the calls: defined */
+	cg_emit(cg, I_MOV64_REG(keep, dst));
+	cg_emit(cg, I_LDX(BPF_DW, flags, REG_DCTX, DCTX_KSTACK));
+	cg_jmp_imm(cg, BPF_JSET, flags, DT_STACK_UENTRY, entry);
+	cg_reg_free(cg, flags);
+	a[0] = ctx_reg(cg);
+	a[1] = dst;
+	a[2] = imm(cg, (int32_t)size);
+	a[3] = imm(cg, BPF_F_USER_STACK);
+	int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
+	/*
+	 * Kernels since 6.11 map the trampolines in their own walk; the fix
+	 * then finds none to map (a feature is not told by version number).
+	 */
+	if (offs != 0) {
+		a[0] = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(a[0], keep));
+		a[1] = imm(cg, (int32_t)size);
+		a[2] = rc;
+		a[3] = cg_reg_alloc(cg);
+		cg_mov_imm64(cg, a[3], offs);
+		rc = cg_call_func(cg, "dt_rt_ustack_fix", a, 4);
+	}
+	cg_emit(cg, I_MOV64_REG(res, rc));
+	cg_reg_free(cg, rc);
+	cg_ja(cg, done);
+	cg_label_place(cg, entry);
+	a[0] = keep;
+	a[1] = imm(cg, (int32_t)size);
+	a[2] = cg_reg_alloc(cg);
+	cg_mov_imm64(cg, a[2], offs);
+	rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 3);
+	cg_emit(cg, I_MOV64_REG(res, rc));
+	cg_reg_free(cg, rc);
+	cg_label_place(cg, done);
+	return res;
+}
+
+/*
+ * bpf_get_stack(ctx, dst, size, flags): the kernel stack less the
+ * tracing machinery's frames, or a user stack (get_ustack); dst (freed)
+ * is zero-filled past the last frame.  Returns a register with the bytes
+ * stored (negative on failure, 0 for no kernel stack).
  */
 static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 {
 	int a[4];
 
-	cg_bvar_need_current(cg, user ? "a user stack" : "a kernel stack");
+	if (user)
+		return get_ustack(cg, dst, size);
+	cg_bvar_need_current(cg, "a kernel stack");
 	int res = cg_reg_alloc(cg);
 	int keep = cg_reg_alloc(cg);
 	int flags = cg_reg_alloc(cg);
@@ -182,27 +286,6 @@ static int get_stack(struct dt_cg *cg, int dst, uint32_t size, bool user)
 	cg_emit(cg, I_MOV64_IMM(res, 0));	/* saved across the calls: defined */
 	cg_emit(cg, I_MOV64_REG(keep, dst));
 	cg_emit(cg, I_LDX(BPF_DW, flags, REG_DCTX, DCTX_KSTACK));
-	if (user) {
-		/* At a function's first instruction: the run-time walk (cg_stack.h). */
-		cg_jmp_imm(cg, BPF_JSET, flags, DT_STACK_UENTRY, none);
-		cg_reg_free(cg, flags);
-		a[0] = ctx_reg(cg);
-		a[1] = dst;
-		a[2] = imm(cg, (int32_t)size);
-		a[3] = imm(cg, BPF_F_USER_STACK);
-		int rc = cg_call_helper(cg, BPF_FUNC_get_stack, a, 4);
-		cg_emit(cg, I_MOV64_REG(res, rc));
-		cg_reg_free(cg, rc);
-		cg_ja(cg, done);
-		cg_label_place(cg, none);
-		a[0] = keep;
-		a[1] = imm(cg, (int32_t)size);
-		rc = cg_call_func(cg, "dt_rt_ustack_entry", a, 2);
-		cg_emit(cg, I_MOV64_REG(res, rc));
-		cg_reg_free(cg, rc);
-		cg_label_place(cg, done);
-		return res;
-	}
 	cg_jmp_imm(cg, BPF_JSET, flags, DT_KSTACK_NONE, none);
 	cg_emit(cg, I_ALU64_IMM(BPF_AND, flags, BPF_F_SKIP_FIELD_MASK));
 	a[0] = ctx_reg(cg);

@@ -12,10 +12,13 @@
  * interrupt time of that CPU, seconds on a virtual machine), so "sum plus
  * now minus exec_start" cannot be computed at probe time.  It gives the
  * starting point only: a thread's total starts, the first time its
- * vtimestamp is read, at its sum_exec_runtime.  From then on every delta
- * is bpf_ktime_get_ns() time the thread spent on CPU (interrupts and
- * steal time included, as in DTrace; DTrace's own probe time is not
- * subtracted, it cannot be measured here).
+ * vtimestamp is read, at its sum_exec_runtime when it last went on CPU,
+ * which the switch program notes per CPU (exact then: the kernel brings
+ * it up to date when the thread left the CPU), plus the time since; so a
+ * thread created while tracing counts from its first run.  From then on
+ * every delta is bpf_ktime_get_ns() time the thread spent on CPU
+ * (interrupts and steal time included, as in DTrace; DTrace's own probe
+ * time is not subtracted, it cannot be measured here).
  */
 #include "compiler/cg_vtime.h"
 
@@ -55,20 +58,53 @@ static void from_entry(struct dt_cg *cg, int v, int r)
 	cg_reg_free(cg, now);
 }
 
-/* A new entry (at fp + ent) for the current thread (key at fp + key): its kernel total, into r. */
+/*
+ * A new entry (at fp + ent) for the current thread (key at fp + key), and
+ * its vtimestamp into r.  If the thread went on this CPU since tracing
+ * began, the switch program noted when, and its kernel total then, which
+ * is exact (the kernel brings it up to date when a thread leaves the
+ * CPU): the entry starts from there, and a thread created since counts
+ * from its first run.  Otherwise it starts now, from the kernel's total,
+ * which may lag by up to a tick.
+ */
 static void new_entry(struct dt_cg *cg, int key, int ent, int r)
 {
 	int a[4];
+	int other = cg_label_new(cg), set = cg_label_new(cg);
 	int task = cg_call_helper(cg, BPF_FUNC_get_current_task, NULL, 0);
 
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, task, (int16_t)(ent + VT_TASK)));
-	sum_exec_runtime(cg, task);
-	cg_emit(cg, I_MOV64_REG(r, task));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, task, (int16_t)(ent + VT_ACC)));
 	cg_reg_free(cg, task);
 	int now = cg_call_helper(cg, BPF_FUNC_ktime_get_ns, NULL, 0);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, now, (int16_t)(ent + VT_ON)));
 	cg_reg_free(cg, now);
+	/* The CPU's last switch-in (the key: 0, in the tid's slot for now). */
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(ent + VT_ACC), 0));
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], MAP_VTIME_CPU);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[1], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], ent + VT_ACC));
+	int v = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	cg_jmp_imm(cg, BPF_JEQ, v, 0, other);
+	int x = cg_reg_alloc(cg), y = cg_reg_alloc(cg);
+	cg_emit(cg, I_LDX(BPF_DW, x, v, VT_TASK));
+	cg_emit(cg, I_LDX(BPF_DW, y, BPF_FP, (int16_t)(ent + VT_TASK)));
+	cg_jmp_reg(cg, BPF_JNE, x, y, other);
+	cg_emit(cg, I_LDX(BPF_DW, x, v, VT_ACC));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, x, (int16_t)(ent + VT_ACC)));
+	cg_emit(cg, I_LDX(BPF_DW, x, v, VT_ON));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, x, (int16_t)(ent + VT_ON)));
+	cg_reg_free(cg, x);
+	cg_reg_free(cg, y);
+	cg_reg_free(cg, v);
+	cg_ja(cg, set);
+	cg_label_place(cg, other);
+	int cur = cg_call_helper(cg, BPF_FUNC_get_current_task, NULL, 0);
+	sum_exec_runtime(cg, cur);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, cur, (int16_t)(ent + VT_ACC)));
+	cg_reg_free(cg, cur);
+	cg_label_place(cg, set);
 	a[0] = cg_reg_alloc(cg);
 	cg_ld_map_fd(cg, a[0], MAP_VTIME);
 	a[1] = cg_reg_alloc(cg);
@@ -79,8 +115,14 @@ static void new_entry(struct dt_cg *cg, int key, int ent, int r)
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[2], ent));
 	a[3] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[3], BPF_ANY));
-	/* A full map leaves the thread untracked: each read is then the kernel's total. */
+	/* A full map leaves the thread untracked: each read then starts over. */
 	cg_call_helper_void(cg, BPF_FUNC_map_update_elem, a, 4);
+	/* The value: the entry's total plus the time since it went on CPU. */
+	int e = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(e, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, e, ent));
+	from_entry(cg, e, r);
+	cg_reg_free(cg, e);
 }
 
 /* The current thread's vtimestamp into a new register. */
@@ -163,8 +205,10 @@ void dt_cg_vtime_program(struct dt_pcb *pcb)
 		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
 	uint32_t pid_off = cg_kmember(&cg, "struct task_struct", "pid", "vtimestamp");
+	uint32_t se_off = cg_kmember(&cg, "struct task_struct", "se", "vtimestamp");
+	uint32_t sum_off = cg_kmember(&cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
 	int key = cg_stack_alloc(&cg, 8), now = cg_stack_alloc(&cg, 8);
-	int next = cg_label_new(&cg), out = cg_label_new(&cg);
+	int next = cg_label_new(&cg), noslot = cg_label_new(&cg), out = cg_label_new(&cg);
 
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ktime_get_ns));
@@ -187,6 +231,24 @@ void dt_cg_vtime_program(struct dt_pcb *pcb)
 	cg_emit(&cg, I_ALU64_REG(BPF_ADD, BPF_R1, BPF_R2));
 	cg_emit(&cg, I_STX(BPF_DW, BPF_R0, BPF_R1, VT_ACC));
 	cg_label_place(&cg, next);
+	/* This CPU's switch-in: next, now, and next's kernel total (exact: it is off CPU). */
+	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, key, 0));
+	cg_ld_map_fd(&cg, BPF_R1, MAP_VTIME_CPU);
+	cg_emit(&cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R2, key));
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(&cg, BPF_JEQ, BPF_R0, 0, noslot);
+	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R0));
+	cg_emit(&cg, I_LDX(BPF_DW, BPF_R3, BPF_R6, 16));
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R7, BPF_R3, VT_TASK));
+	cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, now));
+	cg_emit(&cg, I_STX(BPF_DW, BPF_R7, BPF_R1, VT_ON));
+	cg_emit(&cg, I_MOV64_REG(BPF_R1, BPF_R7));
+	cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R1, VT_ACC));
+	cg_emit(&cg, I_MOV64_IMM(BPF_R2, 8));
+	cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R3, (int32_t)(se_off + sum_off)));
+	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	cg_label_place(&cg, noslot);
 	/* next->pid */
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, key, 0));
 	cg_emit(&cg, I_MOV64_REG(BPF_R1, BPF_FP));

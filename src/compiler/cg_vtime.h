@@ -12,6 +12,8 @@ struct dt_pcb;
 #define MAP_VTIME	"dt_vtime"
 #define VTIME_VALUE	24
 #define VTIME_MAX	65536
+/* Per CPU: the thread that last went on it, when, and its kernel total then. */
+#define MAP_VTIME_CPU	"dt_vtime_cpu"
 
 /* vtimestamp into a new register. */
 int cg_vtime(struct dt_cg *cg);

@@ -47,6 +47,7 @@ static void param_types(struct dt_pcb *pcb, const struct dt_declarator *f, struc
 		struct dt_type *t = dt_sema_typename(pcb, p->decl.spec, p->decl.decl, &name);
 		if (dt_type_is_void(t) && n == 1 && name == NULL)
 			break;
+		p->type = t;	/* for the types dtrace -h and -G record (usdt_types.h) */
 		a->types[a->n] = t;
 		a->names[a->n++] = name;
 	}

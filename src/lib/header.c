@@ -4,7 +4,8 @@
  * macros need nothing else: each probe site is a nop with a stapsdt note
  * (the format of <sys/sdt.h>, which the usdt provider reads) saying where
  * its arguments are, and each probe has a semaphore the kernel counts
- * while the probe is enabled, which PROVIDER_PROBE_ENABLED() reads.  So
+ * while the probe is enabled, which PROVIDER_PROBE_ENABLED() reads; and
+ * each probe's argument types are a note of their own (usdt_note.h).  So
  * there is nothing for dtrace -G to add.
  */
 #include <ctype.h>
@@ -15,6 +16,7 @@
 
 #include "compiler/ast.h"
 #include "lib/dt_impl.h"
+#include "lib/usdt_note.h"
 
 /* The note and the base section, written once per header. */
 static const char sdt_macros[] =
@@ -158,9 +160,10 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 				const struct dt_node *pv = pgp->providers[j];
 				fprintf(fp, "/* provider %s */\n\n", pv->provider.name);
 				for (const struct dt_node *pr = pv->provider.probes; pr; pr = pr->next) {
-					if (pass == 0)
+					if (pass == 0) {
 						probe_macros(fp, pv->provider.name, pr);
-					else
+						dt_usdt_note_asm(fp, dtp, pv->provider.name, pr);
+					} else
 						probe_stubs(fp, pv->provider.name, pr);
 				}
 				fputc('\n', fp);

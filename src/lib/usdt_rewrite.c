@@ -7,7 +7,8 @@
  * usdt provider's format) saying where it is and that its arguments are
  * those of the call (%rdi, %rsi, ..., then the stack); an is-enabled call
  * becomes "xor %eax,%eax" (is-enabled needs the semaphores of the headers
- * dtrace -h writes).  Objects without such calls are left alone, so
+ * dtrace -h writes).  The probes' argument types go in notes of their own
+ * (usdt_note.h).  Objects without such calls are left alone, so
  * running -G twice changes nothing.  x86_64 only.
  */
 #include <errno.h>
@@ -22,6 +23,7 @@
 
 #include "compiler/ast.h"
 #include "lib/dt_impl.h"
+#include "lib/usdt_note.h"
 #include "lib/usdt_rewrite.h"
 
 #ifndef R_X86_64_PLT32
@@ -216,11 +218,58 @@ static Elf_Scn *new_section(struct rewrite *rw, size_t name, uint32_t type, uint
 	return gelf_update_shdr(scn, &sh) ? scn : NULL;
 }
 
+/*
+ * The types notes of the probes of the rewritten sites (usdt_note.h),
+ * once each, into a buffer kept: its size in *lenp.
+ */
+static unsigned char *types_notes(struct rewrite *rw, size_t *lenp)
+{
+	const char *native[DT_USDT_TYPES_MAX], *xlate[DT_USDT_TYPES_MAX];
+	size_t olen = sizeof(DT_USDT_TYPES_OWNER), cap = 0, len = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned char *buf = pass == 1 ? keep(rw, cap) : NULL;
+		if (pass == 1 && buf == NULL)
+			return NULL;
+		for (size_t i = 0; i < rw->sites.n; i++) {
+			const struct site *st = &rw->sites.v[i];
+			size_t k;
+			for (k = 0; k < i; k++)
+				if (strcmp(rw->sites.v[k].prov, st->prov) == 0 &&
+				    strcmp(rw->sites.v[k].probe, st->probe) == 0)
+					break;
+			const struct dt_node *pr = dt_usdt_decl_probe(rw->dtp, st->prov, st->probe);
+			if (k < i || pr == NULL)
+				continue;
+			int n = dt_usdt_decl_types(rw->dtp, pr, native, xlate);
+			size_t d = dt_usdt_types_desc(NULL, 0, st->prov, st->probe, native, xlate, n);
+			size_t total = 12 + ((olen + 3) & ~(size_t)3) + ((d + 3) & ~(size_t)3);
+			if (pass == 0) {
+				cap += total;
+				continue;
+			}
+			uint32_t namesz = (uint32_t)olen, descsz = (uint32_t)d, type = DT_USDT_TYPES_NOTE;
+			memcpy(buf + len, &namesz, 4);
+			memcpy(buf + len + 4, &descsz, 4);
+			memcpy(buf + len + 8, &type, 4);
+			memcpy(buf + len + 12, DT_USDT_TYPES_OWNER, olen);
+			dt_usdt_types_desc((char *)buf + len + 12 + ((olen + 3) & ~(size_t)3), d,
+					   st->prov, st->probe, native, xlate, n);
+			len += total;
+		}
+		if (pass == 1) {
+			*lenp = len;
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 /* The notes of the rewritten sites, and their relocations. */
 static int add_notes(struct rewrite *rw, size_t symndx, Elf_Data *syms, size_t nsyms)
 {
 	static const char *const regs[6] = { "%rdi", "%rsi", "%rdx", "%rcx", "%r8", "%r9" };
-	static const char names[] = ".note.stapsdt\0.rela.note.stapsdt";
+	static const char names[] = ".note.stapsdt\0.rela.note.stapsdt\0" DT_USDT_TYPES_SECTION;
 	size_t shstrndx;
 	size_t cap = 0;
 
@@ -282,6 +331,13 @@ static int add_notes(struct rewrite *rw, size_t symndx, Elf_Data *syms, size_t n
 	    new_section(rw, name + 14, SHT_RELA, SHF_INFO_LINK, relas, rw->sites.n * sizeof(*relas),
 			ELF_T_RELA, 8, sizeof(Elf64_Rela), (uint32_t)symndx,
 			(uint32_t)elf_ndxscn(ns)) == NULL)
+		return bad(rw, elf_errmsg(-1));
+	size_t tlen = 0;
+	unsigned char *types = types_notes(rw, &tlen);
+	if (types == NULL)
+		return -ENOMEM;
+	if (tlen > 0 && new_section(rw, name + 33, SHT_NOTE, 0, types, tlen, ELF_T_BYTE, 4, 0, 0,
+				    0) == NULL)
 		return bad(rw, elf_errmsg(-1));
 	return 0;
 }

@@ -77,6 +77,7 @@ struct loader {
 	struct dt_elf *e;
 	DT_VEC(struct dt_elf_sym) syms;
 	DT_VEC(struct dt_sdt_note) notes;
+	DT_VEC(struct dt_usdt_types) types;
 	struct dt_strbuf names;
 };
 
@@ -93,6 +94,18 @@ static int add_note(const struct dt_sdt_note *n, void *arg)
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* A types note: kept, unless one for the probe is there already (every object of a program has it). */
+static int add_types(struct dt_usdt_types *t, void *arg)
+{
+	struct loader *ld = arg;
+
+	for (size_t i = 0; i < ld->types.n; i++)
+		if (strcmp(ld->types.v[i].provider, t->provider) == 0 &&
+		    strcmp(ld->types.v[i].probe, t->probe) == 0)
+			return 0;
+	return dt_vec_push(&ld->types, *t) < 0 ? -ENOMEM : 1;
 }
 
 /* The .gnu.version section (one entry per .dynsym symbol), or NULL. */
@@ -207,6 +220,11 @@ static int read_elf(struct loader *ld, Elf *elf, char *err, size_t errlen)
 			Elf_Data *data = elf_getdata(scn, NULL);
 			if (data != NULL && data->d_buf != NULL)
 				rc = dt_sdt_notes_walk(data->d_buf, data->d_size, add_note, ld);
+		} else if (sh.sh_type == SHT_NOTE && name != NULL &&
+			   strcmp(name, DT_USDT_TYPES_SECTION) == 0) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+			if (data != NULL && data->d_buf != NULL)
+				rc = dt_usdt_types_walk(data->d_buf, data->d_size, add_types, ld);
 		} else if (name != NULL && strcmp(name, ".stapsdt.base") == 0) {
 			e->has_sdt_base = true;
 			e->sdt_base = sh.sh_addr;
@@ -252,6 +270,10 @@ static int finish(struct loader *ld)
 	e->nnotes = ld->notes.n;
 	ld->notes.v = NULL;
 	ld->notes.n = 0;
+	e->types = ld->types.v;
+	e->ntypes = ld->types.n;
+	ld->types.v = NULL;
+	ld->types.n = 0;
 	return 0;
 }
 
@@ -297,6 +319,9 @@ out:
 	for (size_t i = 0; i < ld.notes.n; i++)
 		dt_sdt_note_free(&ld.notes.v[i]);
 	dt_vec_free(&ld.notes);
+	for (size_t i = 0; i < ld.types.n; i++)
+		dt_usdt_types_free(&ld.types.v[i]);
+	dt_vec_free(&ld.types);
 	dt_vec_free(&ld.syms);
 	dt_sb_free(&ld.names);
 	if (rc < 0) {
@@ -314,6 +339,9 @@ void dt_elf_free(struct dt_elf *e)
 	for (size_t i = 0; i < e->nnotes; i++)
 		dt_sdt_note_free(&e->notes[i]);
 	free(e->notes);
+	for (size_t i = 0; i < e->ntypes; i++)
+		dt_usdt_types_free(&e->types[i]);
+	free(e->types);
 	free(e->funcs);
 	free(e->byname);
 	free(e->segs);
@@ -385,5 +413,15 @@ const struct dt_elf_seg *dt_elf_seg_at_offset(const struct dt_elf *e, uint64_t o
 		if (off >= s->offset && off < s->offset + (s->filesz ? s->filesz : 1))
 			return s;
 	}
+	return NULL;
+}
+
+const struct dt_usdt_types *dt_elf_usdt_types(const struct dt_elf *e, const char *provider,
+					      const char *probe)
+{
+	for (size_t i = 0; i < e->ntypes; i++)
+		if (strcmp(e->types[i].provider, provider) == 0 &&
+		    strcmp(e->types[i].probe, probe) == 0)
+			return &e->types[i];
 	return NULL;
 }

@@ -1,8 +1,8 @@
 /*
  * What the pid and usdt providers need from an ELF object on disk, read
  * once with libelf: its defined symbols (.symtab and .dynsym), its
- * loadable segments (link-time address to file offset) and its stapsdt
- * notes.
+ * loadable segments (link-time address to file offset), its stapsdt
+ * notes and the types of its USDT probes.
  */
 #ifndef DT_ELF_SYMS_H
 #define DT_ELF_SYMS_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "providers/stapsdt.h"
+#include "providers/usdt_types.h"
 
 struct dt_elf_sym {
 	const char *name;
@@ -52,6 +53,8 @@ struct dt_elf {
 	size_t nnotes;
 	bool has_sdt_base;
 	uint64_t sdt_base;		/* address of .stapsdt.base */
+	struct dt_usdt_types *types;	/* the USDT probes' types (.note.dtrace) */
+	size_t ntypes;
 	char *names;			/* storage of the symbol names */
 };
 
@@ -64,6 +67,10 @@ const struct dt_elf_sym *dt_elf_func_at(const struct dt_elf *e, uint64_t addr);
 
 /* The first defined symbol named `name` (functions before data), or NULL. */
 const struct dt_elf_sym *dt_elf_lookup(const struct dt_elf *e, const char *name);
+
+/* The argument types of USDT probe `probe` of provider `provider`, or NULL. */
+const struct dt_usdt_types *dt_elf_usdt_types(const struct dt_elf *e, const char *provider,
+					      const char *probe);
 
 /* The file offset of a link-time address; false if no segment has it. */
 bool dt_elf_file_offset(const struct dt_elf *e, uint64_t addr, uint64_t *off);

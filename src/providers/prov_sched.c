@@ -11,17 +11,22 @@
  *             then describes, although the probe runs in the thread
  *             switched from
  *   off-cpu   sched_switch, in the thread switched from   args[0] lwpsinfo_t *, args[1] psinfo_t * (the next thread)
- *   sleep     sched_switch, the thread blocks
- *   preempt   sched_switch, the thread is preempted
+ *   sleep     sched_switch, the thread blocks on a synchronization object
+ *   preempt   sched_switch, the thread is preempted (stays runnable)
  *   dequeue   sched_switch, the thread leaves the run queue  args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] cpuinfo_t *
  *   enqueue   sched_wakeup, sched_wakeup_new               args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] cpuinfo_t *
  *   wakeup    sched_waking, in the waker                   args[0] lwpsinfo_t *, args[1] psinfo_t *
  *   tick      a 100 Hz cpu-clock event on every CPU        args[0] lwpsinfo_t *, args[1] psinfo_t * (the thread it interrupted)
  */
+#include <string.h>
+
 #include "compiler/cg.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
 #include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"
+#include "providers/syscall_table.h"
 
 #define TASK "struct task_struct *"
 #define SWITCH { "bool", TASK, TASK, "unsigned int" }
@@ -53,40 +58,118 @@ static void off_cpu(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
 }
 
-/* Skip a preemption: the thread stays runnable. */
-static void not_preempted(struct dt_cg *cg, int skip)
+/*
+ * sched_switch's arguments (preempt, prev, next, prev_state) say how prev
+ * leaves the CPU.  It blocks (leaves the run queue) when prev_state is a
+ * sleeping state and the switch is not a preemption, which ignores the
+ * state; except that a preempt flag with TASK_RTLOCK_WAIT is PREEMPT_RT's
+ * sleeping spinlock, a block.  Otherwise it stays runnable: preempted,
+ * or giving up the CPU with the state TASK_RUNNING (at a tick, at the
+ * return to user mode, in cond_resched(), by sched_yield()).
+ */
+#define TASK_RTLOCK_WAIT 0x1000
+
+/* Skip unless prev blocks: R7 = prev_state. */
+static void not_blocking(struct dt_cg *cg, int skip)
 {
-	sp_raw_arg(cg, BPF_R7, 0);
-	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xff));
-	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
+	int blocks = cg_label_new(cg);
+
+	sp_raw_arg(cg, BPF_R7, 3);
+	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 0, skip);
+	sp_raw_arg(cg, BPF_R8, 0);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R8, 0xff));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, blocks);
+	cg_jmp_imm(cg, BPF_JSET, BPF_R7, TASK_RTLOCK_WAIT, blocks);
+	cg_ja(cg, skip);
+	cg_label_place(cg, blocks);
 }
 
 static void sleep_probe(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
 	(void)dctx;
 	(void)used;
-	not_preempted(cg, skip);
-	/* TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE */
-	sp_raw_arg(cg, BPF_R7, 3);
-	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0x3));
+	not_blocking(cg, skip);
+	/* TASK_INTERRUPTIBLE, TASK_UNINTERRUPTIBLE, or an rtlock: a synchronization object */
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0x3 | TASK_RTLOCK_WAIT));
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 0, skip);
 }
 
+static int syscall_nr(const char *name)
+{
+	for (unsigned i = 0; i < dt_syscall_table_len; i++)
+		if (strcmp(dt_syscall_table[i].name, name) == 0)
+			return (int)dt_syscall_table[i].nr;
+	return -1;
+}
+
+/*
+ * Skip if the current thread (prev) is in the sched_yield system call:
+ * its own switch gives the CPU up, it is not preempted (Solaris' yield()
+ * fires no preempt probe).  The system call is the saved user registers'
+ * orig_ax: x86_64's number (also with x32's bit), or i386's 158 for a
+ * 32-bit task (TS_COMPAT, where the kernel has it).
+ */
+static void yielding(struct dt_cg *cg, int dctx, int skip)
+{
+	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_type *ti = dt_type_lookup(tt, "vmlinux`struct thread_info");
+	uint32_t orig_ax = sp_member(cg, "struct pt_regs", "orig_ax");
+	uint32_t ti_off = 0, status = 0;
+	int nr = syscall_nr("sched_yield");
+	int no = cg_label_new(cg);
+	bool compat = ti != NULL && dt_type_member(tt, ti, "status", &status) != NULL;
+
+	if (compat)
+		ti_off = sp_member(cg, "struct task_struct", "thread_info");
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_current_task_btf));
+	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R0));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_task_pt_regs));
+	sp_read(cg, dctx, BPF_R7, BPF_R0, orig_ax, 8);
+	cg_emit(cg, I_MOV64_REG(BPF_R8, BPF_R7));
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R8, ~0x40000000));	/* __X32_SYSCALL_BIT */
+	if (nr >= 0)
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R8, nr, skip);
+	if (compat) {
+		cg_jmp_imm(cg, BPF_JNE, BPF_R7, 158, no);	/* i386's __NR_sched_yield */
+		sp_read(cg, dctx, BPF_R8, BPF_R9, ti_off + status / 8, 4);
+		cg_jmp_imm(cg, BPF_JSET, BPF_R8, 0x2, skip);	/* TS_COMPAT */
+	}
+	cg_label_place(cg, no);
+}
+
+/*
+ * preempt: prev is preempted and stays runnable.  A preemption (the flag,
+ * unless an rtlock wait), or a switch with prev_state TASK_RUNNING,
+ * which is how a thread is switched out at a tick or at the return to
+ * user mode with need_resched set; but not the idle thread's switches,
+ * nor a sched_yield()'s.
+ */
 static void preempt(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	(void)dctx;
+	int running = cg_label_new(cg), yes = cg_label_new(cg);
+
 	(void)used;
-	sp_raw_arg(cg, BPF_R7, 0);
-	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xff));
-	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 0, skip);
+	sp_raw_arg(cg, BPF_R7, 3);
+	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
+	sp_raw_arg(cg, BPF_R8, 0);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R8, 0xff));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, running);
+	cg_jmp_imm(cg, BPF_JSET, BPF_R7, TASK_RTLOCK_WAIT, skip);
+	cg_ja(cg, yes);
+	cg_label_place(cg, running);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
+	cg_emit(cg, I_MOV32_REG(BPF_R0, BPF_R0));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
+	yielding(cg, dctx, skip);
+	cg_label_place(cg, yes);
 }
 
 static void dequeue(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	not_preempted(cg, skip);
-	sp_raw_arg(cg, BPF_R7, 3);
-	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
-	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 0, skip);
+	not_blocking(cg, skip);
 	sp_raw_arg(cg, BPF_R7, 1);
 	sp_set_arg(cg, dctx, used, 0, BPF_R7);
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);

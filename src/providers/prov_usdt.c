@@ -6,7 +6,8 @@
  * note's with "__" written "-" as DTrace does.  A probe placed several
  * times in a function is one probe with several sites, each reading its
  * arguments as its note says.  A semaphore (is-enabled probes) is counted
- * by the kernel while the probe is enabled.
+ * by the kernel while the probe is enabled.  Arguments are typed as
+ * usdt_types.h says.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -75,6 +76,7 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 		u->pid = up->pid;
 		u->kind = DT_UPROBE_USDT;
 		u->obj = o;
+		u->types = dt_elf_usdt_types(e, n->provider, n->name);
 		prp = dt_probe_add_named(dtp, &dt_prov_usdt, prov, o->name, func, name, 0, u);
 		if (prp == NULL)
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
@@ -158,6 +160,63 @@ static const char *mech_class(const struct dt_probe *prp)
 	return dt_uprobe_class(prp->priv);
 }
 
+/*
+ * args[i] as the provider definition declares it (a string: a user
+ * string, copied in), else by the size and sign of the stapsdt note's
+ * operand; where the sites of a probe disagree, the widest, signed if
+ * any is.  The number of arguments, or -1 if they are not typed.
+ */
+static int note_type(const struct dt_uprobe *u, int i, const char **native, const char **xlate)
+{
+	struct dt_sdt_arg args[DT_SDT_MAXARGS];
+	int n = -1, size = 0;
+	bool sign = false;
+
+	*xlate = NULL;
+	if (u->types != NULL) {
+		if (i < 0 || i >= u->types->nargs)
+			return u->types->nargs;
+		*native = u->types->native[i];
+		*xlate = u->types->xlate[i];
+		/* A string argument is the address of one in the process. */
+		if (strcmp(*native, "string") == 0 || (*xlate != NULL && strcmp(*xlate, "string") == 0)) {
+			*native = "userland char *";
+			*xlate = "string";
+		}
+		return u->types->nargs;
+	}
+	for (const struct dt_usite *s = u->sites; s != NULL; s = s->next) {
+		int k = dt_sdt_args_parse(s->args != NULL ? s->args : "", args, DT_SDT_MAXARGS);
+		if (n < 0 || k < n)
+			n = k;
+		if (i < 0 || i >= k)
+			continue;
+		int sz = args[i].kind == DT_SDT_ARG_NONE ? -8 : args[i].size;
+		if (abs(sz) > size)
+			size = abs(sz);
+		sign |= sz < 0;
+	}
+	*native = dt_usdt_size_type(sign ? -size : size);
+	if (*native == NULL)
+		*native = "int64_t";
+	return n;
+}
+
+static bool arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+		     const char **xlate)
+{
+	(void)dtp;
+	return i < note_type(prp->priv, i, native, xlate);
+}
+
+static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const char *native, *xlate;
+
+	(void)dtp;
+	return note_type(prp->priv, -1, &native, &xlate);
+}
+
 const struct dt_provider dt_prov_usdt = {
 	.name = "usdt",
 	.provide = provide,
@@ -166,4 +225,6 @@ const struct dt_provider dt_prov_usdt = {
 	.unavailable = dt_uprobe_unavailable,
 	.prov_match = prov_match,
 	.match = match,
+	.arg_desc = arg_desc,
+	.arg_count = arg_count,
 };

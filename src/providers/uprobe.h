@@ -50,6 +50,7 @@ struct dt_uprobe {
 	const struct dt_elf_sym *sym;	/* pid: the function (aliases follow it) */
 	size_t nalias;			/* symbols at sym's address, sym included */
 	struct dt_usite *sites;
+	const struct dt_usdt_types *types;	/* usdt: its provider's types, or NULL */
 };
 
 /*

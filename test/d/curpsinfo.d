@@ -17,8 +17,7 @@ BEGIN
 	printf("pr_dmodel %d\n", curpsinfo->pr_dmodel == PR_MODEL_LP64);
 	printf("pr_lwpid %d\n", curlwpsinfo->pr_lwpid == tid);
 	printf("pr_name %s\n", curlwpsinfo->pr_name);
-	printf("pr_state %d %c\n", curlwpsinfo->pr_state == SRUN ||
-	    curlwpsinfo->pr_state == SONPROC, curlwpsinfo->pr_sname);
+	printf("pr_state %d %c\n", curlwpsinfo->pr_state == SRUN, curlwpsinfo->pr_sname);
 	printf("pr_onpro %d\n", curlwpsinfo->pr_onpro == cpu);
 	printf("xlate %d\n", xlate <psinfo_t> (curthread).pr_pid == pid);
 	printf("deref %d\n", (*curpsinfo).pr_ppid == ppid);

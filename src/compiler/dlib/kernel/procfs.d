@@ -114,32 +114,47 @@ translator psinfo_t < struct task_struct *T > {
 };
 
 translator lwpsinfo_t < struct task_struct *T > {
-	pr_flag = (T->__state & 0x4) ? PR_STOPPED : 0;
-	pr_flag = (T->state & 0x4) ? PR_STOPPED : 0;
+	/* Stopped: SSTOP below (a job-control or a traced stop). */
+	pr_flag = (T->__state & 0xc) ? PR_STOPPED : 0;
+	pr_flag = (T->state & 0xc) ? PR_STOPPED : 0;
 	pr_lwpid = T->pid;
 	pr_addr = (uintptr_t)T;
 	pr_wchan = 0;
 	pr_stype = 0;
+	/*
+	 * The Oracle Linux DTrace Guide's mapping of the task states (the
+	 * __state bits, exit_state for a zombie): TASK_RUNNING is SRUN,
+	 * runnable or running on a CPU (Linux keeps no state for the
+	 * latter, so Solaris' SONPROC is never given: at sched:::off-cpu a
+	 * preempted thread is SRUN); TASK_(UN)INTERRUPTIBLE SSLEEP, as are
+	 * TASK_PARKED (0x40) and TASK_RTLOCK_WAIT (0x1000), which block too;
+	 * __TASK_STOPPED and __TASK_TRACED SSTOP; EXIT_ZOMBIE, EXIT_DEAD and
+	 * TASK_DEAD (0x80) SZOMB; TASK_WAKEKILL and TASK_WAKING SWAIT.
+	 */
 	pr_state = T->exit_state & 0x30 ? SZOMB :
-	    T->__state == 0 ? (T->on_cpu ? SONPROC : SRUN) :
 	    T->__state & 0x3 ? SSLEEP :
 	    T->__state & 0xc ? SSTOP :
-	    T->__state & 0x200 ? SWAIT : SRUN;
+	    T->__state & 0xb0 ? SZOMB :
+	    T->__state & 0x1040 ? SSLEEP :
+	    T->__state & 0x300 ? SWAIT : SRUN;
 	pr_state = T->exit_state & 0x30 ? SZOMB :
-	    T->state == 0 ? SRUN :
 	    T->state & 0x3 ? SSLEEP :
 	    T->state & 0xc ? SSTOP :
-	    T->state & 0x200 ? SWAIT : SRUN;
+	    T->state & 0xb0 ? SZOMB :
+	    T->state & 0x1040 ? SSLEEP :
+	    T->state & 0x300 ? SWAIT : SRUN;
 	pr_sname = T->exit_state & 0x30 ? 'Z' :
-	    T->__state == 0 ? (T->on_cpu ? 'O' : 'R') :
 	    T->__state & 0x3 ? 'S' :
 	    T->__state & 0xc ? 'T' :
-	    T->__state & 0x200 ? 'W' : 'R';
+	    T->__state & 0xb0 ? 'Z' :
+	    T->__state & 0x1040 ? 'S' :
+	    T->__state & 0x300 ? 'W' : 'R';
 	pr_sname = T->exit_state & 0x30 ? 'Z' :
-	    T->state == 0 ? 'R' :
 	    T->state & 0x3 ? 'S' :
 	    T->state & 0xc ? 'T' :
-	    T->state & 0x200 ? 'W' : 'R';
+	    T->state & 0xb0 ? 'Z' :
+	    T->state & 0x1040 ? 'S' :
+	    T->state & 0x300 ? 'W' : 'R';
 	pr_pri = T->prio;
 	pr_clname = T->policy == 1 || T->policy == 2 ? "RT" :
 	    T->policy == 6 ? "DL" : T->policy == 5 ? "IA" : "TS";
