@@ -9,6 +9,7 @@
 
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/xlator.h"
@@ -35,9 +36,11 @@ void dt_sema_program(struct dt_pcb *pcb)
 			dt_sema_declare(pcb, n);
 			break;
 		case N_INLINE:
+			dt_attr_typenames(pcb, n);
 			dt_sema_inline(pcb, n);
 			break;
 		case N_XLATOR:
+			dt_attr_typenames(pcb, n);
 			dt_sema_translator(pcb, n);
 			break;
 		case N_PROVIDER:
@@ -45,6 +48,7 @@ void dt_sema_program(struct dt_pcb *pcb)
 			break;
 		case N_CLAUSE:
 			dt_sema_check_calls(pcb, n);
+			dt_attr_typenames(pcb, n);
 			break;
 		default:
 			break;

@@ -26,7 +26,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
 
-static bool parse_int(const struct dt_node *n)
+bool dt_sema_parse_int(const struct dt_node *n)
 {
 	switch (n->kind) {
 	case N_INT:
@@ -38,11 +38,11 @@ static bool parse_int(const struct dt_node *n)
 		if (n->id != NULL && n->id->kind == IDK_ENUM)
 			return true;
 		return n->id != NULL && n->id->kind == IDK_INLINE && n->id->iparams == NULL &&
-		       n->id->inline_expr != NULL && parse_int(n->id->inline_expr);
+		       n->id->inline_expr != NULL && dt_sema_parse_int(n->id->inline_expr);
 	case N_OP1:
 		switch (n->op) {
 		case T_INEG: case T_IPOS: case T_BNEG: case T_LNEG:
-			return parse_int(n->l);
+			return dt_sema_parse_int(n->l);
 		default:
 			return false;
 		}
@@ -51,12 +51,12 @@ static bool parse_int(const struct dt_node *n)
 		case T_LOR: case T_LXOR: case T_LAND: case T_BOR: case T_XOR: case T_BAND:
 		case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
 		case T_LSH: case T_RSH: case T_ADD: case T_SUB: case T_MUL: case T_DIV: case T_MOD:
-			return parse_int(n->l) && parse_int(n->r);
+			return dt_sema_parse_int(n->l) && dt_sema_parse_int(n->r);
 		default:
 			return false;
 		}
 	case N_CAST:
-		return n->type != NULL && dt_sema_is_integer(n->type) && parse_int(n->l);
+		return n->type != NULL && dt_sema_is_integer(n->type) && dt_sema_parse_int(n->l);
 	default:
 		return false;
 	}
@@ -70,7 +70,7 @@ bool dt_sema_fold_cond(struct dt_pcb *pcb, struct dt_node *n)
 	/* Cooking the condition folds the ?: nested in it first, as parsing does. */
 	if (n->cond->type == NULL)
 		dt_sema_expr(pcb, n->cond);
-	if (!parse_int(n->cond) || !(n->cond->flags & DN_CONST))
+	if (!dt_sema_parse_int(n->cond) || !(n->cond->flags & DN_CONST))
 		return false;
 	struct dt_node *next = n->next;
 	*n = n->cond->cval != 0 ? *n->l : *n->r;

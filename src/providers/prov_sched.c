@@ -20,6 +20,7 @@
  */
 #include "compiler/cg.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"
 
@@ -172,5 +173,5 @@ const struct dt_provider dt_prov_sched = {
 	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
-	.attrs = sp_attrs,
+	.pattr = &dt_pattr_sdt_stable,
 };
