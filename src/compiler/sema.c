@@ -33,6 +33,7 @@ void dt_sema_program(struct dt_pcb *pcb)
 	for (struct dt_node *n = pcb->root; n != NULL; n = n->next) {
 		switch (n->kind) {
 		case N_DECL:
+			dt_attr_typenames(pcb, n);
 			dt_sema_declare(pcb, n);
 			break;
 		case N_INLINE:
@@ -44,6 +45,7 @@ void dt_sema_program(struct dt_pcb *pcb)
 			dt_sema_translator(pcb, n);
 			break;
 		case N_PROVIDER:
+			dt_attr_typenames(pcb, n);
 			dt_sema_provider(pcb, n);
 			break;
 		case N_CLAUSE:

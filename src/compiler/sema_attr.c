@@ -340,18 +340,40 @@ void dt_attr_inline(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *exp
 	id->attr_set = true;
 }
 
+static void check_typename(struct dt_pcb *pcb, struct dt_declspec *spec,
+			   struct dt_declarator *decl, int line)
+{
+	struct dt_attr min;
+
+	if (!amin_at(pcb, true, line, &min))
+		return;
+	struct dt_type *t = dt_sema_typename(pcb, spec, decl, NULL);
+	char what[300];
+	snprintf(what, sizeof(what), "type %s", dt_sema_typestr(pcb, t));
+	check_named(pcb, true, line, type_attr(t), what);
+}
+
+/* The parameters of a declarator (a function's, an associative array's keys): type nodes too. */
+static void params(struct dt_pcb *pcb, struct dt_declarator *d)
+{
+	for (; d != NULL; d = d->outer) {
+		if (d->kind != DK_FUNC && !(d->kind == DK_ARRAY && d->assoc))
+			continue;
+		for (struct dt_node *p = d->params; p != NULL; p = p->next) {
+			params(pcb, p->decl.decl);
+			if (p->decl.spec != NULL)
+				check_typename(pcb, p->decl.spec, p->decl.decl, p->line);
+		}
+	}
+}
+
 /* Type names in source order: DTrace makes them nodes (and checks them) as it parses. */
 static void typenames(struct dt_pcb *pcb, struct dt_node *n)
 {
 	for (; n != NULL; n = n->next) {
-		struct dt_attr min;
-		if (n->tn_spec != NULL && amin_at(pcb, true, n->line, &min) &&
-		    (n->kind == N_CAST || n->kind == N_XLATE || (n->kind == N_SIZEOF && n->l == NULL))) {
-			struct dt_type *t = dt_sema_typename(pcb, n->tn_spec, n->tn_decl, NULL);
-			char what[300];
-			snprintf(what, sizeof(what), "type %s", dt_sema_typestr(pcb, t));
-			check_named(pcb, true, n->line, type_attr(t), what);
-		}
+		if (n->tn_spec != NULL &&
+		    (n->kind == N_CAST || n->kind == N_XLATE || (n->kind == N_SIZEOF && n->l == NULL)))
+			check_typename(pcb, n->tn_spec, n->tn_decl, n->line);
 		switch (n->kind) {
 		case N_CLAUSE:
 			typenames(pcb, n->clause.pred);
@@ -368,6 +390,20 @@ static void typenames(struct dt_pcb *pcb, struct dt_node *n)
 		case N_XLATOR:
 			for (struct dt_node *m = n->xlator.members; m != NULL; m = m->next)
 				typenames(pcb, m->r);
+			continue;
+		case N_DECL:
+			params(pcb, n->decl.decl);
+			continue;
+		case N_INLINE:
+			params(pcb, n->decl.decl);
+			typenames(pcb, n->l);
+			continue;
+		case N_PROVIDER:
+			for (struct dt_node *pr = n->provider.probes; pr != NULL; pr = pr->next) {
+				params(pcb, pr->decl.decl);
+				if (pr->l != NULL)
+					params(pcb, pr->l->decl.decl);
+			}
 			continue;
 		case N_OP3:
 			typenames(pcb, n->cond);
