@@ -23,6 +23,25 @@ static void set_attr(const char **names, struct dt_attr a)
 	names[2] = dt_class_name(a.cls);
 }
 
+/*
+ * Whether a translated type a provider names is known: the D library's
+ * (psinfo_t, bufinfo_t ...) are not under -x nolibs, unless a program
+ * declared one.
+ */
+static bool type_known(dtrace_hdl_t *dtp, const char *name)
+{
+	char base[128];
+	size_t n = strlen(name);
+
+	while (n > 0 && (name[n - 1] == '*' || name[n - 1] == ' '))
+		n--;
+	if (!dtp->opts.nolibs || strcmp(name, "string") == 0 || n >= sizeof(base))
+		return true;
+	memcpy(base, name, n);
+	base[n] = '\0';
+	return dt_type_lookup(&dtp->types, base) != NULL;
+}
+
 /* The argument types of prp, as DTrace's print_probe_info() lists them. */
 static void arg_types(dtrace_hdl_t *dtp, const struct dt_probe *prp, dtrace_probedetail_t *pd)
 {
@@ -33,8 +52,9 @@ static void arg_types(dtrace_hdl_t *dtp, const struct dt_probe *prp, dtrace_prob
 		if (pv->arg_desc != NULL) {
 			if (!pv->arg_desc(dtp, prp, i, &native, &xlate))
 				break;
+			const char *t = xlate != NULL ? xlate : native;
 			snprintf(pd->argtype[i], sizeof(pd->argtype[i]), "%s",
-				 xlate != NULL ? xlate : native);
+				 type_known(dtp, t) ? t : "(unknown)");
 		} else if (pv->arg_type != NULL) {
 			struct dt_type *t = pv->arg_type(dtp, prp, i);
 			if (t == NULL)
