@@ -158,6 +158,26 @@ typedef struct dtrace_probedetail {
 } dtrace_probedetail_t;
 int dtrace_probe_detail(dtrace_hdl_t *dtp, uint32_t id, dtrace_probedetail_t *pd);
 
+/*
+ * dtrace -v: the least stability attributes of a compiled program's
+ * probe descriptions and of its statements, each as the names of its
+ * name stability, data stability and dependency class.
+ */
+int dtrace_prog_stability(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, const char *desc[3],
+			  const char *stmt[3]);
+
+/*
+ * dtrace -ev: each probe description of the program's clauses, in order,
+ * as "provider:module:function:name", with what DTrace's probe info says
+ * of it (attributes, and the argument types of a probe it matches), or
+ * NULL when it says nothing (no probe, or probes that may differ).  A
+ * non-zero return from func stops the walk and is returned.
+ */
+typedef int dtrace_pdesc_f(dtrace_hdl_t *dtp, const char *desc, const dtrace_probedetail_t *pd,
+			   void *arg);
+int dtrace_prog_pdesc_iter(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, dtrace_pdesc_f *func,
+			   void *arg);
+
 /* Providers, with the reason each cannot be used on this system (NULL if it can). */
 typedef int dtrace_provider_f(dtrace_hdl_t *dtp, const char *name, const char *unavailable,
 			      void *arg);

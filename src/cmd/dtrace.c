@@ -194,6 +194,18 @@ static void list_attrs(FILE *fp, const char *what, const char *const *a)
 		a[0], a[1], a[2]);
 }
 
+static void list_detail(FILE *fp, const dtrace_probedetail_t *pd)
+{
+	list_attrs(fp, "Probe Description", pd->attr);
+	list_attrs(fp, "Argument", pd->attr + 3);
+	fprintf(fp, "\n\tArgument Types\n");
+	for (int i = 0; i < pd->nargs; i++)
+		fprintf(fp, "\t\targs[%d]: %s\n", i, pd->argtype[i]);
+	if (pd->nargs == 0)
+		fprintf(fp, "\t\tNone\n");
+	fprintf(fp, "\n");
+}
+
 static int list_probe(dtrace_hdl_t *dtp, const dtrace_probeinfo_t *pi, void *arg)
 {
 	struct listing *l = arg;
@@ -203,15 +215,44 @@ static int list_probe(dtrace_hdl_t *dtp, const dtrace_probeinfo_t *pi, void *arg
 		pi->name);
 	if (!l->verbose || dtrace_probe_detail(dtp, pi->id, &pd) < 0)
 		return 0;
-	list_attrs(l->fp, "Probe Description", pd.attr);
-	list_attrs(l->fp, "Argument", pd.attr + 3);
-	fprintf(l->fp, "\n\tArgument Types\n");
-	for (int i = 0; i < pd.nargs; i++)
-		fprintf(l->fp, "\t\targs[%d]: %s\n", i, pd.argtype[i]);
-	if (pd.nargs == 0)
-		fprintf(l->fp, "\t\tNone\n");
-	fprintf(l->fp, "\n");
+	list_detail(l->fp, &pd);
 	return 0;
+}
+
+/* dtrace -ev: each description, and what DTrace's probe info says of it. */
+static int report_pdesc(dtrace_hdl_t *dtp, const char *desc, const dtrace_probedetail_t *pd,
+			void *arg)
+{
+	FILE *fp = arg;
+
+	(void)dtp;
+	fprintf(fp, "\n%s\n", desc);
+	if (pd != NULL)
+		list_detail(fp, pd);
+	return 0;
+}
+
+/* DTrace's exec_prog() -v report: the program's least attributes. */
+static void stability_report(dtrace_hdl_t *dtp, FILE *fp, dtrace_prog_t *prog, const char *what,
+			     const char *name, bool compile_only)
+{
+	const char *desc[3], *stmt[3];
+
+	dtrace_prog_stability(dtp, prog, desc, stmt);
+	fprintf(fp, "\nStability attributes for %s %s:\n", what, name);
+	list_attrs(fp, "Minimum Probe Description", desc);
+	list_attrs(fp, "Minimum Statement", stmt);
+	if (compile_only)
+		dtrace_prog_pdesc_iter(dtp, prog, report_pdesc, fp);
+	else
+		fprintf(fp, "\n");
+	fflush(fp);
+}
+
+static void close_out(FILE *out)
+{
+	if (out != stdout)
+		fclose(out);
 }
 
 static void no_match(dtrace_hdl_t *dtp, const char *desc, void *arg)
@@ -703,37 +744,7 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		return E_SUCCESS;
 	}
 
-	int64_t q = 0;
-	bool quiet = o->quiet_flag || (dtrace_getopt(dtp, "quiet", &q) == 0 && q);
-	int total = 0;
-	for (int i = 0; i < o->ncmds; i++) {
-		struct cmd *c = &o->cmds[i];
-		if (!o->compile_only && dtrace_prog_exec(dtp, c->prog) < 0) {
-			errmsg("failed to enable '%s': %s", c->arg, dtrace_errmsg(dtp));
-			return E_ERROR;
-		}
-		int n = dtrace_prog_nprobes(c->prog);
-		total += n;
-		/* As DTrace's exec_prog: -e compiles without enabling, and says nothing. */
-		if (!quiet && !o->compile_only) {
-			char *name = c->kind == CMD_SCRIPT ? strdup(c->arg) : crop_desc(c->arg);
-			errmsg("%s '%s' matched %d probe%s", c->kind == CMD_SCRIPT ? "script" : "description",
-			       name ? name : c->arg, n, n == 1 ? "" : "s");
-			free(name);
-		}
-	}
-	/* -S and -x verbose: the code compiled for each clause (DTrace's DIFV flag). */
-	int64_t verbose = 0;
-	if (o->disasm || (dtrace_getopt(dtp, "verbose", &verbose) == 0 && verbose))
-		dtrace_disassemble(dtp, stderr);
-	if (o->compile_only)
-		return E_SUCCESS;
-
-	if (total == 0 && !o->zdefs) {
-		errmsg("no probes %s", o->ncmds ? "matched" : "specified");
-		return E_ERROR;
-	}
-
+	/* As DTrace's main: the output file first, where -v reports go too. */
 	if (o->ofile != NULL) {
 		const char *why = NULL;
 		if ((out = open_ofile(dtp, o->ofile, true, &why)) == NULL) {
@@ -741,6 +752,43 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 			return E_ERROR;
 		}
 		dtrace_set_output(dtp, out);
+	}
+	int64_t q = 0;
+	bool quiet = o->quiet_flag || (dtrace_getopt(dtp, "quiet", &q) == 0 && q);
+	int total = 0;
+	for (int i = 0; i < o->ncmds; i++) {
+		struct cmd *c = &o->cmds[i];
+		if (!o->compile_only && dtrace_prog_exec(dtp, c->prog) < 0) {
+			errmsg("failed to enable '%s': %s", c->arg, dtrace_errmsg(dtp));
+			close_out(out);
+			return E_ERROR;
+		}
+		int n = dtrace_prog_nprobes(c->prog);
+		total += n;
+		char *name = c->kind == CMD_SCRIPT ? strdup(c->arg) : crop_desc(c->arg);
+		const char *what = c->kind == CMD_SCRIPT ? "script" : "description";
+		/* As DTrace's exec_prog: -e compiles without enabling, and says nothing. */
+		if (!quiet && !o->compile_only)
+			errmsg("%s '%s' matched %d probe%s", what, name ? name : c->arg, n,
+			       n == 1 ? "" : "s");
+		if (o->verbose)
+			stability_report(dtp, out, c->prog, what, name ? name : c->arg,
+					 o->compile_only);
+		free(name);
+	}
+	/* -S and -x verbose: the code compiled for each clause (DTrace's DIFV flag). */
+	int64_t verbose = 0;
+	if (o->disasm || (dtrace_getopt(dtp, "verbose", &verbose) == 0 && verbose))
+		dtrace_disassemble(dtp, stderr);
+	if (o->compile_only) {
+		close_out(out);
+		return E_SUCCESS;
+	}
+
+	if (total == 0 && !o->zdefs) {
+		errmsg("no probes %s", o->ncmds ? "matched" : "specified");
+		close_out(out);
+		return E_ERROR;
 	}
 
 	struct sigaction sa;

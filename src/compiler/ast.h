@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "compiler/token.h"
+#include "lib/attr.h"
 
 struct dt_type;
 struct dt_ident;
@@ -201,6 +202,7 @@ struct dt_node {
 	struct dt_ident *id;
 	unsigned flags;			/* DN_* below */
 	int64_t cval;			/* folded constant value (DN_CONST) */
+	struct dt_attr attr;		/* stability attributes (DN_ATTR, sema_attr.c) */
 	void *aux;			/* checked printf format (struct dt_pf_format) */
 };
 
@@ -214,6 +216,8 @@ struct dt_node {
 #define DN_AMEM     0x40	/* an lvalue in alloca()'d memory */
 #define DN_AMIXED   0x80	/* ?: of alloca and other pointers */
 #define DN_ACTION   0x100	/* an action called inside an expression */
+#define DN_ATTR     0x200	/* attr is computed */
+#define DN_ATTRFIX  0x400	/* attr is fixed by a rule (kernel symbol, enum tag, sizeof type) */
 
 int dt_node_list_len(const struct dt_node *n);
 

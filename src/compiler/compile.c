@@ -19,6 +19,7 @@
 #include "compiler/pragma.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
+#include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "consumer/aggdesc.h"
 #include "compiler/types.h"
@@ -215,7 +216,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		}
 	}
 	dt_vec_free(&mc.seen);
-	dt_sema_clause(pcb, st);
+	dt_attr_clause(pcb, st);
 }
 
 /* String keys of a new aggregation take the longest string any use can give. */

@@ -12,6 +12,7 @@
 #include "compiler/pragma.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
+#include "compiler/sema_attr.h"
 #include "compiler/ulib.h"
 #include "lib/dt_impl.h"
 
@@ -46,7 +47,7 @@ struct dt_node *dt_compile_front(struct dtrace_hdl *dtp, const char *src, const 
 			struct dt_stmt *st = dt_palloc(&pcb, sizeof(*st));
 			st->clause = n;
 			st->npdescs = n->clause.npdescs;
-			dt_sema_clause(&pcb, st);
+			dt_attr_clause(&pcb, st);
 			stmts[k++] = st;
 		}
 		/* Actions are checked after all clauses, as dtrace_compile() does. */

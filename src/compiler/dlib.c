@@ -129,11 +129,18 @@ bool dt_dlib_kernel_defines(const char *name)
 	return false;
 }
 
+/* What DTrace defines even without its library (its _dtrace_hardwire), as the base part does. */
+static const char hardwired[] = "inline int NULL = 0;\n";
+
 int dt_dlib_provide(struct dtrace_hdl *dtp, const char *name)
 {
-	/* -x nolibs: programs get no D library at all. */
-	if (dtp->opts.nolibs)
-		return 0;
+	/* -x nolibs: programs get no D library at all, but NULL. */
+	if (dtp->opts.nolibs) {
+		if (strcmp(name, "NULL") != 0 || dtp->dlib_state != DLIB_UNLOADED ||
+		    dtp->hwlib_state != DLIB_UNLOADED)
+			return 0;
+		return load(dtp, &dtp->hwlib_state, hardwired, false) == 0 ? 1 : -EINVAL;
+	}
 	if (dtp->dlib_state == DLIB_UNLOADED)
 		return dt_dlib_load(dtp) == 0 ? 1 : -EINVAL;
 	if (dtp->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))

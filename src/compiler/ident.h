@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/attr.h"
+
 struct dt_type;
 struct dt_node;
 struct dt_pcb;
@@ -101,6 +103,9 @@ struct dt_ident {
 	struct dt_ident **iparams;	/* inline arrays: the parameters (IDK_XLARG), nkeys of them */
 	int64_t value;			/* IDK_ENUM */
 	int line;
+	/* Stability attributes, if an inline's value or a #pragma set them (sema_attr.c). */
+	struct dt_attr attr;
+	bool attr_set;
 	/* Aggregations: the function and its signature from first use. */
 	int aggfunc;
 	struct dt_node *aggkeys_first;

@@ -17,6 +17,7 @@
 #include "compiler/ksym.h"
 #include "compiler/parser.h"
 #include "compiler/sema.h"
+#include "compiler/sema_attr.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/kallsyms.h"
@@ -223,6 +224,10 @@ void dt_ksym_cook(struct dt_pcb *pcb, struct dt_node *n)
 	struct ksym ks;
 	int line = n->line;
 
+	const char *bt = strrchr(n->ident.name, '`');
+	char what[300];
+
+	snprintf(what, sizeof(what), "symbol vmlinux`%s", bt != NULL ? bt + 1 : n->ident.name);
 	resolve(pcb, line, n->ident.name, &ks);
 	struct dt_type *ptr = dt_type_ptr(tt, ks.type);
 	struct dt_node *addr;
@@ -249,4 +254,6 @@ void dt_ksym_cook(struct dt_pcb *pcb, struct dt_node *n)
 	n->type = ks.type;
 	n->flags = DN_LVALUE;
 	n->id = NULL;
+	/* DTrace's attributes of a symbol reference (_dtrace_symattr). */
+	dt_attr_fixed(pcb, n, dt_attr_private, what);
 }

@@ -13,11 +13,13 @@
 
 #include "compiler/ast.h"
 #include "dtrace.h"
+#include "lib/attr.h"
 #include "lib/util.h"
 
 struct dtrace_hdl;
 struct dt_sema_ctx;
 struct dt_cg;
+struct dt_pattr;
 
 struct dt_pcb {
 	struct dtrace_hdl *hdl;
@@ -57,8 +59,15 @@ struct dt_pcb {
 	struct dt_pragma_ref {
 		const char *what, *name;
 		int line;
+		struct dt_attr attr;	/* attributes: what it gives the identifier */
 	} *prefs;
 	int nprefs;
+	/* #pragma D option amin: this compile's minimum attributes, from that line on. */
+	struct dt_attr amin;
+	bool amin_set;
+	int amin_line;
+	/* The provider attributes of the clause description being checked (sema_attr.c). */
+	const struct dt_pattr *ctx;
 };
 
 /*

@@ -17,6 +17,7 @@
 #include "lib/attr.h"
 #include "lib/dt_impl.h"
 #include "lib/optval.h"
+#include "providers/pattr.h"
 #include "providers/probe.h"
 
 /* Where a directive may appear: after '#', after "#pragma", after "#pragma D". */
@@ -49,7 +50,7 @@ static bool defined_outside(struct dtrace_hdl *dtp, const char *name)
 }
 
 /* Remember an attributes/binding pragma for an identifier the program has yet to define. */
-static void defer(struct pctx *c, const char *name)
+static void defer(struct pctx *c, const char *name, const struct dt_attr *attr)
 {
 	struct dt_pcb *pcb = c->pcb;
 	struct dt_pragma_ref *r = dt_palloc(pcb, sizeof(*r) * (size_t)(pcb->nprefs + 1));
@@ -59,6 +60,7 @@ static void defer(struct pctx *c, const char *name)
 	r[pcb->nprefs].what = c->name;
 	r[pcb->nprefs].name = dt_pstrdup(pcb, name);
 	r[pcb->nprefs].line = c->line;
+	r[pcb->nprefs].attr = attr != NULL ? *attr : dt_attr_default;
 	pcb->prefs = r;
 	pcb->nprefs++;
 }
@@ -95,11 +97,13 @@ static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
 				  "malformed #pragma %s <attributes> <ident>", c->name);
 		name = t[2].s;
 		if (provider_known(pcb, name)) {
-			static const char *const parts[] = { "provider", "module", "function", "name",
-							     "args" };
-			for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
-				if (strcmp(t[3].s, parts[i]) == 0)
-					return;
+			/* The provider's attributes change for the rest of the handle's life. */
+			int rc = dt_pattr_set(pcb->hdl, name, dt_provider_lookup(pcb->hdl, name),
+					      t[3].s, attr);
+			if (rc == -ENOMEM)
+				dt_cnomem(pcb);
+			if (rc == 0)
+				return;
 			/* DTrace's message names the provider as the component and vice versa. */
 			dt_cerror(pcb, "D_PRAGMA_INVAL", c->line,
 				  "invalid component \"%s\" in attribute #pragma for provider %s", name,
@@ -109,7 +113,7 @@ static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
 		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
 			  "#pragma %s cannot modify entity defined outside program scope", c->name);
 	}
-	defer(c, name);
+	defer(c, name, &attr);
 }
 
 static void pragma_binding(struct pctx *c, const struct dt_ctok *t, int n)
@@ -126,7 +130,7 @@ static void pragma_binding(struct pctx *c, const struct dt_ctok *t, int n)
 	if (defined_outside(pcb->hdl, t[1].s))
 		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
 			  "#pragma %s cannot modify entity defined outside program scope", c->name);
-	defer(c, t[1].s);
+	defer(c, t[1].s, NULL);
 }
 
 /* A kernel module with type information (vmlinux, or a module with BTF). */
@@ -201,7 +205,18 @@ static void pragma_option(struct pctx *c, const struct dt_ctok *t, int n)
 	char *name = dt_pstrdup(pcb, t[0].s), *val = strchr(name, '=');
 	if (val != NULL)
 		*val++ = '\0';
-	if (dt_option_set_from(dtp, name, val, true) < 0) {
+	/* amin from a program is that compile's, from this line on (dt_opt_amin()). */
+	struct dt_attr amin = dtp->opts.amin;
+	bool amin_set = dtp->opts.amin_set;
+	int rc = dt_option_set_from(dtp, name, val, true);
+	if (rc == 0 && strcmp(name, "amin") == 0) {
+		pcb->amin = dtp->opts.amin;
+		pcb->amin_set = true;
+		pcb->amin_line = c->line;
+		dtp->opts.amin = amin;
+		dtp->opts.amin_set = amin_set;
+	}
+	if (rc < 0) {
 		if (val == NULL)
 			dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s': %s",
 				  name, dtp->errmsg);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "compiler/ast.h"
+#include "lib/attr.h"
 #include "lib/util.h"
 
 struct dt_probe;
@@ -19,6 +20,8 @@ struct dt_stmt {
 	DT_VEC(struct dt_probe *) probes;	/* probes it enables */
 	DT_VEC(int) probe_pdesc;		/* which probe description matched each */
 	int npdescs;
+	/* Per description: DTrace's descattr and stmtattr (sema_attr.c), for dtrace -v. */
+	struct dt_attr *descattr, *stmtattr;
 	struct dtrace_prog *prog;
 	struct bo_func *func;		/* its BPF function, after codegen */
 	struct dt_rdesc *rdesc;		/* the (largest) record it writes, NULL if none */

@@ -9,6 +9,7 @@
 
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/xlator.h"
@@ -32,19 +33,24 @@ void dt_sema_program(struct dt_pcb *pcb)
 	for (struct dt_node *n = pcb->root; n != NULL; n = n->next) {
 		switch (n->kind) {
 		case N_DECL:
+			dt_attr_typenames(pcb, n);
 			dt_sema_declare(pcb, n);
 			break;
 		case N_INLINE:
+			dt_attr_typenames(pcb, n);
 			dt_sema_inline(pcb, n);
 			break;
 		case N_XLATOR:
+			dt_attr_typenames(pcb, n);
 			dt_sema_translator(pcb, n);
 			break;
 		case N_PROVIDER:
+			dt_attr_typenames(pcb, n);
 			dt_sema_provider(pcb, n);
 			break;
 		case N_CLAUSE:
 			dt_sema_check_calls(pcb, n);
+			dt_attr_typenames(pcb, n);
 			break;
 		default:
 			break;

@@ -7,6 +7,7 @@
 
 #include "compiler/ident.h"
 #include "compiler/sema.h"
+#include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
@@ -190,6 +191,7 @@ static void declare_variable(struct dt_pcb *pcb, struct dt_node *n, const char *
 		memcpy(id->keys, info->keys, sizeof(*id->keys) * (size_t)info->nkeys);
 		id->nkeys = info->nkeys;
 	}
+	dt_attr_declared(pcb, id, line);
 }
 
 void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n)
@@ -317,4 +319,5 @@ void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n)
 			nomem(pcb, line);
 		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);
 	}
+	dt_attr_inline(pcb, id, n->l, line);
 }

@@ -7,6 +7,7 @@
 #include "compiler/ksym.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
+#include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/walk.h"
@@ -319,7 +320,7 @@ void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char 
 }
 
 /* How DTrace names an expression in messages (dt_node_name). */
-static const char *node_name(struct dt_pcb *pcb, struct dt_node *n)
+const char *dt_sema_node_name(struct dt_pcb *pcb, struct dt_node *n)
 {
 	char buf[512];
 
@@ -405,7 +406,7 @@ static void cook_subscript(struct dt_pcb *pcb, struct dt_node *n)
 			  (unsigned long long)k->cval, at->nelems);
 	if (k->next != NULL)
 		dt_cerror(pcb, "D_ARR_BADREF", n->line, "cannot access %s as an associative array",
-			  node_name(pcb, base));
+			  dt_sema_node_name(pcb, base));
 	/* A string's characters: s[i] is a char. */
 	if (dt_type_is_string(sum)) {
 		n->type = TT(pcb)->t_char;
@@ -441,6 +442,7 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 	if (base->kind == N_IDENT && base->op != T_SELF && base->op != T_THIS) {
 		struct dt_ident *id = dt_sema_resolve(pcb, base->ident.name);
 		if (id != NULL && id->kind == IDK_BVAR && id->code == BV_ARGS) {
+			dt_attr_ident_check(pcb, n, id);
 			long long idx = dt_sema_builtin_index(pcb, n, id);
 			dt_sema_args_check(pcb, idx, n->line);
 			int i = (int)idx;	/* 0..9 once checked */
@@ -906,6 +908,8 @@ static void enum_tag(struct dt_pcb *pcb, struct dt_node *n, struct dt_node *l, s
 		r->i.suffix[0] = '\0';
 		r->i.decimal = true;
 		mark_const(r, l->type, e->enums[i].value);
+		/* DTrace gives the tag a kernel symbol's attributes. */
+		dt_attr_fixed(pcb, r, dt_attr_private, NULL);
 		return;
 	}
 }
@@ -1472,6 +1476,7 @@ void dt_sema_expr(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_UNKNOWN", n->line, "internal error: unexpected node in expression");
 	}
 	dt_sema_alloca_taint(pcb, n);
+	dt_attr_expr(pcb, n);
 }
 
 void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
@@ -1488,6 +1493,8 @@ void dt_sema_stmts(struct dt_pcb *pcb, struct dt_node *list)
 				dt_sema_agg_stmt(pcb, s->l);
 			else
 				dt_sema_expr(pcb, s->l);
+			if (s->l->kind == N_CALL || s->l->kind == N_AGG)
+				dt_attr_expr(pcb, s->l);
 			break;
 		case N_IF:
 			dt_sema_expr(pcb, s->cond);

@@ -32,7 +32,7 @@
  * definitions by a loop, not recursion: a chain a + b + c ... is as deep
  * as it is long.
  */
-static bool parse_int(struct dt_pcb *pcb, const struct dt_node *n)
+bool dt_sema_parse_int(struct dt_pcb *pcb, const struct dt_node *n)
 {
 	for (;;) {
 		dt_nest_check(pcb, n->line, "expression");
@@ -64,7 +64,7 @@ static bool parse_int(struct dt_pcb *pcb, const struct dt_node *n)
 			case T_EQU: case T_NEQ: case T_LT: case T_LE: case T_GT: case T_GE:
 			case T_LSH: case T_RSH: case T_ADD: case T_SUB: case T_MUL: case T_DIV:
 			case T_MOD:
-				if (!parse_int(pcb, n->r))
+				if (!dt_sema_parse_int(pcb, n->r))
 					return false;
 				n = n->l;
 				continue;
@@ -90,7 +90,7 @@ bool dt_sema_fold_cond(struct dt_pcb *pcb, struct dt_node *n)
 	/* Cooking the condition folds the ?: nested in it first, as parsing does. */
 	if (n->cond->type == NULL)
 		dt_sema_expr(pcb, n->cond);
-	if (!parse_int(pcb, n->cond) || !(n->cond->flags & DN_CONST))
+	if (!dt_sema_parse_int(pcb, n->cond) || !(n->cond->flags & DN_CONST))
 		return false;
 	struct dt_node *next = n->next;
 	*n = n->cond->cval != 0 ? *n->l : *n->r;

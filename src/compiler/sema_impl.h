@@ -54,6 +54,10 @@ void dt_sema_agg_stmt(struct dt_pcb *pcb, struct dt_node *a);
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n);
 /* The function a call names (D_FUNC_UNDEF, D_FUNC_IDKIND otherwise). */
 struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line);
+/* How DTrace's messages name an expression ("scalar x", "operator +"). */
+const char *dt_sema_node_name(struct dt_pcb *pcb, struct dt_node *n);
+/* An integer constant to DTrace's parser (sema_fold.c). */
+bool dt_sema_parse_int(struct dt_pcb *pcb, const struct dt_node *n);
 /* A node's type as DTrace's messages name it ("aggregation" for a dynamic one). */
 const char *dt_sema_node_typestr(struct dt_pcb *pcb, struct dt_node *n);
 

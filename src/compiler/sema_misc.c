@@ -1,4 +1,5 @@
 /* Semantic checks of probe argument types; aggregating function names. */
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "compiler/parser.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
+#include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "compiler/types.h"
 #include "compiler/xlator.h"
@@ -59,12 +61,6 @@ long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt
 	return (long long)k->cval;
 }
 
-/* A description field that leaves the choice open: empty or a pattern. */
-static bool is_glob(const char *f)
-{
-	return f == NULL || f[0] == '\0' || strpbrk(f, "*?[") != NULL;
-}
-
 /* The probe description as DTrace spells it (dtrace_desc2str). */
 static void desc_str(const struct dt_pdesc *pd, char *buf, size_t len)
 {
@@ -91,14 +87,15 @@ void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line)
 	const struct dt_pdesc *pd = st->clause->clause.pdescs[0];
 	desc_str(pd, name, sizeof(name));
 	/*
-	 * dt_probe_info: probes matched by a description whose provider or
-	 * name is left open may differ in their arguments (the name is the
-	 * part providers keep stable, the arguments they do not).
+	 * No probe info for the description (dt_probe_info()): no probe
+	 * (-Z), or several that the fields it leaves open may make differ,
+	 * as its provider's attributes say (pattr.c).  (The front end alone,
+	 * without a program, matches no probe at all.)
 	 */
 	size_t nmatch = 0;
 	for (size_t k = 0; k < st->probes.n; k++)
 		nmatch += st->probe_pdesc.v[k] == 0;
-	if (nmatch > 1 && (is_glob(pd->prov) || is_glob(pd->name)))
+	if ((nmatch > 0 || st->prog != NULL) && !dt_attr_pdesc_known(pcb, st))
 		dt_cerror(pcb, "D_ARGS_MULTI", line,
 			  "args[ ] may not be referenced because probe description %s matches an "
 			  "unstable set of probes", name);
@@ -128,11 +125,33 @@ static struct dt_type *named_type(struct dt_pcb *pcb, const char *text)
 	return dt_sema_typename(pcb, t->tn_spec, t->tn_decl, NULL);
 }
 
+/* The same, or NULL if it names no type here (a D library type under -x nolibs). */
+static struct dt_type *try_named_type(struct dt_pcb *pcb, const char *text)
+{
+	struct dtrace_hdl *dtp = pcb->hdl;
+	char errmsg[sizeof(dtp->errmsg)], errtag[sizeof(dtp->errtag)];
+	int err = dtp->err;
+	jmp_buf saved;
+	struct dt_type *volatile t = NULL;
+
+	memcpy(errmsg, dtp->errmsg, sizeof(errmsg));
+	memcpy(errtag, dtp->errtag, sizeof(errtag));
+	memcpy(saved, pcb->jb, sizeof(jmp_buf));
+	if (setjmp(pcb->jb) == 0)
+		t = named_type(pcb, text);
+	memcpy(pcb->jb, saved, sizeof(jmp_buf));
+	dtp->err = err;
+	memcpy(dtp->errmsg, errmsg, sizeof(errmsg));
+	memcpy(dtp->errtag, errtag, sizeof(errtag));
+	return t;
+}
+
 /* Marks the native args[i] inside a translation (so it is not translated again). */
 static const char native_arg;
 
 void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 {
+	struct dtrace_hdl *dtp = pcb->hdl;
 	struct dt_stmt *st = pcb->sema ? pcb->sema->stmt : NULL;
 	struct dt_probe *prp = st != NULL && st->probes.n > 0 ? st->probes.v[0] : NULL;
 	const char *native = NULL, *xlate = NULL;
@@ -142,8 +161,23 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 		n->type = dt_sema_args_type(pcb, i);
 		return;
 	}
-	struct dt_type *nt = named_type(pcb, native);
-	if (xlate == NULL || n->aux == &native_arg) {
+	/*
+	 * As dt_idcook_args(): the type args[i] has (translated or not), then
+	 * the probe's own, must be known; the D library's (psinfo_t ...) are
+	 * not under -x nolibs.
+	 */
+	bool translated = xlate != NULL && n->aux != &native_arg;
+	if (translated && strcmp(xlate, "string") != 0 && !dtp->opts.nolibs)
+		dt_dlib_load_kernel(dtp);
+	struct dt_type *xt = translated ? try_named_type(pcb, xlate) : NULL;
+	struct dt_type *nt = try_named_type(pcb, native);
+	if (translated ? xt == NULL : nt == NULL)
+		dt_cerror(pcb, "D_ARGS_TYPE", n->line,
+			  "failed to resolve translated type for args[%d]", i);
+	if (nt == NULL)
+		dt_cerror(pcb, "D_ARGS_TYPE", n->line, "failed to resolve native type for args[%d]",
+			  i);
+	if (!translated) {
 		n->type = nt;
 		if (dt_type_is_pointer(nt) && dt_type_base(nt)->userland)
 			n->flags |= DN_USERLAND;
@@ -166,8 +200,6 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 		st->uses_scratch = true;
 		return;
 	}
-	dt_dlib_load_kernel(pcb->hdl);
-	struct dt_type *xt = named_type(pcb, xlate);
 	struct dt_type *dst = dt_type_is_pointer(xt) ? dt_type_base(xt)->base : xt;
 	struct dt_translator *xl = dt_xlator_find(pcb->hdl, nt, dst);
 	if (xl == NULL)

@@ -1,6 +1,7 @@
-/* Stability attributes written as DTrace writes them: "Name/Data/Class". */
+/* Stability attributes: DTrace's names and values, and their minimum. */
 #include "lib/attr.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -9,6 +10,15 @@
 static const char *const stability[] = { "Internal", "Private", "Obsolete", "External",
 					  "Unstable", "Evolving", "Stable", "Standard" };
 static const char *const classes[] = { "Unknown", "CPU", "Platform", "Group", "ISA", "Common" };
+
+const struct dt_attr dt_attr_default = DT_ATTR(STABLE, STABLE, COMMON);
+const struct dt_attr dt_attr_max = DT_ATTR(STANDARD, STANDARD, COMMON);
+const struct dt_attr dt_attr_private = DT_ATTR(PRIVATE, PRIVATE, UNKNOWN);
+const struct dt_pattr dt_pattr_unstable = {
+	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+	DT_ATTR(UNSTABLE, UNSTABLE, COMMON), DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+	DT_ATTR(UNSTABLE, UNSTABLE, COMMON),
+};
 
 const char *dt_stability_name(int s)
 {
@@ -47,4 +57,30 @@ int dt_str2attr(const char *s, struct dt_attr *a)
 	}
 	/* As DTrace: nothing may follow the class. */
 	return *s == '\0' ? 0 : -1;
+}
+
+static int min(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+struct dt_attr dt_attr_min(struct dt_attr a, struct dt_attr b)
+{
+	struct dt_attr m = { min(a.name, b.name), min(a.data, b.data), min(a.cls, b.cls) };
+
+	return m;
+}
+
+bool dt_attr_below(struct dt_attr a, struct dt_attr min)
+{
+	return a.name < min.name || a.data < min.data || a.cls < min.cls;
+}
+
+const char *dt_attr_str(struct dt_attr a, char *buf, size_t len)
+{
+	const char *n = dt_stability_name(a.name), *d = dt_stability_name(a.data);
+	const char *c = dt_class_name(a.cls);
+
+	snprintf(buf, len, "%s/%s/%s", n ? n : "?", d ? d : "?", c ? c : "?");
+	return buf;
 }

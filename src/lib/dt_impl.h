@@ -57,11 +57,13 @@ struct dtrace_hdl {
 
 	/* Identifiers: user variables, inlines (built-ins are static tables). */
 	struct dt_htab idents;
+	struct dt_htab prov_pattr;	/* providers' attributes #pragma D attributes set */
 	uint32_t bss_size;		/* .bss bytes used by globals and state */
 	uint32_t nvars;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
 	int dlib_state;			/* enum dt_dlib_state */
 	int kdlib_state;
+	int hwlib_state;		/* NULL alone, under -x nolibs (dlib.c) */
 	int ulib_state;			/* -L libraries: 0 not loaded, 1 loaded, <0 failed */		/* ... of the library's kernel part (dlib.h) */
 	struct dt_translator *xlators;	/* translators, in definition order (xlator.h) */
 	bool uses_strtok;		/* strtok()'s state is in scratch ... */

@@ -18,6 +18,7 @@
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
+#include "providers/pattr.h"
 #include "providers/probe.h"
 
 /* libbpf's messages are replaced by ours; DTRACE_DEBUG shows them. */
@@ -83,6 +84,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_runtime_destroy(dtp);
 	dt_proc_release_all(dtp);
 	dt_probes_fini(dtp);
+	dt_pattr_fini(dtp);
 	dt_idents_fini(dtp);
 	dt_agg_fini(dtp);
 	dt_syms_free(dtp);

@@ -10,6 +10,7 @@
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 
 static int populate(dtrace_hdl_t *dtp)
@@ -68,6 +69,7 @@ static int no_args(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 
 const struct dt_provider dt_prov_dtrace = {
 	.name = "dtrace",
+	.pattr = &dt_pattr_dtrace,
 	.populate = populate,
 	.arg_count = no_args,
 	.mech_class = mech_class,

@@ -27,6 +27,7 @@
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 
 /*
@@ -298,6 +299,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 
 const struct dt_provider dt_prov_fbt = {
 	.name = "fbt",
+	.pattr = &dt_pattr_kernel,
 	.lazy = true,
 	.populate = populate,
 	.provide = provide,

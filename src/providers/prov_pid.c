@@ -20,6 +20,7 @@
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
@@ -448,6 +449,7 @@ static const char *mech_class(const struct dt_probe *prp)
 
 const struct dt_provider dt_prov_pid = {
 	.name = "pid",
+	.pattr = &dt_pattr_uprobe,
 	.provide = provide,
 	.mech_class = mech_class,
 	.choose = dt_uprobe_choose,

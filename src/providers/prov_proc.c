@@ -21,6 +21,7 @@
 
 #include "compiler/cg.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
@@ -224,5 +225,5 @@ const struct dt_provider dt_prov_proc = {
 	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
-	.attrs = sp_attrs,
+	.pattr = &dt_pattr_sdt_stable,
 };

@@ -20,6 +20,7 @@
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 
 #define NS 1000000000ULL
@@ -219,6 +220,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 
 const struct dt_provider dt_prov_profile = {
 	.name = "profile",
+	.pattr = &dt_pattr_profile,
 	.populate = populate,
 	.provide = provide,
 	.mech_class = mech_class,

@@ -24,6 +24,7 @@
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
@@ -255,5 +256,5 @@ const struct dt_provider dt_prov_sched = {
 	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
-	.attrs = sp_attrs,
+	.pattr = &dt_pattr_sdt_stable,
 };

@@ -17,6 +17,7 @@
 #include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
@@ -148,6 +149,7 @@ static const char *unavailable(dtrace_hdl_t *dtp)
 
 const struct dt_provider dt_prov_sdt = {
 	.name = "sdt",
+	.pattr = &dt_pattr_sdt,
 	.populate = populate,
 	.mech_class = mech_class,
 	.choose = choose,

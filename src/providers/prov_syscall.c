@@ -20,6 +20,7 @@
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/syscall_table.h"
 #include "providers/tp_format.h"
@@ -438,6 +439,7 @@ static const char *unavailable(dtrace_hdl_t *dtp)
 
 const struct dt_provider dt_prov_syscall = {
 	.name = "syscall",
+	.pattr = &dt_pattr_kernel,
 	.populate = populate,
 	.mech_class = mech_class,
 	.choose = choose,

@@ -18,6 +18,7 @@
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
 #include "providers/probe.h"
+#include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
@@ -219,6 +220,7 @@ static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 
 const struct dt_provider dt_prov_usdt = {
 	.name = "usdt",
+	.pattr = &dt_pattr_uprobe,
 	.provide = provide,
 	.mech_class = mech_class,
 	.choose = dt_uprobe_choose,

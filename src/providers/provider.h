@@ -18,6 +18,7 @@ struct dt_pdesc;
 struct dt_cg;
 struct dt_group;
 struct dt_type;
+struct dt_pattr;
 struct bpf_program;
 struct bpf_link;
 
@@ -86,12 +87,8 @@ struct dt_provider {
 	 * switched to), whose task_struct the prologue leaves in DCTX_TASK.
 	 */
 	bool (*other_thread)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
-	/*
-	 * Stability for -lv: of probe descriptions (identifier names, data
-	 * semantics, dependency class), then of arguments; NULL: Private,
-	 * Private, Unknown for both.
-	 */
-	const char *const *attrs;
+	/* Stability attributes of its probe descriptions' parts and arguments (pattr.h). */
+	const struct dt_pattr *pattr;
 	/* How many args[] a probe has, or -1 if that is not known. */
 	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */

@@ -110,8 +110,6 @@ bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 	return made(dtp, prp)->other_thread;
 }
 
-const char *const sp_attrs[6] = { "Private", "Private", "Unknown", "Evolving", "Evolving", "ISA" };
-
 const char *sp_unavailable(dtrace_hdl_t *dtp)
 {
 	(void)dtp;

@@ -75,7 +75,6 @@ bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 const char *sp_unavailable(dtrace_hdl_t *dtp);
 /* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */
-extern const char *const sp_attrs[6];
 
 /* ---- For prologues ---- */
 

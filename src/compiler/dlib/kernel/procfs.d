@@ -163,5 +163,8 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_onpro = T->cpu;
 };
 
+/* Stable, as DTrace's procfs.d declares them (the translations themselves are not). */
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
+#pragma D attributes Stable/Stable/Common curpsinfo
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
+#pragma D attributes Stable/Stable/Common curlwpsinfo
