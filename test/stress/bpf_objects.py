@@ -2,15 +2,22 @@
 """BPF objects of dtrace that nothing holds any more (test/stress).
 
   bpf_objects.py maxids             the highest prog, map and link IDs now
-  bpf_objects.py orphans P M L      dtrace's programs and maps (dt_prog_*,
+  bpf_objects.py orphans P M L [PID]
+                                    dtrace's programs and maps (dt_prog_*,
                                     dt_*, dtrace.*) with IDs above P and M
                                     that no process holds: not through an fd
                                     (/proc/*/fdinfo), a link or a perf event
                                     it holds, nor a program it holds (maps);
-                                    one "type id name" line each
+                                    one "type id name" line each.  With PID,
+                                    what that process holds counts as held
+                                    by nobody (a check that a running
+                                    dtrace's objects are recognized).
 
 An object that nothing holds and that still exists once the kernel has had
 time to free it is pinned or attached for good: left behind.
+
+bpftool failing (or missing) is an error (exit status 2), never an empty
+list: a lookup that cannot be made must not read as "nothing left".
 """
 import glob
 import json
@@ -18,16 +25,28 @@ import subprocess
 import sys
 
 
+def die(msg):
+    print("bpf_objects.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def bpftool(*args):
-    r = subprocess.run(["bpftool", "-j", *args], capture_output=True, text=True)
+    try:
+        r = subprocess.run(["bpftool", "-j", *args], capture_output=True, text=True)
+    except OSError as e:
+        die("cannot run bpftool: %s" % e)
     if r.returncode != 0 or not r.stdout.strip():
-        return []
+        die("bpftool %s failed (exit status %d): %s"
+            % (" ".join(args), r.returncode, r.stderr.strip()))
     return json.loads(r.stdout)
 
 
-def held_ids():
+def held_ids(ignore_pid):
     held = {"prog": set(), "map": set(), "link": set()}
+    skip = "/proc/%d/" % ignore_pid if ignore_pid else None
     for f in glob.glob("/proc/[0-9]*/fdinfo/*"):
+        if skip and f.startswith(skip):
+            continue
         try:
             with open(f) as fh:
                 for line in fh:
@@ -38,7 +57,7 @@ def held_ids():
         except OSError:
             pass
     for p in bpftool("perf", "list"):
-        if "prog_id" in p:
+        if "prog_id" in p and p.get("pid") != ignore_pid:
             held["prog"].add(p["prog_id"])
     return held
 
@@ -55,11 +74,11 @@ def main():
                for k in ("prog", "map", "link")]
         print(*ids)
         return 0
-    if len(sys.argv) != 5 or sys.argv[1] != "orphans":
+    if len(sys.argv) not in (5, 6) or sys.argv[1] != "orphans":
         print(__doc__, file=sys.stderr)
         return 2
     above = {"prog": int(sys.argv[2]), "map": int(sys.argv[3])}
-    held = held_ids()
+    held = held_ids(int(sys.argv[5]) if len(sys.argv) == 6 else None)
     progs = bpftool("prog", "list")
     links = bpftool("link", "list")
     for link in links:
