@@ -9,9 +9,10 @@
                                     (/proc/*/fdinfo), a link or a perf event
                                     it holds, nor a program it holds (maps);
                                     one "type id name" line each.  With PID,
-                                    what that process holds counts as held
-                                    by nobody (a check that a running
-                                    dtrace's objects are recognized).
+                                    only the objects that process holds,
+                                    each listed if nobody else holds it
+                                    (a check that a running dtrace's
+                                    objects are recognized as dtrace's).
 
 An object that nothing holds and that still exists once the kernel has had
 time to free it is pinned or attached for good: left behind.
@@ -41,11 +42,11 @@ def bpftool(*args):
     return json.loads(r.stdout)
 
 
-def held_ids(ignore_pid):
+def held_ids(by, progs, links, perf):
+    """What the processes whose pid by() accepts hold, directly or not."""
     held = {"prog": set(), "map": set(), "link": set()}
-    skip = "/proc/%d/" % ignore_pid if ignore_pid else None
     for f in glob.glob("/proc/[0-9]*/fdinfo/*"):
-        if skip and f.startswith(skip):
+        if not by(int(f.split("/")[2])):
             continue
         try:
             with open(f) as fh:
@@ -56,9 +57,15 @@ def held_ids(ignore_pid):
                         held[kind].add(int(val))
         except OSError:
             pass
-    for p in bpftool("perf", "list"):
-        if "prog_id" in p and p.get("pid") != ignore_pid:
+    for p in perf:
+        if "prog_id" in p and by(p.get("pid")):
             held["prog"].add(p["prog_id"])
+    for link in links:
+        if link["id"] in held["link"] and "prog_id" in link:
+            held["prog"].add(link["prog_id"])
+    for p in progs:
+        if p["id"] in held["prog"]:
+            held["map"].update(p.get("map_ids", []))
     return held
 
 
@@ -78,18 +85,18 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     above = {"prog": int(sys.argv[2]), "map": int(sys.argv[3])}
-    held = held_ids(int(sys.argv[5]) if len(sys.argv) == 6 else None)
+    only = int(sys.argv[5]) if len(sys.argv) == 6 else None
     progs = bpftool("prog", "list")
     links = bpftool("link", "list")
-    for link in links:
-        if link["id"] in held["link"] and "prog_id" in link:
-            held["prog"].add(link["prog_id"])
-    for p in progs:
-        if p["id"] in held["prog"]:
-            held["map"].update(p.get("map_ids", []))
-    for kind, objs in (("prog", progs), ("map", bpftool("map", "list"))):
+    perf = bpftool("perf", "list")
+    maps = bpftool("map", "list")
+    held = held_ids(lambda pid: pid != only, progs, links, perf)
+    mine = held_ids(lambda pid: pid == only, progs, links, perf) if only else None
+    for kind, objs in (("prog", progs), ("map", maps)):
         for o in objs:
             name = o.get("name", "")
+            if mine is not None and o["id"] not in mine[kind]:
+                continue
             if o["id"] > above[kind] and is_ours(kind, name) and o["id"] not in held[kind]:
                 print(kind, o["id"], name)
     return 0

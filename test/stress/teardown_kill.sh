@@ -120,7 +120,7 @@ leftover() {
 
 # dtrace objects created since the start that nobody holds, polled (another
 # dtrace on the machine may be exiting), into $t/orphans.  $1: a pid whose
-# holds are disregarded (the control), polled until there are some.
+# objects are the only ones looked at (the control), polled until there are some.
 ids=$("$here/bpf_objects.py" maxids) || exit 1
 read -r prog0 map0 link0 <<< "$ids"
 orphans() {
