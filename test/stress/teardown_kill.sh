@@ -25,9 +25,9 @@
 #   - no -c child survives (or is stopped) and the -p target runs on.
 # Nothing here depends on timing: the delays only pick the moment.
 # The checks look objects up with bpftool (through bpf_objects.py, in
-# python3): without either, or without tracefs' uprobe_events, nothing
-# could be seen left behind, so the test is skipped (exit status 77); a
-# lookup that fails for another reason fails the test.  Before the kills,
+# python3) and -c children with pgrep: without them, or without tracefs'
+# uprobe_events, nothing could be seen left behind, so the test is skipped
+# (exit status 77); a lookup that fails for another reason fails the test.  Before the kills,
 # a running dtrace's objects, its own holds disregarded, must be seen as
 # held by nobody: the orphan check recognizes dtrace's objects.
 # Usage: teardown_kill.sh DTRACE [ITERATIONS]   (default DT_KILL_ITERS or 28)
@@ -36,7 +36,7 @@ d=$1
 iters=${2:-${DT_KILL_ITERS:-28}}
 here=$(cd "$(dirname "$0")" && pwd)
 tracefs=/sys/kernel/tracing
-for tool in bpftool python3; do
+for tool in bpftool python3 pgrep; do
 	command -v $tool >/dev/null || { echo "$tool is not installed: cannot look BPF objects up" >&2; exit 77; }
 done
 [ -r $tracefs/uprobe_events ] || { echo "$tracefs/uprobe_events is not readable: cannot see uprobes left behind" >&2; exit 77; }
@@ -142,7 +142,7 @@ kill -TERM $dt
 wait $dt 2>/dev/null
 
 before=$(probes_state)
-leaks=0 orphaned=0 never_loaded=0 children_left=0 stopped=0 events_changed=0 target_harmed=0
+leaks=0 orphaned=0 never_loaded=0 children=0 children_left=0 stopped=0 events_changed=0 target_harmed=0
 for it in $(seq 0 $((iters - 1))); do
 	s=$((it % nscen))
 	after_load=$(( (it / nscen) % 2 ))
@@ -191,6 +191,7 @@ for it in $(seq 0 $((iters - 1))); do
 		echo "iteration $it (scenario $s): held by nobody: $o" >&2
 	fi
 	if [ -n "$child" ]; then
+		children=$((children + 1))
 		for i in $(seq 100); do [ -d /proc/$child ] || break; sleep 0.1; done
 		if [ -d /proc/$child ]; then
 			st=$(awk '{print $3}' /proc/$child/stat 2>/dev/null)
@@ -212,6 +213,8 @@ echo "kills once a program was loaded, where none was: $never_loaded"
 echo "noted objects left behind: $leaks"
 echo "dtrace objects held by nobody: $orphaned"
 echo "tracefs probe lists changed: $events_changed"
-echo "-c children left: $children_left (stopped: $stopped)"
+# Those killed once loaded always had their -c child: "none seen" would
+# mean the check of children left checked nothing.
+echo "-c children left: $children_left (stopped: $stopped) of $([ $children -gt 0 ] && echo some || echo none) seen"
 echo "-p target stopped or gone: $target_harmed"
 echo "teardown_kill: $iters kills" >&2

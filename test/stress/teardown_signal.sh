@@ -10,6 +10,7 @@
 set -u
 d=$1
 command -v bpftool >/dev/null || { echo "bpftool is not installed: cannot look BPF objects up" >&2; exit 77; }
+command -v pgrep >/dev/null || { echo "pgrep is not installed: cannot find the -c child" >&2; exit 77; }
 t=$(mktemp -d)
 sleep 100000 &
 ptarget=$!
