@@ -3,8 +3,8 @@
 # D container (typedefs, string, the program's types) as CTF that
 # objdump --ctf reads, after every compile.
 d=$1
-objdump --help 2>/dev/null | grep -q -- '--ctf' || { echo "objdump cannot read CTF"; exit 77; }
-command -v objcopy >/dev/null || exit 77
+objdump --help 2>/dev/null | grep -q -- '--ctf' || { echo "objdump cannot read CTF (binutils 2.36 or later)" >&2; exit 77; }
+command -v objcopy >/dev/null || { echo "objcopy is not installed" >&2; exit 77; }
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$d" -x ctypes="$t/c.ctf" -x dtypes="$t/d.ctf" -e -n '
 struct pt { int x; char tag[3]; };

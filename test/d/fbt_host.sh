@@ -3,8 +3,9 @@
 # BPF_TRACE_FENTRY program is refused) nor kprobes nor kprobe_multi:
 # enabling names what is missing; listing still works, from BTF and
 # kallsyms; BEGIN alone never reads either.  (fbt itself is tested in
-# the kernel lab: test/kernel-lab.)
+# the kernel lab: test/kernel-lab.)  strace shows which files dtrace opens.
 d=$1
+command -v strace >/dev/null || { echo "strace is not installed: cannot see the files dtrace opens" >&2; exit 77; }
 
 # The error, exactly (the fentry reason is the kernel's errno).
 "$d" -n 'fbt::vfs_read:entry { n++; }' 2>&1
@@ -25,11 +26,12 @@ echo "rc $?"
 # A mechanism that does not exist.
 "$d" -x fbtmech=uprobe -n 'BEGIN { exit(0); }' 2>&1
 echo "rc $?"
-# BEGIN alone does not look at kernel functions.
-if command -v strace > /dev/null; then
-	strace -f -e trace=openat "$d" -n 'BEGIN { exit(0); }' 2>&1 >/dev/null |
-		grep -cE 'kallsyms|/sys/kernel/btf'
+# BEGIN alone does not look at kernel functions (strace failing, or
+# seeing no openat() at all, is not "none opened").
+if opens=$(strace -f -e trace=openat "$d" -n 'BEGIN { exit(0); }' 2>&1 >/dev/null) &&
+    grep -q 'openat(' <<< "$opens"; then
+	echo "BEGIN opens kallsyms or BTF: $(grep -cE 'kallsyms|/sys/kernel/btf' <<< "$opens")"
 else
-	echo 0
+	echo "strace failed: $opens"
 fi
 exit 0

@@ -4,6 +4,7 @@
 # -q each block whose actions ran is a line of its own (a block without
 # actions, or in a branch not taken, prints none); -x oformat=json has an
 # object per such block with only its actions; -F indents as usual.
+command -v python3 >/dev/null || { echo "python3 is not installed: the JSON is checked with jsonl.py" >&2; exit 77; }
 d=$1
 echo "-- text"
 _DTRACE_TESTING=1 "$d" -n '

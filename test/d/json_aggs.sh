@@ -4,6 +4,7 @@
 # printa sorts; avg/stddev with count and sum; quantize, lquantize and
 # llquantize as the buckets with data and the values each holds;
 # normalize() divides what is printed.
+command -v python3 >/dev/null || { echo "python3 is not installed: the JSON is checked with jsonl.py" >&2; exit 77; }
 d=$1
 "$d" -x oformat=json -q -n 'BEGIN {
 	@c["b"] = count(); @c["b"] = count(); @c["a"] = count(); @c["c\x01\xff"] = count();

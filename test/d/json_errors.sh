@@ -2,6 +2,7 @@
 # -x oformat=json: run-time faults, consumer errors and drops are objects
 # in the stream too (and still DTrace's messages on stderr); system()'s
 # output is captured into its record instead of breaking the stream.
+command -v python3 >/dev/null || { echo "python3 is not installed: the JSON is checked with jsonl.py" >&2; exit 77; }
 d=$1
 t=/tmp/dt_json_err_$$
 "$d" -x oformat=json -q -n 'BEGIN { x = *(int *)8; printf("not reached\n"); }

@@ -3,6 +3,7 @@
 # timestamps, each action's formatted output and typed values.  Strings
 # with control characters and bytes that are not UTF-8 stay valid JSON
 # (the raw bytes in hex beside them); 64-bit extremes are exact.
+command -v python3 >/dev/null || { echo "python3 is not installed: the JSON is checked with jsonl.py" >&2; exit 77; }
 d=$1
 t=/tmp/dt_json_rec_$$
 "$d" -x oformat=json -n 'BEGIN {

@@ -3,8 +3,11 @@
 # are BPF links it holds (nothing in tracefs' uprobe_events); after SIGKILL
 # the traced process runs on unharmed, and after a normal exit a usdt
 # semaphore reads 0 again.
+command -v cc >/dev/null || { echo "cc is not installed: the workload is built here" >&2; exit 77; }
 d=$1
-events() { cat /sys/kernel/tracing/uprobe_events 2>/dev/null | wc -l; }
+ev=/sys/kernel/tracing/uprobe_events
+[ -r $ev ] || { echo "$ev is not readable: cannot see uprobes left there" >&2; exit 77; }
+events() { wc -l < $ev; }
 # uprobe_multi links (Linux 6.6), or perf event links.
 links() {
 	local f

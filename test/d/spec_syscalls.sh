@@ -4,6 +4,7 @@
 # speculations to go round (so many fail while drained ones await the
 # consumer).  Only committed data is printed, each record once, in each
 # thread's order; speculations handed out + failed ones = calls.
+command -v taskset >/dev/null || { echo "taskset is not installed" >&2; exit 77; }
 n=100000
 cpu1=$(( 1 % $(nproc) ))
 w="$DT_WORKLOADS/getppid_loop"

@@ -3,6 +3,9 @@
 # tracefs not mounted or not readable, no kernel BTF, a kernel locked down
 # against BPF.  The system is changed only inside private mount namespaces
 # (unshare -m), never for the rest of the machine.
+for tool in setpriv capsh unshare mountpoint; do
+	command -v $tool >/dev/null || { echo "$tool is not installed" >&2; exit 77; }
+done
 d=$1
 t() { timeout 20 "$@"; }
 filter() { sed -e "s|$d|DTRACE|g"; }

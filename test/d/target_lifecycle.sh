@@ -2,6 +2,7 @@
 # -c and -p targets that exec, fork, die, stop or never existed: DTrace's
 # messages, dtrace ends when its target does, and no target is left
 # stopped or running behind it.
+command -v pgrep >/dev/null || { echo "pgrep is not installed" >&2; exit 77; }
 d=$1
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

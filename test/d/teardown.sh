@@ -3,8 +3,11 @@
 # SIGTERM, the -c child exiting, a compile error and SIGKILL, no BPF
 # program or map the run created still exists.  The objects are noted
 # (by the pid holding them) while dtrace runs, so that other BPF users on
-# the machine do not disturb the test.
+# the machine do not disturb the test.  Objects are looked up with bpftool:
+# without it nothing could be seen left behind, so the test is skipped
+# (exit status 77); a lookup that fails for another reason fails it.
 d=$1
+command -v bpftool >/dev/null || { echo "bpftool is not installed: cannot look BPF objects up" >&2; exit 77; }
 
 # IDs of programs and maps held by process $1, read from its fds' fdinfo.
 owned() {
@@ -26,13 +29,23 @@ note() {
 	rm -f "$2.new"
 }
 
+# Whether object $1 $2 ("prog 12") exists: status 0 yes, 1 no (ENOENT);
+# any other answer is a lookup that failed, and ends the test.
+exists() {
+	local out
+	out=$(LC_ALL=C bpftool "$1" show id "$2" 2>&1) && return 0
+	case $out in *"No such file or directory"*) return 1 ;; esac
+	echo "bpftool $1 show id $2 failed: $out" >&2
+	exit 1
+}
+
 # How many of the noted objects still exist (freed asynchronously).
 leftovers() {
 	local n
 	for i in $(seq 100); do
 		n=0
 		while read -r type id; do
-			bpftool "$type" show id "$id" >/dev/null 2>&1 && n=$((n + 1))
+			exists "$type" "$id" && n=$((n + 1))
 		done < "$2"
 		[ "$n" = 0 ] && break
 		sleep 0.1

@@ -5,6 +5,7 @@
 # "__" in probe names read as "-".  The is-enabled test is true only while
 # its probe is enabled (the semaphore): not when the program runs alone,
 # nor when only other probes are enabled.
+command -v cc >/dev/null || { echo "cc is not installed: the workload is built here" >&2; exit 77; }
 d=$1
 w=$(cd "$(dirname "$0")" && pwd)/workloads
 t=$(mktemp -d)

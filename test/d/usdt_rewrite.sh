@@ -4,6 +4,7 @@
 # stapsdt notes, arguments from the call's registers and stack; running
 # -G twice changes nothing more; the program links with the -G object and
 # its probes fire in the functions that make the calls.
+command -v cc >/dev/null || { echo "cc is not installed: the workload is built here" >&2; exit 77; }
 d=$1
 w=$(cd "$(dirname "$0")" && pwd)/workloads
 t=$(mktemp -d)

@@ -18,7 +18,10 @@ reported with the seed that reproduces it:
     difftest.py --dtrace build/dtrace --seed 7 --batches 50
 
 Exit status: 0 when everything matched, 1 on a mismatch, 77 when it cannot
-run here (not root: dtrace needs BPF).
+run here (not root: dtrace needs BPF; no C compiler).  Refusals allowed
+with --tolerate are counted, and fail the run when they are more than
+--max-tolerated percent of the expressions: a compiler that refused
+everything must not pass for one that computes everything right.
 """
 import argparse
 import os
@@ -901,14 +904,17 @@ def main():
     ap.add_argument('--no-minimize', action='store_true')
     ap.add_argument('--tolerate', action='append', default=[], metavar='REGEX',
                     help='count, but do not fail on, programs dtrace refuses with this message')
+    ap.add_argument('--max-tolerated', type=float, default=10.0, metavar='PERCENT',
+                    help='fail when the tolerated refusals are more than this share of the '
+                         'expressions (default 10)')
     args = ap.parse_args()
 
     if os.geteuid() != 0:
         print('difftest: needs root (dtrace loads BPF programs); skipping')
         return 77
     if shutil.which(args.cc) is None:
-        print('difftest: no C compiler %s' % args.cc)
-        return 1
+        print('difftest: no C compiler %s; skipping' % args.cc)
+        return 77
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     print('difftest: seed %d, %d batches of %d expressions' % (seed, args.batches, args.per_batch))
     sys.stdout.flush()
@@ -952,6 +958,11 @@ def main():
     for k, count in sorted(refused.items()):
         print('difftest: %d expressions refused (tolerated): %s' % (count, k))
     print('difftest: %d expressions, %d mismatches (seed %d)' % (total, failures, seed))
+    ntol = sum(refused.values())
+    if total and 100.0 * ntol / total > args.max_tolerated:
+        print('difftest: %d of %d expressions refused: more than the %g%% tolerated'
+              % (ntol, total, args.max_tolerated))
+        return 1
     return 1 if failures else 0
 
 

@@ -6,6 +6,9 @@
 # Usage: deb.sh BUILD_DIR DTRACE_SOURCE_DIR
 set -eu
 build=$1 src=$2
+for tool in cpack dpkg-deb dpkg-query python3 ldd; do
+	command -v $tool >/dev/null || { echo "$tool is not installed" >&2; exit 77; }
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" > "$tmp/cpack.log" 2>&1 ||

@@ -1,8 +1,11 @@
 #!/bin/sh
 # fbt on a stock distribution kernel, run inside the kernel lab by
 # run-lab-tests: `fbt.sh DTRACE`, stdout compared with fbt.out.  The
-# workloads are in $DT_WORKLOADS; cat and sh are busybox's.
+# workloads are in $DT_WORKLOADS; cat and sh are busybox's.  bpftool
+# (brought in by run-lab-tests when the host has it) counts what is left
+# after a kill: without it the test is skipped, and bpftool failing fails it.
 d=$1
+command -v bpftool >/dev/null || { echo "bpftool is not in the lab (not installed on the host)" >&2; exit 77; }
 W=$DT_WORKLOADS
 here=$(dirname "$0")
 pids() { sed -E 's/pid [0-9]+/pid N/'; }
@@ -49,17 +52,21 @@ echo "== what this kernel offers"
 "$d" -x fbtmech=kprobe_multi -n 'fbt::vfs_read:entry { } BEGIN { exit(0); }' 2>&1
 
 echo "== killed: nothing left behind"
+# dtrace's programs and the links ("programs N, links N").
+objects() {
+	progs=$(bpftool prog show) && links=$(bpftool link show) || { echo "bpftool failed"; return; }
+	echo "programs $(echo "$progs" | grep -c 'name dt_'), links $(echo "$links" | grep -c prog)"
+}
 for m in auto kprobe; do
 	"$d" -x fbtmech=$m -q -n 'BEGIN { printf("ready\n"); }
 	fbt::vfs_*:entry, fbt::__do_sys_getppid:return { @[probefunc] = count(); }' > /tmp/fbt.out 2>&1 &
 	p=$!
 	i=0
 	while ! grep -q ready /tmp/fbt.out && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	echo "$m: running: programs $(bpftool prog show | grep -c 'name dt_'), links $(bpftool link show | grep -c prog)" |
-		sed -E 's/links [1-9][0-9]*/links some/'
+	echo "$m: running: $(objects)" | sed -E 's/links [1-9][0-9]*/links some/'
 	kill -9 $p
 	wait $p 2>/dev/null
 	i=0
 	while bpftool prog show | grep -q 'name dt_' && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	echo "$m: killed: programs $(bpftool prog show | grep -c 'name dt_'), links $(bpftool link show | grep -c prog), kprobe_events $(wc -l < /sys/kernel/tracing/kprobe_events)"
+	echo "$m: killed: $(objects), kprobe_events $(wc -l < /sys/kernel/tracing/kprobe_events)"
 done

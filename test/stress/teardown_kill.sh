@@ -24,11 +24,22 @@
 #   - uprobe_events and kprobe_events are as they were,
 #   - no -c child survives (or is stopped) and the -p target runs on.
 # Nothing here depends on timing: the delays only pick the moment.
+# The checks look objects up with bpftool (through bpf_objects.py, in
+# python3) and -c children with pgrep: without them, or without tracefs'
+# uprobe_events, nothing could be seen left behind, so the test is skipped
+# (exit status 77); a lookup that fails for another reason fails the test.  Before the kills,
+# a running dtrace's objects, its own holds disregarded, must be seen as
+# held by nobody: the orphan check recognizes dtrace's objects.
 # Usage: teardown_kill.sh DTRACE [ITERATIONS]   (default DT_KILL_ITERS or 28)
 set -u
 d=$1
 iters=${2:-${DT_KILL_ITERS:-28}}
 here=$(cd "$(dirname "$0")" && pwd)
+tracefs=/sys/kernel/tracing
+for tool in bpftool python3 pgrep; do
+	command -v $tool >/dev/null || { echo "$tool is not installed: cannot look BPF objects up" >&2; exit 77; }
+done
+[ -r $tracefs/uprobe_events ] || { echo "$tracefs/uprobe_events is not readable: cannot see uprobes left behind" >&2; exit 77; }
 t=$(mktemp -d)
 ptarget=
 cleanup() {
@@ -37,8 +48,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-tracefs=/sys/kernel/tracing
-probes_state() { cat $tracefs/uprobe_events $tracefs/kprobe_events 2>/dev/null; }
+# kprobe_events is there only on kernels with kprobes.
+probes_state() {
+	cat $tracefs/uprobe_events || echo "cannot read uprobe_events"
+	[ ! -e $tracefs/kprobe_events ] || cat $tracefs/kprobe_events || echo "cannot read kprobe_events"
+}
 
 # A program with many clauses and string work: the verifier takes seconds.
 {
@@ -79,34 +93,56 @@ owned() {
 	done
 }
 
-# How many of the noted objects (in file $1) still exist, polled while freed.
+# Whether object $1 $2 ("prog 12") exists: status 0 yes, 1 no (ENOENT);
+# any other answer is a lookup that failed, and ends the test.
+exists() {
+	local out
+	out=$(LC_ALL=C bpftool "$1" show id "$2" 2>&1) && return 0
+	case $out in *"No such file or directory"*) return 1 ;; esac
+	echo "bpftool $1 show id $2 failed: $out" >&2
+	exit 1
+}
+
+# How many of the noted objects (in file $1) still exist, polled while
+# freed; into file $2 (a function in $(...) could not end the test).
 leftover() {
 	local n type id
 	for i in $(seq 300); do
 		n=0
 		while read -r type id; do
-			bpftool "$type" show id "$id" > /dev/null 2>&1 && n=$((n + 1))
+			exists "$type" "$id" && n=$((n + 1))
 		done < "$1"
 		[ $n = 0 ] && break
 		sleep 0.1
 	done
-	echo $n
+	echo $n > "$2"
 }
 
-# dtrace objects created since the start that nobody holds, polled: another
-# dtrace on the machine may be exiting.
-read -r prog0 map0 link0 < <("$here/bpf_objects.py" maxids)
+# dtrace objects created since the start that nobody holds, polled (another
+# dtrace on the machine may be exiting), into $t/orphans.  $1: a pid whose
+# objects are the only ones looked at (the control), polled until there are some.
+ids=$("$here/bpf_objects.py" maxids) || exit 1
+read -r prog0 map0 link0 <<< "$ids"
 orphans() {
 	for i in $(seq 120); do
-		"$here/bpf_objects.py" orphans "$prog0" "$map0" "$link0" > "$t/orphans"
-		[ -s "$t/orphans" ] || break
+		"$here/bpf_objects.py" orphans "$prog0" "$map0" "$link0" "$@" > "$t/orphans" || exit 1
+		if [ $# = 0 ]; then [ -s "$t/orphans" ] || break; else [ -s "$t/orphans" ] && break; fi
 		sleep 0.5
 	done
-	cat "$t/orphans"
 }
 
+# The control: a running dtrace's objects are dtrace's to bpf_objects.py.
+scenario 0
+"$d" -n 'BEGIN { printf("ready\n"); }' "${args[@]}" > "$t/control" 2> "$t/err" &
+dt=$!
+for i in $(seq 600); do grep -q ready "$t/control" && break; kill -0 $dt 2>/dev/null || break; sleep 0.05; done
+orphans $dt
+echo "control: a running dtrace's objects, its holds disregarded, held by nobody: $([ -s "$t/orphans" ] && echo yes || echo no)"
+kill -TERM $dt
+wait $dt 2>/dev/null
+
 before=$(probes_state)
-leaks=0 orphaned=0 never_loaded=0 children_left=0 stopped=0 events_changed=0 target_harmed=0
+leaks=0 orphaned=0 never_loaded=0 children=0 children_left=0 stopped=0 events_changed=0 target_harmed=0
 for it in $(seq 0 $((iters - 1))); do
 	s=$((it % nscen))
 	after_load=$(( (it / nscen) % 2 ))
@@ -141,18 +177,21 @@ for it in $(seq 0 $((iters - 1))); do
 	kill -9 $dt 2>/dev/null
 	wait $dt 2>/dev/null
 	sort -u "$t/noted" -o "$t/noted"
-	n=$(leftover "$t/noted")
+	leftover "$t/noted" "$t/left"
+	n=$(cat "$t/left")
 	if [ "$n" != 0 ]; then
 		leaks=$((leaks + n))
 		echo "iteration $it (scenario $s, ${delay}ms): $n objects left:" >&2
 		while read -r type id; do bpftool "$type" show id "$id" >&2 2>/dev/null; done < "$t/noted"
 	fi
-	o=$(orphans)
+	orphans
+	o=$(cat "$t/orphans")
 	if [ -n "$o" ]; then
 		orphaned=$((orphaned + $(echo "$o" | wc -l)))
 		echo "iteration $it (scenario $s): held by nobody: $o" >&2
 	fi
 	if [ -n "$child" ]; then
+		children=$((children + 1))
 		for i in $(seq 100); do [ -d /proc/$child ] || break; sleep 0.1; done
 		if [ -d /proc/$child ]; then
 			st=$(awk '{print $3}' /proc/$child/stat 2>/dev/null)
@@ -174,6 +213,8 @@ echo "kills once a program was loaded, where none was: $never_loaded"
 echo "noted objects left behind: $leaks"
 echo "dtrace objects held by nobody: $orphaned"
 echo "tracefs probe lists changed: $events_changed"
-echo "-c children left: $children_left (stopped: $stopped)"
+# Those killed once loaded always had their -c child: "none seen" would
+# mean the check of children left checked nothing.
+echo "-c children left: $children_left (stopped: $stopped) of $([ $children -gt 0 ] && echo some || echo none) seen"
 echo "-p target stopped or gone: $target_harmed"
 echo "teardown_kill: $iters kills" >&2

@@ -3,9 +3,14 @@
 # runs, the aggregations are printed, the exit status is 0, everything it
 # held is freed, its -c child is gone and its -p target runs on.  Each
 # program prints "ready" from BEGIN; the signal is sent once it has.
+# Objects are looked up with bpftool: without it nothing could be seen left
+# behind, so the test is skipped (exit status 77); a lookup that fails for
+# another reason fails the test.
 # Usage: teardown_signal.sh DTRACE
 set -u
 d=$1
+command -v bpftool >/dev/null || { echo "bpftool is not installed: cannot look BPF objects up" >&2; exit 77; }
+command -v pgrep >/dev/null || { echo "pgrep is not installed: cannot find the -c child" >&2; exit 77; }
 t=$(mktemp -d)
 sleep 100000 &
 ptarget=$!
@@ -18,17 +23,28 @@ owned() {
 		sed -n 's/^\(prog\|map\|link\|btf\)_id:[[:space:]]*\([0-9][0-9]*\)/\1 \2/p' "$f" 2>/dev/null
 	done
 }
+# Whether object $1 $2 ("prog 12") exists: status 0 yes, 1 no (ENOENT);
+# any other answer is a lookup that failed, and ends the test.
+exists() {
+	local out
+	out=$(LC_ALL=C bpftool "$1" show id "$2" 2>&1) && return 0
+	case $out in *"No such file or directory"*) return 1 ;; esac
+	echo "bpftool $1 show id $2 failed: $out" >&2
+	exit 1
+}
+# How many of the noted objects (in file $1) still exist, polled while
+# freed; into $t/left (a function in $(...) could not end the test).
 leftover() {
 	local n type id
 	for i in $(seq 300); do
 		n=0
 		while read -r type id; do
-			bpftool "$type" show id "$id" > /dev/null 2>&1 && n=$((n + 1))
+			exists "$type" "$id" && n=$((n + 1))
 		done < "$1"
 		[ $n = 0 ] && break
 		sleep 0.1
 	done
-	echo $n
+	echo $n > "$t/left"
 }
 
 end='END { printf("end\n"); }'
@@ -79,7 +95,8 @@ for sig in ${SIGS:-INT TERM}; do
 		[ $s = pid-c ] && [ -z "$child" ] && childst="never seen"
 		tst=$(awk '{print $3}' /proc/$ptarget/stat 2>/dev/null)
 		case $tst in S|R) tst=running ;; esac
-		echo "$sig $s: rc $rc, END ran: $ended, aggregations: $aggs, held $( [ -s "$t/noted" ] && echo objects || echo nothing), left $(leftover "$t/noted"), -c child left: $childst, -p target: $tst"
+		leftover "$t/noted"
+		echo "$sig $s: rc $rc, END ran: $ended, aggregations: $aggs, held $( [ -s "$t/noted" ] && echo objects || echo nothing), left $(cat "$t/left"), -c child left: $childst, -p target: $tst"
 		# Drops are counted and reported, as they should be, in numbers that vary.
 		grep -v -E '^dtrace: (pid [0-9]* has exited|[0-9]+ (aggregation |dynamic variable )?drops? on CPU [0-9]+|[0-9]+ failed speculations? .*)$' "$t/err" |
 			sed "s/^/$sig $s stderr: /"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "unit_skip.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -410,7 +411,7 @@ static void test_load_and_run(void **state)
 
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		unit_skip("loading BPF programs needs root");
 	build_good(&t);
 	obj = open_obj(&t.obj);
 	rb = bpf_object__find_map_by_name(obj, "rb");
@@ -485,7 +486,7 @@ static void test_verifier_error(void **state)
 
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		unit_skip("loading BPF programs needs root");
 	build_bad(&t);
 	expect_rejection(&t, "bad", "BPF verifier rejected the clause at test.d:5: ", "R2 !read_ok");
 }
@@ -497,7 +498,7 @@ static void test_verifier_error_in_runtime(void **state)
 
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		unit_skip("loading BPF programs needs root");
 	build_bad_call(&t);
 	expect_rejection(&t, "bad_call", "BPF verifier rejected the clause at test.d:2: ",
 			 "invalid mem access");
@@ -510,7 +511,7 @@ static void test_verifier_log_cut(void **state)
 
 	(void)state;
 	if (geteuid() != 0)
-		skip();
+		unit_skip("loading BPF programs needs root");
 	build_bad(&t);
 	expect_rejection_log(&t, 128, true, "bad", NULL, NULL);
 }
@@ -544,5 +545,5 @@ int main(void)
 	};
 
 	libbpf_set_print(getenv("BO_TEST_LIBBPF_DEBUG") ? libbpf_stderr : libbpf_quiet);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
