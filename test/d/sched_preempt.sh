@@ -1,6 +1,6 @@
 #!/bin/bash
 # sched:::preempt fires when a thread is switched out and stays runnable:
-# two threads spinning on one CPU (neither blocks; each spins until it has
+# two threads spinning on one CPU (neither blocks; they spin until one has
 # seen the other run 20 times) are preempted at ticks and at the return
 # to user mode, never by the kernel's preemption flag; at each of those
 # switches off-cpu sees the thread as SRUN ('R', not on a CPU any more),

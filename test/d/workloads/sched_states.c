@@ -1,9 +1,9 @@
 /*
  * sched provider workload: how threads leave the CPU.
  *
- *   sched_states spin K   two threads on one CPU spin, each until it has
- *                         seen the other run K times: every switch
- *                         between them is a preemption (neither blocks)
+ *   sched_states spin K   two threads on one CPU spin until one has seen
+ *                         the other run K times: every switch between
+ *                         them is a preemption (neither blocks)
  *   sched_states yield N  two threads on one CPU call sched_yield() N
  *                         times each
  *   sched_states states   a child sleeps (nanosleep), waits for a vfork()
@@ -28,18 +28,26 @@ static volatile unsigned long runs[2];
 static long count;
 static int ids[2] = { 0, 1 };
 
+static volatile int done[2];
+
+/*
+ * Once one thread has seen the other run K times, the other has run
+ * between K switches already; it stops too (it would wait forever to see
+ * a thread that has ended run again).
+ */
 static void *spinner(void *arg)
 {
 	int me = *(int *)arg;
 	unsigned long seen = runs[1 - me];
 
-	for (long n = 0; n < count;) {
+	for (long n = 0; n < count && !done[1 - me];) {
 		runs[me]++;
 		if (runs[1 - me] != seen) {
 			seen = runs[1 - me];
 			n++;
 		}
 	}
+	done[me] = 1;
 	return NULL;
 }
 
