@@ -51,6 +51,29 @@ static int rec_ptr(struct dt_cg *cg, uint32_t off)
 	return r;
 }
 
+void cg_rec_copy_mem(struct dt_cg *cg, struct dt_node *addr, uint32_t off, uint32_t size,
+		     bool user)
+{
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
+	int src = cg_expr(cg, addr);
+	int save = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(save, src));
+	int a[3];
+	a[0] = rec_ptr(cg, off);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+	a[2] = src;
+	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_fault(cg, DT_FLT_BADADDR, save);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, rc);
+	cg_reg_free(cg, save);
+}
+
 static void record_scalar(struct dt_cg *cg, struct dt_node *n, size_t idx);
 
 static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx);
@@ -135,25 +158,8 @@ static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx)
 	uint32_t off = cg_rec_alloc(cg, size, 8);
 	bool user = (n->flags & DN_USERLAND) != 0;
 
-	if (user)
-		cg_bvar_need_current(cg, "user memory");
 	cg->rdesc->items.v[idx].type = t;
-	int src = cg_expr(cg, n);
-	int save = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(save, src));
-	int a[3];
-	a[0] = rec_ptr(cg, off);
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-	a[2] = src;
-	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-				a, 3);
-	int ok = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-	cg_fault(cg, DT_FLT_BADADDR, save);
-	cg_label_place(cg, ok);
-	cg_reg_free(cg, rc);
-	cg_reg_free(cg, save);
+	cg_rec_copy_mem(cg, n, off, size, user);
 	struct dt_ritem *it = &cg->rdesc->items.v[idx];
 	it->off = off;
 	it->size = size;

@@ -23,7 +23,6 @@
 #define MAP_CPUINFO	"dt_cpuinfo"
 #define MAP_SCRATCH	"dt_scratch"
 #define MAP_PROBES	"dt_probes"
-#define MAP_AGG		"dt_agg"
 #define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
 #define MAP_USEEN	"dt_useen"	/* processes whose user addresses were recorded */
 #define USEEN_MAX	4096
@@ -113,6 +112,14 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n);
 
 /* Add an item of kind `kind` (enum dt_rkind) to the record description; its index. */
 size_t cg_rec_item(struct dt_cg *cg, int kind);
+
+/*
+ * Copy `size` bytes at the address `addr` evaluates to into the record at
+ * `off` (from user memory if `user`); a bad address is DTrace's invalid
+ * address fault (cg_action.c).
+ */
+void cg_rec_copy_mem(struct dt_cg *cg, struct dt_node *addr, uint32_t off, uint32_t size,
+		     bool user);
 /* print() (cg_print.c). */
 void cg_act_print(struct dt_cg *cg, struct dt_node *call);
 

@@ -745,21 +745,3 @@ const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t)
 	return dt_pstrndup(lx->pcb, lx->src + t->start, t->end - t->start);
 }
 
-char dt_lex_next_char(struct dt_lexer *lx)
-{
-	size_t p = lx->have_peek ? lx->peek.end : lx->pos;
-
-	for (;;) {
-		while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n"))
-			p++;
-		if (p + 1 < lx->len && lx->src[p] == '/' && lx->src[p + 1] == '*') {
-			const char *e = strstr(lx->src + p + 2, "*/");
-			if (e == NULL)
-				return '\0';
-			p = (size_t)(e - lx->src) + 2;
-			continue;
-		}
-		break;
-	}
-	return p < lx->len ? lx->src[p] : '\0';
-}

@@ -81,10 +81,4 @@ const struct dt_token *dt_lex_peek(struct dt_lexer *lx, enum dt_lexmode mode);
 /* The text of a token, for "syntax error near" messages. */
 const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t);
 
-/*
- * Whether the next non-blank character (after the current position or the
- * peeked token) is c; used for DTrace's look-ahead rules.
- */
-char dt_lex_next_char(struct dt_lexer *lx);
-
 #endif

@@ -309,6 +309,21 @@ const char *dt_sema_dynamic_name(struct dt_node *n)
 }
 
 /* DTrace's keys must be values: neither void nor dynamic (D_KEY_TYPE). */
+/* An operand's type as DTrace names it in messages (dynamic values by kind). */
+static const char *operand_type(struct dt_pcb *pcb, struct dt_node *n)
+{
+	const char *dyn = dt_sema_dynamic_name(n);
+
+	return dyn != NULL ? dyn : dt_sema_typestr(pcb, n->type);
+}
+
+static _Noreturn void incompat_ops(struct dt_pcb *pcb, int line, struct dt_node *a, const char *op,
+				   struct dt_node *b)
+{
+	dt_cerror(pcb, "D_OP_INCOMPAT", line, "operands have incompatible types: \"%s\" %s \"%s\"",
+		  operand_type(pcb, a), op, operand_type(pcb, b));
+}
+
 void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line)
 {
 	const char *dyn = dt_sema_dynamic_name(k);
@@ -395,9 +410,7 @@ static void cook_subscript(struct dt_pcb *pcb, struct dt_node *n)
 	else if (lint && rptr)
 		sum = rt;
 	else
-		dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" + \"%s\"",
-			  dt_sema_dynamic_name(base) ? dt_sema_dynamic_name(base) : dt_sema_typestr(pcb, lt),
-			  dt_sema_dynamic_name(k) ? dt_sema_dynamic_name(k) : dt_sema_typestr(pcb, rt));
+		incompat_ops(pcb, n->line, base, "+", k);
 	struct dt_type *at = dt_type_base(lt);
 	/* An array's size bounds constant indexes (one of unknown size does not). */
 	if (at->kind == TK_ARRAY && rint && (k->flags & DN_CONST) && at->nelems > 0 &&
@@ -573,14 +586,6 @@ static bool is_string_like(struct dt_type *t)
 	return dt_type_is_string(t) || dt_type_is_charptr(t);
 }
 
-/* An operand's type as DTrace names it in messages (dynamic values by kind). */
-static const char *operand_type(struct dt_pcb *pcb, struct dt_node *n)
-{
-	const char *dyn = dt_sema_dynamic_name(n);
-
-	return dyn != NULL ? dyn : dt_sema_typestr(pcb, n->type);
-}
-
 /* Check an operand; an aggregation is a dynamic value the operator then refuses. */
 static void cook_operand(struct dt_pcb *pcb, struct dt_node *n)
 {
@@ -604,8 +609,7 @@ static bool is_actfunc(struct dt_pcb *pcb, struct dt_node *n)
 
 static _Noreturn void incompat(struct dt_pcb *pcb, struct dt_node *n, enum dt_tok op)
 {
-	dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" %s \"%s\"",
-		  operand_type(pcb, n->l), opname(op), operand_type(pcb, n->r));
+	incompat_ops(pcb, n->line, n->l, opname(op), n->r);
 }
 
 static void need_int(struct dt_pcb *pcb, struct dt_node *n, enum dt_tok op, struct dt_node *a,

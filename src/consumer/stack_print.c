@@ -11,17 +11,6 @@
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 
-bool dt_is_stack_item(const struct dt_ritem *it)
-{
-	switch (it->kind) {
-	case RK_STACK: case RK_USTACK:
-	case RK_SYM: case RK_MOD: case RK_USYM: case RK_UMOD: case RK_UADDR:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* The item as the aggregation key of the same kind it is laid out as. */
 static struct dt_aggkey as_key(const struct dt_ritem *it)
 {

@@ -14,9 +14,6 @@ struct dt_strbuf;
 struct dt_ritem;
 struct dt_datums;
 
-/* Whether a record item is one of stack(), ustack(), sym() ... uaddr(). */
-bool dt_is_stack_item(const struct dt_ritem *it);
-
 /* Append the item's output: a stack a line per frame, a symbol "  %-50s". */
 void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
 			 const char *rec);

@@ -252,13 +252,6 @@ static const struct optdef *find(const char *name)
 	return NULL;
 }
 
-bool dt_option_is_dynamic(const char *name)
-{
-	const struct optdef *d = find(name);
-
-	return d != NULL && d->cls == OC_DYNAMIC;
-}
-
 bool dt_option_is_runtime(const char *name)
 {
 	const struct optdef *d = find(name);

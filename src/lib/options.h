@@ -98,9 +98,6 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value);
 /* An option's value as an integer (flags 0 or 1): 0, or -ENOENT/-EINVAL. */
 int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp);
 
-/* Whether `name` is an option that may change while tracing (setopt()). */
-bool dt_option_is_dynamic(const char *name);
-
 /* Whether `name` is a run-time option that cannot change once tracing started. */
 bool dt_option_is_runtime(const char *name);
 

@@ -29,6 +29,7 @@
 #include "providers/fbt.h"
 #include "providers/probe.h"
 #include "providers/provider.h"
+#include "providers/pt_regs.h"
 
 #define NARGS 10	/* argN slots in the probe context */
 
@@ -99,17 +100,8 @@ static int fentry_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[0]);
 	struct bpf_link *l = bpf_program__attach_trace(g->prog);
 
-	if (l == NULL) {
-		int err = errno;
-		return dt_set_error(dtp, -err, "failed to attach %s to %s`%s: %s",
-				    is_return(g) ? "fexit" : "fentry", f->mod->name, f->name,
-				    strerror(err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return dt_group_link(dtp, g, l, "failed to attach %s to %s`%s",
+			     is_return(g) ? "fexit" : "fentry", f->mod->name, f->name);
 }
 
 const struct dt_mech dt_fbt_mech_fentry = {
@@ -124,45 +116,6 @@ const struct dt_mech dt_fbt_mech_fentry = {
 
 /* ---- kprobes (single and multi): the context is struct pt_regs ---- */
 
-struct regs_layout {
-	int16_t arg[8];		/* offsets of the argument registers */
-	int nreg;		/* arguments passed in registers */
-	int16_t ret;		/* the return value register */
-	int16_t sp;		/* the stack pointer: more arguments above the return address */
-	int16_t stack_first;	/* offset from sp of the first stack argument */
-};
-
-static struct regs_layout regs_layout(dtrace_hdl_t *dtp)
-{
-#if defined(__x86_64__)
-	struct regs_layout l = { { 112, 104, 96, 88, 72, 64 }, 6, 80, 152, 8 };
-	static const char *const names[] = { "di", "si", "dx", "cx", "r8", "r9" };
-#elif defined(__aarch64__)
-	struct regs_layout l = { { 0, 8, 16, 24, 32, 40, 48, 56 }, 8, 0, 248, 0 };
-	static const char *const names[] = { NULL };
-#else
-	struct regs_layout l = { { 0 }, 0, 0, 0, 0 };
-	static const char *const names[] = { NULL };
-#endif
-	struct dt_typetab *tt = &dtp->types;
-	struct dt_type *t = dt_type_lookup(tt, "struct pt_regs");
-	uint32_t off;
-
-	if (t == NULL)
-		return l;
-	/* The kernel's own layout, where BTF has it. */
-	for (int i = 0; i < l.nreg && i < (int)ARRAY_SIZE(names) && names[i] != NULL; i++)
-		if (dt_type_member(tt, t, names[i], &off) != NULL)
-			l.arg[i] = (int16_t)(off / 8);
-#if defined(__x86_64__)
-	if (dt_type_member(tt, t, "ax", &off) != NULL)
-		l.ret = (int16_t)(off / 8);
-#endif
-	if (dt_type_member(tt, t, "sp", &off) != NULL)
-		l.sp = (int16_t)(off / 8);
-	return l;
-}
-
 static bool all_void(const struct dt_group *g)
 {
 	for (size_t i = 0; i < g->probes.n; i++)
@@ -174,7 +127,7 @@ static bool all_void(const struct dt_group *g)
 static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			    int skip)
 {
-	struct regs_layout l = regs_layout(cg->dtp);
+	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->types);
 
 	(void)skip;
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
@@ -226,18 +179,12 @@ static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 			    .offset = (size_t)f->addr);
 		const char *name = f->addr != 0 ? NULL : kprobe_name(dtp, f);
 		struct bpf_link *l = bpf_program__attach_kprobe_opts(g->prog, name, &o);
-		if (l == NULL) {
-			int err = errno;
-			if (g->probes.n > 1 && dt_fbt_refused(err))
-				continue;
-			return dt_set_error(dtp, -err, "failed to attach %s to %s`%s: %s",
-					    ret ? "kretprobe" : "kprobe", f->mod->name, f->name,
-					    strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		if (l == NULL && g->probes.n > 1 && dt_fbt_refused(errno))
+			continue;
+		int rc = dt_group_link(dtp, g, l, "failed to attach %s to %s`%s",
+				       ret ? "kretprobe" : "kprobe", f->mod->name, f->name);
+		if (rc < 0)
+			return rc;
 		attached++;
 	}
 	if (attached == 0)
@@ -288,12 +235,10 @@ static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, s
 		o.syms = m->syms + lo;
 	struct bpf_link *l = bpf_program__attach_kprobe_multi_opts(g->prog, NULL, &o);
 	if (l != NULL) {
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
-		m->attached += hi - lo;
-		return 0;
+		int rc = dt_group_link(dtp, g, l, "kprobe_multi");
+		if (rc == 0)
+			m->attached += hi - lo;
+		return rc;
 	}
 	int err = errno;
 	if (g->probes.n > 1 && dt_fbt_refused(err)) {

@@ -191,13 +191,11 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 			if (l == NULL) {
 				int err = errno;
 				close(fd);
-				return dt_set_error(dtp, -err, "failed to attach to perf event: %s",
-						    strerror(err));
+				errno = err;
 			}
-			if (dt_vec_push(&g->links, l) < 0) {
-				bpf_link__destroy(l);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
-			}
+			int rc = dt_group_link(dtp, g, l, "failed to attach to perf event");
+			if (rc < 0)
+				return rc;
 		}
 	}
 	return 0;

@@ -96,15 +96,10 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = prp->id);
 		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, prp->desc[1],
 									 prp->desc[3], &opts);
-		if (l == NULL) {
-			int err = errno;
-			return dt_set_error(dtp, -err, "failed to attach tracepoint %s:%s: %s",
-					    prp->desc[1], prp->desc[3], strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(dtp, g, l, "failed to attach tracepoint %s:%s", prp->desc[1],
+				       prp->desc[3]);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
+#include "providers/pt_regs.h"
 #include "providers/syscall_table.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
@@ -195,15 +196,9 @@ static int tp_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		snprintf(ev, sizeof(ev), "%s%s", entry ? "sys_enter_" : "sys_exit_", prp->desc[2]);
 		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, "syscalls", ev,
 									 &opts);
-		if (l == NULL) {
-			int err = -errno;
-			return dt_set_error(dtp, err, "failed to attach tracepoint syscalls:%s: %s", ev,
-					    strerror(-err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(dtp, g, l, "failed to attach tracepoint syscalls:%s", ev);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -217,47 +212,6 @@ static const struct dt_mech mech_tp = {
 };
 
 /* ---- raw_syscalls ---- */
-
-struct regs_layout {
-	int16_t arg[6];
-	int16_t nr;
-};
-
-/* Where the syscall arguments are in struct pt_regs (from BTF when possible). */
-static struct regs_layout regs_layout(dtrace_hdl_t *dtp)
-{
-	struct regs_layout l = {
-#if defined(__x86_64__)
-		{ 112, 104, 96, 56, 72, 64 }, 120
-#elif defined(__aarch64__)
-		{ 0, 8, 16, 24, 32, 40 }, 280
-#else
-		{ 0, 0, 0, 0, 0, 0 }, 0
-#endif
-	};
-	struct dt_typetab *tt = &dtp->types;
-	struct dt_type *t = dt_type_lookup(tt, "struct pt_regs");
-	uint32_t off;
-
-	if (t == NULL)
-		return l;
-	static const char *const x86[] = { "di", "si", "dx", "r10", "r8", "r9" };
-	if (dt_type_member(tt, t, "di", &off) != NULL) {
-		for (int i = 0; i < 6; i++)
-			if (dt_type_member(tt, t, x86[i], &off))
-				l.arg[i] = (int16_t)(off / 8);
-		if (dt_type_member(tt, t, "orig_ax", &off))
-			l.nr = (int16_t)(off / 8);
-	} else if (dt_type_member(tt, t, "syscallno", &off) != NULL) {
-		l.nr = (int16_t)(off / 8);
-		if (dt_type_member(tt, t, "orig_x0", &off)) {
-			l.arg[0] = (int16_t)(off / 8);
-			for (int i = 1; i < 6; i++)
-				l.arg[i] = (int16_t)(8 * i);
-		}
-	}
-	return l;
-}
 
 static const char *sysmap_name(dtrace_hdl_t *dtp, struct dt_group *g)
 {
@@ -281,7 +235,7 @@ static void read_reg(struct dt_cg *cg, int dctx_off, int slot_off, int16_t regs_
 static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			 int skip)
 {
-	struct regs_layout l = regs_layout(cg->dtp);
+	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->types);
 	bool entry = is_entry(g);
 
 	if (g->priv == NULL)
@@ -294,7 +248,7 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R6, 8));
 	} else {
 		cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_EPID, 0));
-		read_reg(cg, dctx_off, DCTX_EPID, l.nr);
+		read_reg(cg, dctx_off, DCTX_EPID, l.sysnr);
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx_off + DCTX_EPID));
 	}
 	cg_jmp_imm(cg, BPF_JGE, BPF_R1, NR_MAX, skip);
@@ -313,7 +267,7 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 				continue;
 			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
 			if (i < 6)
-				read_reg(cg, dctx_off, DCTX_ARGS + 8 * i, l.arg[i]);
+				read_reg(cg, dctx_off, DCTX_ARGS + 8 * i, l.sysarg[i]);
 		}
 		return;
 	}
@@ -367,16 +321,7 @@ static int raw_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	const char *tp = is_entry(g) ? "sys_enter" : "sys_exit";
 	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, tp);
 
-	if (l == NULL) {
-		int err = -errno;
-		return dt_set_error(dtp, err, "failed to attach raw tracepoint %s: %s", tp,
-				    strerror(-err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return dt_group_link(dtp, g, l, "failed to attach raw tracepoint %s", tp);
 }
 
 static const struct dt_mech mech_raw = {

@@ -126,6 +126,14 @@ struct dt_group {
 	void *priv;			/* mechanism data */
 };
 
+/*
+ * Keep a link just made for the group (destroyed with it), or, when `l` is
+ * NULL, report the failure errno holds as "<fmt's text>: <strerror>".
+ * 0 or a negative errno.
+ */
+int dt_group_link(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 extern const struct dt_provider dt_prov_dtrace;
 extern const struct dt_provider dt_prov_syscall;
 extern const struct dt_provider dt_prov_profile;

@@ -302,13 +302,11 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 		if (l == NULL) {
 			int err = errno;
 			close(fd);
-			return dt_set_error(dtp, -err, "failed to attach to the clock tick: %s",
-					    strerror(err));
+			errno = err;
 		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(dtp, g, l, "failed to attach to the clock tick");
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -326,17 +324,12 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		struct bpf_link *l = sp->kind == SP_RAW
 			? bpf_program__attach_raw_tracepoint(g->prog, sp->events[e])
 			: bpf_program__attach_tracepoint(g->prog, sp->group, sp->events[e]);
-		if (l == NULL) {
-			int err = errno;
-			return dt_set_error(dtp, -err, "failed to attach %s:::%s to %s %s:%s: %s",
-					    prp->desc[0], prp->desc[3],
-					    sp->kind == SP_RAW ? "raw tracepoint" : "tracepoint",
-					    sp->group, sp->events[e], strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(dtp, g, l, "failed to attach %s:::%s to %s %s:%s",
+				       prp->desc[0], prp->desc[3],
+				       sp->kind == SP_RAW ? "raw tracepoint" : "tracepoint",
+				       sp->group, sp->events[e]);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }

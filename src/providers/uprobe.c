@@ -22,13 +22,9 @@
 #include "providers/elf_syms.h"
 #include "providers/probe.h"
 #include "providers/provider.h"
+#include "providers/pt_regs.h"
 #include "providers/stapsdt.h"
 #include "providers/uproc.h"
-
-/* x86_64 struct pt_regs offsets. */
-#define PT_AX 80
-#define PT_SP 152
-static const int16_t arg_regs[6] = { 112, 104, 96, 88, 72, 64 };	/* di si dx cx r8 r9 */
 
 long dt_uprobe_pid(const char *prov, size_t *prefix_len)
 {
@@ -93,7 +89,7 @@ static void entry_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, u
 			continue;
 		int slot = dctx_off + DCTX_ARGS + 8 * i;
 		if (i < 6) {
-			cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, arg_regs[i]));
+			cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, dt_pt_call_args[i]));
 			cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, slot));
 			continue;
 		}

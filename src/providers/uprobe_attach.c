@@ -171,12 +171,10 @@ static int attach_perf(struct attach_ctx *c, const struct place *p)
 		refused(c, p, err);
 		return 0;
 	}
-	if (dt_vec_push(&c->g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
-	}
-	c->attached++;
-	return 0;
+	int rc = dt_group_link(c->dtp, c->g, l, "uprobe");
+	if (rc == 0)
+		c->attached++;
+	return rc;
 }
 
 /* Places [0, n) of one file and process; halves again when the kernel refuses. */

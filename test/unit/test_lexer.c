@@ -638,7 +638,9 @@ static void test_mode_switch(void **state)
 	assert_string_equal(t.sval, "a");
 	dt_lex_next(&lx, LM_EXPR, &t);
 	assert_int_equal(t.tok, T_SUB);
-	assert_int_equal(dt_lex_next_char(&lx), 'b');
+	dt_lex_next(&lx, LM_EXPR, &t);
+	assert_int_equal(t.tok, T_IDENT);
+	assert_string_equal(t.sval, "b");
 	free(pcb.argref);
 }
 

@@ -1,0 +1,28 @@
+/* Keeping a group's links, or saying why one could not be made (provider.h). */
+#include "providers/provider.h"
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "lib/dt_impl.h"
+
+int dt_group_link(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
+{
+	if (l == NULL) {
+		int err = errno;
+		char what[1024];
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		return dt_set_error(dtp, -err, "%s: %s", what, strerror(err));
+	}
+	if (dt_vec_push(&g->links, l) < 0) {
+		bpf_link__destroy(l);
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
