@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/attr.h"
+#include "base/types.h"
 #include "compiler/token.h"
-#include "lib/attr.h"
 
 struct dt_type;
 struct dt_ident;
@@ -64,11 +65,10 @@ enum dt_dclass {
 	DC_NONE = 0, DC_AUTO, DC_REGISTER, DC_STATIC, DC_EXTERN, DC_TYPEDEF, DC_SELF, DC_THIS,
 };
 
-/* Declaration-specifier and qualifier bits. */
+/* Declaration-specifier bits; the qualifier bits are the types' (base/types.h). */
 enum {
 	DS_SIGNED = 0x01, DS_UNSIGNED = 0x02, DS_SHORT = 0x04, DS_LONG = 0x08,
-	DS_LONGLONG = 0x10, DS_CONST = 0x20, DS_VOLATILE = 0x40, DS_RESTRICT = 0x80,
-	DS_USERLAND = 0x100,
+	DS_LONGLONG = 0x10, DS_USERLAND = 0x100,
 };
 
 /* The base type named by declaration specifiers. */

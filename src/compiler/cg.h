@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bpf/abi.h"
-#include "bpf/insn.h"
-#include "bpf/object.h"
+#include "base/abi.h"
+#include "base/insn.h"
+#include "base/object.h"
 #include "compiler/ast.h"
 #include "compiler/pcb.h"
 
@@ -177,6 +177,8 @@ struct dt_cg {
 void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct bo_func *fn);
 void cg_fini(struct dt_cg *cg);
 void cg_emit(struct dt_cg *cg, struct bpf_insn insn);
+/* The BPF size code (BPF_B .. BPF_DW) of a load or store of `size` bytes. */
+int cg_size_code(uint32_t size);
 uint32_t cg_pos(struct dt_cg *cg);
 int cg_label_new(struct dt_cg *cg);
 void cg_label_place(struct dt_cg *cg, int label);

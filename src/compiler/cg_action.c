@@ -5,16 +5,16 @@
  */
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/printf_format.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/cg_stack.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "consumer/aggdesc.h"
-#include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
 uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align)

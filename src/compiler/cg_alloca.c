@@ -12,13 +12,13 @@
  * into the scratch pointer plus a bounded offset, which the verifier
  * accepts.
  */
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 /* The two words before the memory: its address (as a number) and the top. */

@@ -1,6 +1,7 @@
 /* Built-in variables: pid, tid, execname, timestamp, arg0..9, probe names ... */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
@@ -8,7 +9,6 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 #include "providers/provider.h"

@@ -5,14 +5,14 @@
  */
 #include <string.h>
 
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 

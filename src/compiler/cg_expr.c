@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
@@ -14,7 +15,6 @@
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 

@@ -3,10 +3,10 @@
  * (at most printsize bytes); the consumer prints it member by member from
  * the type (consumer/print_type.c).
  */
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
 void cg_act_print(struct dt_cg *cg, struct dt_node *call)

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/rdesc.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
@@ -16,8 +18,6 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/vars.h"
-#include "consumer/aggdesc.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
 #include "providers/probe.h"

@@ -1,7 +1,7 @@
 /*
  * Speculations in generated code: speculation(), speculate(), commit()
  * and discard() call the run-time functions of bpf/spec.bpf.c on the
- * dt_specs area in .bss; src/bpf/spec_abi.h explains the design.
+ * dt_specs area in .bss; src/base/spec_abi.h explains the design.
  *
  * A speculative clause's record is the clause's one record with the
  * speculation ID in its header.  speculate() that fails (no such active
@@ -19,12 +19,12 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "bpf/spec_abi.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/sema_impl.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
 #define HDR_SPEC_OFF ((int16_t)offsetof(struct dt_rec_hdr, spec))

@@ -6,13 +6,13 @@
  */
 #include <string.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 static struct dt_node *arg(struct dt_node *call, int i)

@@ -4,13 +4,13 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 #define TEMPS_PER_STMT 32
@@ -73,22 +73,6 @@ int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
 	buf[len] = '\0';
 	cg_ld_rodata(cg, r, cg_rodata(cg, buf, len + 1));
 	return r;
-}
-
-uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
-{
-	uint32_t strsize = (uint32_t)dtp->opts.strsize;
-
-	/* An inline's value (inlines may name inlines, any number deep). */
-	while (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
-		n = n->id->inline_expr;
-
-	if (n->kind == N_STRING)
-		return (uint32_t)(n->str.len < strsize ? n->str.len : strsize) + 1;
-	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
-	    n->id->code == BV_EXECNAME)
-		return 16;
-	return strsize + 1;
 }
 
 uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)

@@ -1,12 +1,12 @@
 /* Kernel/user memory access (members, subscripts, &) and subroutines. */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 

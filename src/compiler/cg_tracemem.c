@@ -6,12 +6,12 @@
  * read with probe_read_user; a bad address is DTrace's invalid address
  * fault.
  */
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call)

@@ -6,12 +6,12 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/vars.h"
 #include "lib/dt_impl.h"
 

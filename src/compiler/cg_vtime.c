@@ -22,9 +22,9 @@
  */
 #include "compiler/cg_vtime.h"
 
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 /* A thread's entry in MAP_VTIME (key: its tid). */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 struct builtin {

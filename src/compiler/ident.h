@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/attr.h"
+#include "base/aggdesc.h"
+#include "base/attr.h"
 
 struct dt_type;
 struct dt_node;
@@ -59,11 +60,6 @@ enum dt_subr {
 	SUB_RW_READ_HELD, SUB_RW_WRITE_HELD, SUB_SPECULATION, SUB_STRCHR, SUB_STRJOIN,
 	SUB_STRLEN, SUB_STRRCHR, SUB_STRSTR, SUB_STRTOK, SUB_SUBSTR, SUB_TOLOWER,
 	SUB_TOUPPER, SUB_GETF, SUB_DDI_PATHNAME, SUB_MSGSIZE, SUB_MSGDSIZE,
-};
-
-enum dt_aggfunc {
-	AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_STDDEV, AGG_QUANTIZE,
-	AGG_LQUANTIZE, AGG_LLQUANTIZE,
 };
 
 /* Identifier flags. */

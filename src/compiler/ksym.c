@@ -13,14 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/kallsyms.h"
+#include "base/types.h"
 #include "compiler/kdebug.h"
 #include "compiler/ksym.h"
 #include "compiler/parser.h"
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
-#include "providers/kallsyms.h"
 
 /* What /proc/kallsyms says about a data symbol and __per_cpu_offset (vmlinux's). */
 struct kallsyms_find {

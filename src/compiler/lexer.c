@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/types.h"
+#include "compiler/dlib.h"
 #include "compiler/escape.h"
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
-#include "compiler/types.h"
+#include "lib/dt_impl.h"
 
 struct kw {
 	const char *name;
@@ -745,3 +747,22 @@ const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t)
 	return dt_pstrndup(lx->pcb, lx->src + t->start, t->end - t->start);
 }
 
+/* Whether `name` is a type name (for the grammar's cast and declaration choices). */
+bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
+{
+	struct dt_typetab *tt = &pcb->hdl->types;
+
+	if (dt_htab_get(&tt->names, name) != NULL)
+		return true;
+	/* vmlinux`uint64_t: a type only if the module has it. */
+	if (strchr(name, '`') != NULL)
+		return dt_type_lookup(tt, name) != NULL;
+	/* The D library's typedefs (ipaddr_t ...). */
+	while (!pcb->is_dlib && dt_dlib_provide(pcb->hdl, name) > 0)
+		if (dt_htab_get(&tt->names, name) != NULL)
+			return true;
+	/* A variable of that name wins over a kernel typedef. */
+	if (dt_ident_lookup_any(pcb->hdl, name) != NULL)
+		return false;
+	return dt_type_kernel_has(tt, name);
+}

@@ -11,15 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/htab.h"
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/lexer.h"
 #include "compiler/macros.h"
 #include "compiler/nest.h"
 #include "compiler/pragma.h"
-#include "compiler/types.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
-#include "lib/htab.h"
 #include "providers/probe.h"
 
 /* A set of names, hashed in the arena: a program may declare tens of thousands. */

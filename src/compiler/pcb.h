@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/attr.h"
+#include "base/util.h"
 #include "compiler/ast.h"
 #include "dtrace.h"
-#include "lib/attr.h"
-#include "lib/util.h"
 
 struct dtrace_hdl;
 struct dt_sema_ctx;
@@ -48,7 +48,9 @@ struct dt_pcb {
 	const char *linetag;		/* a file named by #line (an included header), or NULL */
 	struct dt_node *parsed;		/* the top-level nodes parsed so far ... */
 	int nparsed;			/* ... and how many */
-	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
+	/* Code being generated, and how the code generator frees it when an error abandons it. */
+	struct dt_cg *cg;
+	void (*cg_cleanup)(struct dt_cg *cg);
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 	/* Variables so far, global, thread-local and clause-local (DTrace limits each). */
 	int nvars[3];

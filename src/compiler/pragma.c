@@ -11,12 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/attr.h"
+#include "base/optval.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/pcb.h"
-#include "lib/attr.h"
 #include "lib/dt_impl.h"
-#include "lib/optval.h"
 #include "providers/pattr.h"
 #include "providers/probe.h"
 

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/attr.h"
+#include "base/util.h"
 #include "compiler/ast.h"
-#include "lib/attr.h"
-#include "lib/util.h"
 
 struct dt_probe;
 struct dt_rdesc;

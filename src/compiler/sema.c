@@ -7,11 +7,11 @@
 
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 

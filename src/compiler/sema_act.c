@@ -9,12 +9,12 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 

@@ -5,13 +5,13 @@
  */
 #include <string.h>
 
-#include "compiler/cg_stack.h"
+#include "base/aggdesc.h"
+#include "base/stack.h"
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "consumer/aggdesc.h"
 #include "lib/dt_impl.h"
 
 #define TT(pcb) (&(pcb)->hdl->types)

@@ -4,13 +4,13 @@
  */
 #include <string.h>
 
+#include "base/printf_format.h"
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/walk.h"
-#include "consumer/printf.h"
 #include "lib/dt_impl.h"
 
 #define TT(pcb) (&(pcb)->hdl->types)

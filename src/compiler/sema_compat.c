@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 static bool special(struct dt_type *t)

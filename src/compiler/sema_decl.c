@@ -5,11 +5,11 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 static _Noreturn void nomem(struct dt_pcb *pcb, int line)

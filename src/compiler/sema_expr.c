@@ -1,15 +1,15 @@
 /* Semantic analysis of expressions and statements. */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
-#include "compiler/nest.h"
 #include "compiler/ksym.h"
+#include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/walk.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"

@@ -1,8 +1,9 @@
-/* Semantic checks of probe argument types; aggregating function names. */
+/* Semantic checks of probe argument types; aggregating function names; string sizes. */
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/parser.h"
@@ -10,7 +11,6 @@
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
@@ -217,4 +217,20 @@ const char *dt_agg_func_name(int code)
 					     "quantize", "lquantize", "llquantize" };
 
 	return code >= 0 && code < (int)ARRAY_SIZE(names) ? names[code] : "?";
+}
+
+uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
+{
+	uint32_t strsize = (uint32_t)dtp->opts.strsize;
+
+	/* An inline's value (inlines may name inlines, any number deep). */
+	while (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
+		n = n->id->inline_expr;
+
+	if (n->kind == N_STRING)
+		return (uint32_t)(n->str.len < strsize ? n->str.len : strsize) + 1;
+	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
+	    n->id->code == BV_EXECNAME)
+		return 16;
+	return strsize + 1;
 }

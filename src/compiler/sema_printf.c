@@ -2,11 +2,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/printf_format.h"
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "consumer/printf.h"
 #include "lib/dt_impl.h"
 
 static enum dt_pf_argkind kind_of(struct dt_type *b)

@@ -8,11 +8,11 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/pcb.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"

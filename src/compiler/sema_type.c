@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 #define INT_MODS (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG | DS_LONGLONG)

@@ -12,11 +12,11 @@
 #include <setjmp.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/walk.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"

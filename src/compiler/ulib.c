@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/util.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/parser.h"
@@ -23,7 +24,6 @@
 #include "compiler/sema.h"
 #include "compiler/ulib.h"
 #include "lib/dt_impl.h"
-#include "lib/util.h"
 #include "providers/probe.h"
 
 enum { UL_NEW, UL_VISITING, UL_DONE };

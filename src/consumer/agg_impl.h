@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/util.h"
 #include "consumer/agg.h"
-#include "consumer/aggdesc.h"
 #include "consumer/printf.h"
-#include "lib/util.h"
 
 struct dtrace_hdl;
 

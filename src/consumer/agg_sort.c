@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
 #include "lib/dt_impl.h"
 
 void dt_aggsort_opts_get(const struct dtrace_hdl *dtp, struct dt_aggsort_opts *o)

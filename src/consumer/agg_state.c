@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
+#include "base/quant.h"
 #include "consumer/agg_symkeys.h"
-#include "consumer/llquant.h"
 #include "lib/dt_impl.h"
 
 /* What the consumer keeps about one aggregation between snapshots. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cg_stack.h"
+#include "base/stack.h"
 #include "consumer/agg_impl.h"
 #include "consumer/symbolize.h"
 

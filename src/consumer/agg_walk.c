@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
 #include "consumer/datum.h"

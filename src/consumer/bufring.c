@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/report.h"
 #include "lib/dt_impl.h"

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "compiler/cg_impl.h"
+#include "base/abi.h"
+#include "base/maps.h"
+#include "base/rdesc.h"
 #include "consumer/agg.h"
 #include "consumer/bufring.h"
 #include "consumer/consume.h"
 #include "consumer/freopen.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
 #include "consumer/spec.h"

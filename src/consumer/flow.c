@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 

@@ -37,7 +37,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
 #include "consumer/report.h"
 #include "lib/dt_impl.h"
 

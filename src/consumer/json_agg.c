@@ -1,5 +1,5 @@
 /* Aggregation snapshots as JSON objects (agg_walk.h; schema in man/dtrace.8). */
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
 #include "consumer/datum.h"

@@ -8,13 +8,13 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
 #include "consumer/consume.h"
 #include "consumer/freopen.h"
 #include "consumer/json_rec.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"

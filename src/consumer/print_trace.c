@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/types.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "lib/dt_impl.h"
 
 /* A string's bytes as DTrace records them: strsize + 1, zeros after the NUL. */

@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "lib/dt_impl.h"
 
 #define INDENT 44

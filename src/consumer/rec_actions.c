@@ -3,8 +3,8 @@
 
 #include <string.h>
 
+#include "base/rdesc.h"
 #include "consumer/agg.h"
-#include "consumer/rdesc.h"
 #include "consumer/report.h"
 #include "lib/dt_impl.h"
 

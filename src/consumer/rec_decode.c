@@ -4,12 +4,12 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "consumer/aggdesc.h"
+#include "base/abi.h"
+#include "base/aggdesc.h"
+#include "base/rdesc.h"
 #include "consumer/datum.h"
 #include "consumer/print_trace.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/stack_print.h"
 #include "consumer/symbolize.h"

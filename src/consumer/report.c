@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
 #include "compiler/program.h"
 #include "consumer/json_rec.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"

@@ -1,5 +1,5 @@
 /*
- * Speculations in the consumer (see spec.h, and src/bpf/spec_abi.h for
+ * Speculations in the consumer (see spec.h, and src/base/spec_abi.h for
  * the design).  The records of each use of a speculation (ID and
  * generation) are kept, in the order the ring gives them, until its commit
  * (printed then, where the commit is in the stream, as DTrace prints them)
@@ -18,11 +18,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
 #include "bpf/load.h"
-#include "bpf/spec_abi.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "consumer/report.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"

@@ -3,7 +3,7 @@
  * speculation until the record of a commit() prints them or that of a
  * discard() drops them; drained speculations are given back to BPF; failed
  * speculations and speculative drops are reported.  The design is in
- * src/bpf/spec_abi.h.
+ * src/base/spec_abi.h.
  */
 #ifndef DT_CONSUMER_SPEC_H
 #define DT_CONSUMER_SPEC_H

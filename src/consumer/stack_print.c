@@ -3,11 +3,11 @@
 
 #include <string.h>
 
-#include "compiler/cg_stack.h"
+#include "base/rdesc.h"
+#include "base/stack.h"
 #include "consumer/agg_impl.h"
 #include "consumer/datum.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 /* CTF v3 (binutils include/ctf.h). */

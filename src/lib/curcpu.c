@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cg_impl.h"
+#include "base/maps.h"
 #include "lib/dt_impl.h"
 
 static int read_int(const char *path, int dflt)

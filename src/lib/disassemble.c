@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
+#include "base/object.h"
 #include "bpf/disasm.h"
-#include "bpf/object.h"
 #include "compiler/program.h"
 #include "lib/dt_impl.h"
 

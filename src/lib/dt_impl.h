@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "compiler/types.h"
+#include "base/htab.h"
+#include "base/types.h"
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/htab.h"
 #include "lib/options.h"
-#include "lib/util.h"
 
 struct dt_probe;
 struct dt_provider;

@@ -10,14 +10,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/abi.h"
+#include "base/maps.h"
+#include "base/object.h"
+#include "base/rdesc.h"
+#include "bpf/elf_writer.h"
 #include "bpf/link.h"
 #include "bpf/load.h"
-#include "bpf/object.h"
-#include "compiler/cg_impl.h"
 #include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"

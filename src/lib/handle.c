@@ -8,7 +8,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "bpf/object.h"
+#include "base/object.h"
 #include "compiler/ident.h"
 #include "compiler/kdebug.h"
 #include "compiler/program.h"

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/maps.h"
 #include "bpf/load.h"
-#include "compiler/cg_impl.h"
 #include "lib/dt_impl.h"
 
 /* 3g, 512m, 64k or 1000: as the options are written. */

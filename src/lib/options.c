@@ -13,8 +13,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/optval.h"
 #include "lib/dt_impl.h"
-#include "lib/optval.h"
 
 enum optclass {
 	OC_COMPILE,	/* compile-time: not readable with dtrace_getopt() in DTrace */

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/attr.h"
+#include "base/attr.h"
 
 struct dtrace_hdl;
 

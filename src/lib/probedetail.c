@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/attr.h"
+#include "base/types.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
 #include "dtrace.h"
-#include "lib/attr.h"
 #include "lib/dt_impl.h"
 #include "providers/pattr.h"
 #include "providers/probe.h"

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 struct bpf_object;
 struct bpf_link;

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 const struct dt_node *dt_usdt_decl_probe(dtrace_hdl_t *dtp, const char *prov, const char *probe)

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/htab.h"
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/htab.h"
-#include "lib/util.h"
 
 struct btf;
 struct dt_group;

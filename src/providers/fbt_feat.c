@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
+#include "base/insn.h"
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/kallsyms.h"
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
 #include "providers/fbt_ftrace.h"
-#include "providers/kallsyms.h"
 
 #define SYS_BTF "/sys/kernel/btf"
 

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
 #include "providers/probe.h"

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/attr.h"
 #include "dtrace.h"
-#include "lib/attr.h"
 
 struct dt_probe;
 struct dt_provider;

@@ -20,11 +20,11 @@
  */
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
+#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"

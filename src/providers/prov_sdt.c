@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
+#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"

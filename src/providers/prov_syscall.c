@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/object.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "bpf/object.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
+#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/pt_regs.h"
 #include "providers/syscall_table.h"

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/util.h"
 
 struct dt_probe;
 struct dt_pdesc;

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "compiler/types.h"
-#include "lib/util.h"
+#include "base/types.h"
+#include "base/util.h"
 
 const int16_t dt_pt_call_args[6] = { PT_DI, PT_SI, PT_DX, PT_CX, PT_R8, PT_R9 };
 

@@ -17,9 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/maps.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/cg_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 #include "providers/provider.h"

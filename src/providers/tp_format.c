@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"

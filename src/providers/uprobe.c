@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/stack.h"
 #include "compiler/cg.h"
-#include "compiler/cg_stack.h"
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
 #include "providers/probe.h"

@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
+#include "base/insn.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
 #include "providers/provider.h"

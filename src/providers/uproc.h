@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/util.h"
 
 struct dt_elf;
 

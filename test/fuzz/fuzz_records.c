@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "bpf/spec_abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "consumer/spec.h"
 #include "lib/dt_impl.h"
 #include "lib/runtime.h"

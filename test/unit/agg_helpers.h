@@ -17,11 +17,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/aggdesc.h"
+#include "base/quant.h"
 #include "compiler/ident.h"
 #include "consumer/agg.h"
 #include "consumer/agg_impl.h"
-#include "consumer/aggdesc.h"
-#include "consumer/llquant.h"
 #include "consumer/printf.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"

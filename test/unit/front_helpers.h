@@ -16,12 +16,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/lexer.h"
 #include "compiler/pcb.h"
 #include "compiler/pragma.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
 

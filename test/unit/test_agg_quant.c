@@ -1,6 +1,6 @@
 /*
  * quantize(), lquantize() and llquantize(): the bucket math of
- * consumer/llquant.h at its edges, and the histograms printed from data
+ * base/quant.h at its edges, and the histograms printed from data
  * fed through it as the conformance tests' D scripts feed it, byte for
  * byte against their expected output (agg_quant_expected.h names each
  * .r file).

@@ -15,11 +15,11 @@
 
 #include <cmocka.h>
 
+#include "base/attr.h"
+#include "base/optval.h"
 #include "dtrace.h"
-#include "lib/attr.h"
 #include "lib/dt_impl.h"
 #include "lib/options.h"
-#include "lib/optval.h"
 
 static void test_size(void **state)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/types.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
 static struct dtrace_hdl *hdl;

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bpf/abi.h"
-#include "bpf/spec_abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "consumer/spec.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"

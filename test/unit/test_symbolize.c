@@ -16,12 +16,12 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "consumer/ksyms.h"
 #include "consumer/printf.h"
 #include "consumer/symbolize.h"
 #include "consumer/usyms.h"
 #include "dtrace.h"
-#include "lib/util.h"
 
 static const char kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"

@@ -1,5 +1,5 @@
 /* The D type system: built-in types, derived types, lookup, naming. */
-#include "compiler/types.h"
+#include "base/types.h"
 
 #include <bpf/btf.h>
 #include <errno.h>
@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ast.h"
-#include "compiler/dlib.h"
-#include "compiler/pcb.h"
-#include "lib/dt_impl.h"
+#include "base/util.h"
 
 struct dt_type *dt_type_new(struct dt_typetab *tt, enum dt_tkind kind, const char *name)
 {
@@ -595,22 +592,8 @@ struct dt_type *dt_type_lookup(struct dt_typetab *tt, const char *name)
 	return kernel_lookup(tt, norm);
 }
 
-bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
+bool dt_type_kernel_has(struct dt_typetab *tt, const char *name)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
-
-	if (dt_htab_get(&tt->names, name) != NULL)
-		return true;
-	/* vmlinux`uint64_t: a type only if the module has it. */
-	if (strchr(name, '`') != NULL)
-		return dt_type_lookup(tt, name) != NULL;
-	/* The D library's typedefs (ipaddr_t ...). */
-	while (!pcb->is_dlib && dt_dlib_provide(pcb->hdl, name) > 0)
-		if (dt_htab_get(&tt->names, name) != NULL)
-			return true;
-	/* A variable of that name wins over a kernel typedef. */
-	if (dt_ident_lookup_any(pcb->hdl, name) != NULL)
-		return false;
 	return kernel_lookup(tt, name) != NULL;
 }
 

@@ -3,7 +3,7 @@
  * with DTrace's rules and messages (dt_printf_validate, dt_printa_validate
  * and the pfcheck_* functions of libdtrace/dt_printf.c).
  */
-#include "consumer/printf_impl.h"
+#include "base/printf_conv.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -29,7 +29,7 @@
  *              1 + (hmag - lmag + 1) * (steps - steps/factor) holds
  *              |v| < factor^lmag, the last is >= factor^(hmag+1), and each
  *              magnitude lmag..hmag has steps - steps/factor buckets on
- *              either side (see consumer/llquant.h for the exact index)
+ *              either side (see base/quant.h for the exact index)
  *
  * Bucket values are signed: the increment argument may be negative.
  */
@@ -40,6 +40,12 @@
 #include <stdint.h>
 
 struct dt_type;
+
+/* The aggregating functions. */
+enum dt_aggfunc {
+	AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_STDDEV, AGG_QUANTIZE,
+	AGG_LQUANTIZE, AGG_LLQUANTIZE,
+};
 
 #define DT_QUANT_NBUCKETS 127
 #define DT_QUANT_ZERO 63
@@ -68,7 +74,7 @@ struct dt_aggkey {
 struct dt_aggdesc {
 	uint32_t id;
 	const char *name;	/* without '@'; "_" for the anonymous aggregation @ */
-	int func;		/* enum dt_aggfunc (compiler/ident.h) */
+	int func;		/* enum dt_aggfunc */
 	int nkeys;
 	struct dt_aggkey *keys;
 	uint32_t key_size;

@@ -2,13 +2,13 @@
  * /proc/kallsyms: "<address> <type> <name>[\t[<module>]]", one symbol a
  * line.  /sys/kernel/debug/kprobes/blacklist: "0x<start>-0x<end>\t<name>".
  */
-#include "providers/kallsyms.h"
+#include "base/kallsyms.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 #define KALLSYMS "/proc/kallsyms"
 #define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"

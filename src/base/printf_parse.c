@@ -4,7 +4,7 @@
  * length modifiers in any order, then a conversion looked up by its full
  * name ("lld", "hx"), so that C's %hhd, %zd, %jd are unknown as in DTrace.
  */
-#include "consumer/printf_impl.h"
+#include "base/printf_conv.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* Freeing an in-memory BPF object (object.h): its vectors and its functions'. */
-#include "bpf/object.h"
+#include "base/object.h"
 
 int bo_func_own(struct bo_object *obj, struct bo_func *fn)
 {

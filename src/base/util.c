@@ -1,5 +1,5 @@
 /* Arena, string buffer, vectors, glob matching, file slurping. */
-#include "lib/util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

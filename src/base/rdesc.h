@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 struct dt_type;
 struct dt_stmt;

@@ -1,11 +1,11 @@
 /* Stability attributes: DTrace's names and values, and their minimum. */
-#include "lib/attr.h"
+#include "base/attr.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 static const char *const stability[] = { "Internal", "Private", "Obsolete", "External",
 					  "Unstable", "Evolving", "Stable", "Standard" };

@@ -1,18 +1,18 @@
 /*
  * An in-memory BPF object as the code generator produces it: functions
  * (programs and subprograms) with their relocations and line info, maps,
- * global data.  The ELF writer turns it into a relocatable BPF ELF object
- * with BTF and BTF.ext; the loader links that with the run-time library
- * (bpf/) and loads it with libbpf.
+ * global data.  The ELF writer (bpf/elf_writer.h) turns it into a
+ * relocatable BPF ELF object with BTF and BTF.ext; the loader links that
+ * with the run-time library (bpf/) and loads it with libbpf.
  */
-#ifndef DT_BPF_OBJECT_H
-#define DT_BPF_OBJECT_H
+#ifndef DT_OBJECT_H
+#define DT_OBJECT_H
 
 #include <linux/bpf.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 enum bo_reloc_kind {
 	BO_RELOC_MAP_FD,	/* ld_imm64: fd of map `target` (BPF_PSEUDO_MAP_FD) */
@@ -98,13 +98,5 @@ int bo_func_own(struct bo_object *obj, struct bo_func *fn);
 
 /* Free what the object's vectors and its functions' vectors hold (not obj itself). */
 void bo_object_free(struct bo_object *obj);
-
-/*
- * Write the object as a relocatable BPF ELF (ET_REL, EM_BPF) with .BTF and
- * .BTF.ext.  On success *bufp (malloc'ed) and *sizep are set and 0 is
- * returned; on failure a negative errno and a message in err[errlen].
- */
-int bo_write_elf(const struct bo_object *obj, void **bufp, size_t *sizep,
-		 char *err, size_t errlen);
 
 #endif

@@ -10,12 +10,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/htab.h"
-#include "lib/util.h"
+#include "base/htab.h"
+#include "base/util.h"
 
 struct btf;
 struct dt_pcb;
 struct dtrace_hdl;
+
+/* Qualifiers of a type (bits that declaration specifiers share, compiler/ast.h). */
+enum {
+	DS_CONST = 0x20, DS_VOLATILE = 0x40, DS_RESTRICT = 0x80,
+};
 
 enum dt_tkind {
 	TK_VOID,
@@ -123,8 +128,8 @@ struct dt_type *dt_type_lookup(struct dt_typetab *tt, const char *name);
 /* Register a named type (typedef, struct/union/enum tag as "struct x"). */
 int dt_type_define(struct dt_typetab *tt, const char *key, struct dt_type *t);
 
-/* Whether `name` is a type name (for the parser's cast/declaration choices). */
-bool dt_type_name_exists(struct dt_pcb *pcb, const char *name);
+/* Whether the kernel (BTF) has a type named `name`. */
+bool dt_type_kernel_has(struct dt_typetab *tt, const char *name);
 
 struct dt_type *dt_type_new(struct dt_typetab *tt, enum dt_tkind kind, const char *name);
 struct dt_type *dt_type_ptr(struct dt_typetab *tt, struct dt_type *base);

@@ -1,6 +1,6 @@
 /* llquantize() bucket layout for the compiler and the consumer (aggdesc.h). */
-#include "consumer/aggdesc.h"
-#include "consumer/llquant.h"
+#include "base/aggdesc.h"
+#include "base/quant.h"
 
 uint32_t dt_llquantize_bucket(const struct dt_aggdesc *ad, int64_t v)
 {

@@ -1,8 +1,8 @@
-/* The printf engine's internals: DTrace's conversion table. */
-#ifndef DT_CONSUMER_PRINTF_IMPL_H
-#define DT_CONSUMER_PRINTF_IMPL_H
+/* DTrace's table of printf conversions: how each checks and prints its argument. */
+#ifndef DT_PRINTF_CONV_H
+#define DT_PRINTF_CONV_H
 
-#include "consumer/printf.h"
+#include "base/printf_format.h"
 
 /* How a conversion checks its argument's type (DTrace's pfcheck_*). */
 enum dt_pf_check_kind {

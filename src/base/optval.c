@@ -2,7 +2,7 @@
  * Option values as DTrace reads them: sizes, rates, the flag words of its
  * run-time options and D version strings.
  */
-#include "lib/optval.h"
+#include "base/optval.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 /*
  * One number with strtoull's rules (base prefixes, leading blanks and '+'),

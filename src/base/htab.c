@@ -1,5 +1,5 @@
 /* String-keyed hash table (linear probing; no deletion needed here). */
-#include "lib/htab.h"
+#include "base/htab.h"
 
 #include <errno.h>
 #include <stdlib.h>
