@@ -11,8 +11,8 @@
 
 #include "base/util.h"
 
+struct dt_probe;
 struct dt_type;
-struct dt_stmt;
 struct dt_pf_format;
 
 enum dt_rkind {
@@ -59,12 +59,29 @@ struct dt_ritem {
 
 struct dt_rdesc {
 	uint32_t id;
-	struct dt_stmt *stmt;	/* NULL for internal records (errors) */
+	bool internal;		/* written by the run time (errors), not by a clause */
+	uint32_t clause;	/* else the number of the clause that writes it */
 	uint32_t size;		/* total record size including the header */
 	DT_VEC(struct dt_ritem) items;
 	bool has_exit;
 	bool spec_ctl;		/* has RK_COMMIT/RK_DISCARD items */
 };
+
+/*
+ * A clause as errors name it: DTrace numbers a clause once per probe
+ * description (dt_clause_N, N + 1, ...), so a fault in a clause names the
+ * number of the description that enabled the probe that fired.
+ */
+struct dt_cdesc {
+	uint32_t clause;			/* the number of its first description */
+	size_t nprobes;
+	struct dt_probe *const *probes;		/* the probes it enables ... */
+	const int *pdesc;			/* ... and the description each came from */
+};
+
+/* The number a fault in clause `clause` names when probe `prp` fired. */
+uint32_t dt_cdesc_number(const struct dt_cdesc *const *cdescs, size_t n, uint32_t clause,
+			 const struct dt_probe *prp);
 
 /* Layout of an error record's data (after the header). */
 struct dt_rec_error {

@@ -157,7 +157,8 @@ static struct dt_rdesc *new_rdesc(struct dtrace_hdl *dtp, struct dt_stmt *stmt)
 	if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
 		return NULL;
 	rd->id = (uint32_t)dtp->rdescs.n - 1;
-	rd->stmt = stmt;
+	rd->internal = stmt == NULL;
+	rd->clause = stmt != NULL ? stmt->id : 0;
 	return rd;
 }
 

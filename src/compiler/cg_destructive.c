@@ -17,11 +17,7 @@
  *                bpf_probe_write_user() of at most scratchsize bytes (a
  *                string: its bytes and NUL, at most n) staged in scratch.
  */
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include <signal.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "base/abi.h"
 #include "base/types.h"
@@ -41,28 +37,6 @@ static struct dt_node *arg(struct dt_node *call, int i)
 	return a;
 }
 
-/*
- * Whether tracing programs may call a helper: load "call helper; exit" and
- * read the verifier's reason.  (libbpf's probe takes "program of this type
- * cannot use helper", what kernel lockdown gives, for support.)  When the
- * probe cannot run at all (no privileges: -e), assume the helper is there.
- */
-static bool helper_usable(uint32_t helper)
-{
-	struct bpf_insn insns[] = { I_CALL_HELPER((int32_t)helper), I_MOV64_IMM(BPF_R0, 0), I_EXIT() };
-	char log[4096] = "";
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
-		    .log_level = 1);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 3, &opts);
-
-	if (fd >= 0) {
-		close(fd);
-		return true;
-	}
-	return strstr(log, "cannot use helper") == NULL && strstr(log, "unknown func") == NULL &&
-	       strstr(log, "invalid func") == NULL;
-}
-
 /* bpf_send_signal(sig) for a signal number in a register (freed). */
 static void send_signal(struct dt_cg *cg, int sig)
 {
@@ -80,7 +54,7 @@ static void send_signal(struct dt_cg *cg, int sig)
 static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
-	if (!helper_usable(BPF_FUNC_loop))
+	if (!cg->dtp->features.bpf_loop)
 		dt_cerror(cg->pcb, "D_UNKNOWN", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
@@ -203,7 +177,7 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 /* bpf_probe_write_user() is refused under kernel lockdown (integrity mode or more). */
 static void check_write_user(struct dt_cg *cg, struct dt_node *n)
 {
-	if (!helper_usable(BPF_FUNC_probe_write_user))
+	if (!cg->dtp->features.probe_write_user)
 		dt_cerror(cg->pcb, "D_UNKNOWN", n->line,
 			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
 			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);

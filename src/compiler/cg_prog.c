@@ -430,7 +430,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	/* As DTrace: a buffer must hold the largest record a clause writes. */
 	for (size_t i = 0; i < dtp->rdescs.n; i++) {
 		const struct dt_rdesc *rd = dtp->rdescs.v[i];
-		if (rd != NULL && rd->stmt != NULL && (int64_t)rd->size > dtp->opts.bufsize)
+		if (rd != NULL && !rd->internal && (int64_t)rd->size > dtp->opts.bufsize)
 			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 	}
 	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,

@@ -45,6 +45,7 @@ static struct bo_object *object(struct dt_pcb *pcb)
 			if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
 				dt_cnomem(pcb);
 			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
+			rd->internal = true;
 		}
 	}
 	return dtp->obj;
@@ -368,9 +369,15 @@ int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
 	for (size_t i = 0; i < pgp->stmts.n; i++) {
 		struct dt_stmt *st = pgp->stmts.v[i];
-		if (dt_vec_push(&dtp->stmts, st) < 0 ||
+		struct dt_cdesc *cd = dt_arena_zalloc(&dtp->arena, sizeof(*cd));
+		if (cd == NULL || dt_vec_push(&dtp->stmts, st) < 0 ||
+		    dt_vec_push(&dtp->cdescs, cd) < 0 ||
 		    dt_vec_push(&dtp->obj->funcs, st->func) < 0)
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		cd->clause = st->id;
+		cd->nprobes = st->probes.n;
+		cd->probes = st->probes.v;
+		cd->pdesc = st->probe_pdesc.v;
 	}
 	pgp->execed = true;
 	return 0;

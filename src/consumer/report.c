@@ -7,7 +7,6 @@
 
 #include "base/abi.h"
 #include "base/rdesc.h"
-#include "compiler/program.h"
 #include "consumer/json_rec.h"
 #include "consumer/rec_decode.h"
 #include "lib/dt_impl.h"
@@ -91,26 +90,15 @@ static const char *fault_str(uint32_t fault)
 /* The clause number of the probe description of clause stmt that matched prp. */
 static uint32_t clause_number(struct dtrace_hdl *dtp, uint32_t stmt, struct dt_probe *prp)
 {
-	uint32_t clause = stmt;
-
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
-		if (st->id != stmt)
-			continue;
-		for (size_t j = 0; j < st->probes.n; j++)
-			if (st->probes.v[j] == prp) {
-				clause += (uint32_t)st->probe_pdesc.v[j];
-				break;
-			}
-	}
-	return clause;
+	return dt_cdesc_number((const struct dt_cdesc *const *)dtp->cdescs.v, dtp->cdescs.n, stmt,
+			       prp);
 }
 
 void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, ...)
 {
 	const struct dt_rec_hdr *h = rec;
 	const struct dt_rdesc *rd = h->desc < dtp->rdescs.n ? dtp->rdescs.v[h->desc] : NULL;
-	uint32_t stmt = rd != NULL && rd->stmt != NULL ? rd->stmt->id : 0;
+	uint32_t stmt = rd != NULL && !rd->internal ? rd->clause : 0;
 	dtrace_probeinfo_t pi;
 	char what[1024], msg[1400];
 	va_list ap;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "base/features.h"
 #include "base/htab.h"
 #include "base/types.h"
 #include "base/util.h"
@@ -51,6 +52,7 @@ struct dtrace_hdl {
 	struct dt_options opts;
 	struct dt_arena arena;		/* allocations that live as long as the handle */
 	struct dt_typetab types;
+	struct dt_features features;	/* the kernel's, probed at dtrace_open() */
 	struct dt_kdebug *kdebug;	/* the kernel's debuginfo, opened on first need */
 	bool ctfpath_checked;		/* -x ctfpath looked at (compile.c) */
 	bool kdebug_tried;
@@ -92,6 +94,7 @@ struct dtrace_hdl {
 	DT_VEC(dtrace_prog_t *) progs;
 	DT_VEC(struct dt_stmt *) stmts;		/* every exec'ed clause, in order */
 	DT_VEC(struct dt_rdesc *) rdescs;	/* record descriptions by id */
+	DT_VEC(struct dt_cdesc *) cdescs;	/* what errors say of each exec'ed clause */
 	DT_VEC(struct dt_aggdesc *) aggs;	/* aggregations by id */
 	struct dt_aggstate *aggstate;		/* consumer-side aggregation state */
 	uint32_t nextstmt;

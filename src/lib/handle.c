@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/object.h"
+#include "bpf/features.h"
 #include "compiler/ident.h"
 #include "compiler/kdebug.h"
 #include "compiler/program.h"
@@ -48,6 +49,7 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	dtp->out = stdout;
 	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	dtp->testing = getenv("_DTRACE_TESTING") != NULL;
+	dt_features_probe(&dtp->features);
 	if (dt_typetab_init(&dtp->types) < 0 || dt_probes_init(dtp) < 0) {
 		dtrace_close(dtp);
 		if (errp)
@@ -100,6 +102,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	}
 	dt_vec_free(&dtp->progs);
 	dt_vec_free(&dtp->stmts);
+	dt_vec_free(&dtp->cdescs);
 	dt_vec_free(&dtp->rdescs);
 	dt_vec_free(&dtp->aggs);
 	dt_vec_free(&dtp->grabbed);

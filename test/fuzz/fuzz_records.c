@@ -117,9 +117,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* The probe a record of description `rd` would carry. */
 static uint32_t probe_of(const struct dt_rdesc *rd, uint8_t pick)
 {
-	if (rd->stmt == NULL || rd->stmt->probes.n == 0)
-		return pick;
-	return rd->stmt->probes.v[pick % rd->stmt->probes.n]->id;
+	for (size_t i = 0; !rd->internal && i < g_dtp->cdescs.n; i++) {
+		const struct dt_cdesc *cd = g_dtp->cdescs.v[i];
+		if (cd->clause == rd->clause && cd->nprobes > 0)
+			return cd->probes[pick % cd->nprobes]->id;
+	}
+	return pick;
 }
 
 static void feed(dtrace_hdl_t *dtp, uint8_t mode, uint8_t desc, const uint8_t *p, size_t len)
