@@ -1,6 +1,7 @@
 /* Built-in variables: pid, tid, execname, timestamp, arg0..9, probe names ... */
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -10,7 +11,6 @@
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 static int helper0(struct dt_cg *cg, int helper)
@@ -20,7 +20,7 @@ static int helper0(struct dt_cg *cg, int helper)
 
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->dtp->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -76,7 +76,7 @@ static int probe_string(struct dt_cg *cg, int which)
 		return r;
 	}
 	/* Look the probe up in the dt_probes map by id. */
-	cg->dtp->need_probe_map = true;
+	cg->dtp->descs->need_probe_map = true;
 	int slot = cg_stack_alloc(cg, 8);
 	int k = cg_reg_alloc(cg);
 	cg_emit(cg, I_LDX(BPF_W, k, REG_DCTX, DCTX_PRID));
@@ -338,7 +338,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return helper0(cg, BPF_FUNC_get_current_task);
 	case BV_CURCPU: {
 		/* This CPU's cpuinfo_t, in a per-CPU map the consumer fills. */
-		cg->dtp->need_curcpu_map = true;
+		cg->dtp->descs->need_curcpu_map = true;
 		int slot = cg_stack_alloc(cg, 8);
 		int a[2];
 		cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));

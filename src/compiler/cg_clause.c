@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "compiler/cg.h"
@@ -14,7 +15,6 @@
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
 
@@ -140,11 +140,11 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 static struct bo_func *new_func(struct dt_pcb *pcb, const char *name, const char *section,
 				unsigned nargs)
 {
-	struct bo_func *fn = dt_arena_zalloc(&pcb->hdl->arena, sizeof(*fn));
+	struct bo_func *fn = dt_arena_zalloc(&pcb->hdl->core->arena, sizeof(*fn));
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	fn->name = dt_arena_strdup(&pcb->hdl->arena, name);
+	fn->name = dt_arena_strdup(&pcb->hdl->core->arena, name);
 	fn->section = section;
 	fn->nargs = nargs;
 	return fn;
@@ -152,11 +152,11 @@ static struct bo_func *new_func(struct dt_pcb *pcb, const char *name, const char
 
 static struct dt_rdesc *new_rdesc(struct dtrace_hdl *dtp, struct dt_stmt *stmt)
 {
-	struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
+	struct dt_rdesc *rd = dt_arena_zalloc(&dtp->core->arena, sizeof(*rd));
 
-	if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
+	if (rd == NULL || dt_vec_push(&dtp->descs->rdescs, rd) < 0)
 		return NULL;
-	rd->id = (uint32_t)dtp->rdescs.n - 1;
+	rd->id = (uint32_t)dtp->descs->rdescs.n - 1;
 	rd->internal = stmt == NULL;
 	rd->clause = stmt != NULL ? stmt->id : 0;
 	return rd;
@@ -234,7 +234,7 @@ static void emit_submit(struct dt_cg *cg)
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_query));
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_NO_WAKEUP));
 		int quiet = cg_label_new(cg);
-		uint64_t mark = (uint64_t)cg->dtp->opts.bufsize / 8;
+		uint64_t mark = (uint64_t)cg->dtp->core->opts.bufsize / 8;
 		cg_jmp_imm(cg, BPF_JLT, BPF_R0, (int32_t)(mark > INT32_MAX ? INT32_MAX : mark), quiet);
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
 		cg_label_place(cg, quiet);
@@ -282,9 +282,9 @@ static void record_finish(struct dt_cg *cg, uint32_t size_insn, uint32_t fill_in
 
 	cg->rdesc->size = DT_ALIGN(cg->rec_off, 8);
 	fn->insns.v[size_insn].imm = (int32_t)cg->rdesc->size;
-	if (dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+	if (dtp->core->opts.bufpolicy == DT_BUFPOLICY_FILL) {
 		/* R2 = size, then the limit: bufsize - size (64 bits) */
-		int64_t lim = dtp->opts.bufsize - (int64_t)cg->rdesc->size;
+		int64_t lim = dtp->core->opts.bufsize - (int64_t)cg->rdesc->size;
 		fn->insns.v[fill_insn].imm = (int32_t)cg->rdesc->size;
 		fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
 		fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
@@ -346,7 +346,7 @@ static void block_open(struct dt_cg *cg, struct dt_node *first)
 	if (cg->rdesc == NULL)
 		dt_cnomem(cg->pcb);
 	cg->rec_off = DT_REC_DATA_OFF;
-	if (cg->dtp->opts.bufpolicy == DT_BUFPOLICY_FILL)
+	if (cg->dtp->core->opts.bufpolicy == DT_BUFPOLICY_FILL)
 		emit_fill_check(cg, cg->exit_label, &cg->fill_insn);
 	cg->size_insn = emit_reserve(cg, cg->exit_label);
 	cg->rec_open = true;
@@ -435,7 +435,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.fault_label = -1;
 	}
 	uint32_t size_insn = 0, fill_insn = 0;
-	bool fill = dtp->opts.bufpolicy == DT_BUFPOLICY_FILL;
+	bool fill = dtp->core->opts.bufpolicy == DT_BUFPOLICY_FILL;
 	if (cg.split) {
 		cg_emit(&cg, I_MOV64_IMM(REG_REC, 0));
 	} else if (cg.records) {
@@ -471,8 +471,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg_spec_clause_end(&cg);
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);
-	if (cg.scratch_max > dtp->scratch_max)
-		dtp->scratch_max = cg.scratch_max;
+	if (cg.scratch_max > dtp->cc->scratch_max)
+		dtp->cc->scratch_max = cg.scratch_max;
 	cg_resolve(&cg);
 	cg_fini(&cg);
 	stmt->func = fn;

@@ -54,7 +54,7 @@ static void send_signal(struct dt_cg *cg, int sig)
 static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
-	if (!cg->dtp->features.bpf_loop)
+	if (!cg->dtp->core->features.bpf_loop)
 		dt_cerror(cg->pcb, "D_UNKNOWN", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
@@ -177,7 +177,7 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 /* bpf_probe_write_user() is refused under kernel lockdown (integrity mode or more). */
 static void check_write_user(struct dt_cg *cg, struct dt_node *n)
 {
-	if (!cg->dtp->features.probe_write_user)
+	if (!cg->dtp->core->features.probe_write_user)
 		dt_cerror(cg->pcb, "D_UNKNOWN", n->line,
 			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
 			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "base/aggdesc.h"
+#include "base/probe.h"
 #include "base/rdesc.h"
+#include "bpf/runtime.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
@@ -19,8 +21,6 @@
 #include "compiler/program.h"
 #include "compiler/vars.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 /* Clauses enabled on each probe, in program order. */
@@ -41,14 +41,14 @@ static bool same_clauses(const struct probe_clauses *a, const struct dt_group *g
 
 static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
-	size_t np = dtp->probes.n;
+	size_t np = dtp->reg->probes.n;
 	struct probe_clauses *pc = calloc(np + 1, sizeof(*pc));
 	int rc = 0;
 
 	if (pc == NULL)
 		return -ENOMEM;
-	for (size_t s = 0; s < dtp->stmts.n; s++) {
-		struct dt_stmt *st = dtp->stmts.v[s];
+	for (size_t s = 0; s < dtp->cc->stmts.n; s++) {
+		struct dt_stmt *st = dtp->cc->stmts.v[s];
 		for (size_t i = 0; i < st->probes.n; i++) {
 			struct dt_probe *prp = st->probes.v[i];
 			struct probe_clauses *p = &pc[prp->id];
@@ -75,7 +75,7 @@ static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			}
 		}
 		if (g == NULL) {
-			g = dt_arena_zalloc(&dtp->arena, sizeof(*g));
+			g = dt_arena_zalloc(&dtp->core->arena, sizeof(*g));
 			if (g == NULL || dt_vec_push(&rt->groups, g) < 0) {
 				rc = -ENOMEM;
 				goto out;
@@ -170,7 +170,7 @@ static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 static int split_group(dtrace_hdl_t *dtp, struct dt_runtime *rt, struct dt_group *g)
 {
 	while (g->probes.n > 1) {
-		struct dt_group *ng = dt_arena_zalloc(&dtp->arena, sizeof(*ng));
+		struct dt_group *ng = dt_arena_zalloc(&dtp->core->arena, sizeof(*ng));
 		if (ng == NULL || dt_vec_push(&rt->groups, ng) < 0)
 			return -ENOMEM;
 		ng->prov = g->prov;
@@ -191,14 +191,14 @@ static int split_group(dtrace_hdl_t *dtp, struct dt_runtime *rt, struct dt_group
 static struct bo_func *new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
 				unsigned nargs)
 {
-	struct bo_func *fn = dt_arena_zalloc(&dtp->arena, sizeof(*fn));
+	struct bo_func *fn = dt_arena_zalloc(&dtp->core->arena, sizeof(*fn));
 
 	if (fn == NULL)
 		return NULL;
-	fn->name = dt_arena_strdup(&dtp->arena, name);
+	fn->name = dt_arena_strdup(&dtp->core->arena, name);
 	fn->section = section;
 	fn->nargs = nargs;
-	if (dt_vec_push(&dtp->obj->funcs, fn) < 0)
+	if (dt_vec_push(&dtp->cc->obj->funcs, fn) < 0)
 		return NULL;
 	return fn;
 }
@@ -219,7 +219,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, dtp->cc->obj, fn);
 	g->fn = fn;
 	int skip = cg_label_new(&cg);
 	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
@@ -244,10 +244,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	if (g->uses_scratch) {
 		scratch_acquire(&cg, dctx, skip);
 		/* strtok()'s state lives for one firing. */
-		if (dtp->uses_strtok) {
+		if (dtp->cc->uses_strtok) {
 			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
 			cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R1,
-						 (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
+						 (int32_t)(cg_locals_base(dtp) + dtp->cc->strtok_off)));
 			cg_emit(&cg, I_ST(BPF_DW, BPF_R1, 0, 0));
 		}
 	}
@@ -255,7 +255,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	/* END runs draining: all its clauses run, exit() or not (as in DTrace). */
 	bool end = g->mech->by_consumer && strcmp(g->probes.v[0]->desc[3], "END") == 0;
 	/* bufpolicy=fill: END's records have room of their own (DTrace keeps it for them). */
-	if (end && dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+	if (end && dtp->core->opts.bufpolicy == DT_BUFPOLICY_FILL) {
 		cg_ld_bss(&cg, BPF_R1, BSS_FILLED);
 		cg_emit(&cg, I_ST(BPF_W, BPF_R1, 0, 0));
 	}
@@ -293,7 +293,7 @@ static void build_fault(struct dt_pcb *pcb)
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, dtp->cc->obj, fn);
 	int done = cg_label_new(&cg);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R2));
 	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
@@ -351,7 +351,7 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, dtp->cc->obj, fn);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R2));
 	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
@@ -406,7 +406,7 @@ static int add_map(dtrace_hdl_t *dtp, const char *name, uint32_t type, uint32_t 
 	struct bo_map m = { .name = name, .type = type, .key_size = ksize, .value_size = vsize,
 			    .max_entries = max, .flags = flags };
 
-	return dt_vec_push(&dtp->obj->maps, m) < 0 ? -ENOMEM : 0;
+	return dt_vec_push(&dtp->cc->obj->maps, m) < 0 ? -ENOMEM : 0;
 }
 
 static uint32_t pow2_at_least(uint64_t v, uint32_t min)
@@ -421,41 +421,41 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	uint32_t scratch = cg_locals_base(dtp) + DT_ALIGN(dtp->locals_size, 8);
+	uint32_t scratch = cg_locals_base(dtp) + DT_ALIGN(dtp->cc->locals_size, 8);
 	int rc = 0;
 
 	if (ncpus <= 0)
 		ncpus = 1;
 	rt->ncpus = ncpus;
 	/* As DTrace: a buffer must hold the largest record a clause writes. */
-	for (size_t i = 0; i < dtp->rdescs.n; i++) {
-		const struct dt_rdesc *rd = dtp->rdescs.v[i];
-		if (rd != NULL && !rd->internal && (int64_t)rd->size > dtp->opts.bufsize)
+	for (size_t i = 0; i < dtp->descs->rdescs.n; i++) {
+		const struct dt_rdesc *rd = dtp->descs->rdescs.v[i];
+		if (rd != NULL && !rd->internal && (int64_t)rd->size > dtp->core->opts.bufsize)
 			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
 	}
 	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
-		      pow2_at_least((uint64_t)dtp->opts.bufsize, 4096), 0);
+		      pow2_at_least((uint64_t)dtp->core->opts.bufsize, 4096), 0);
 	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
 	rc |= add_map(dtp, MAP_SCRATCH, BPF_MAP_TYPE_ARRAY, 4, scratch,
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
-	if (dtp->need_curcpu_map)
+	if (dtp->descs->need_curcpu_map)
 		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
-	if (dtp->uses_usyms)
+	if (dtp->descs->uses_usyms)
 		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 4, 4, USEEN_MAX, 0);
-	if (dtp->uses_vtime) {
+	if (dtp->descs->uses_vtime) {
 		rc |= add_map(dtp, MAP_VTIME, BPF_MAP_TYPE_LRU_HASH, 4, VTIME_VALUE, VTIME_MAX, 0);
 		rc |= add_map(dtp, MAP_VTIME_CPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, VTIME_VALUE, 1, 0);
 	}
-	if (dtp->need_probe_map)
+	if (dtp->descs->need_probe_map)
 		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
-			      (uint32_t)dtp->probes.n + 1, 0);
-	for (size_t i = 0; i < dtp->dynvars.n; i++) {
-		struct dt_ident *id = dtp->dynvars.v[i];
+			      (uint32_t)dtp->reg->probes.n + 1, 0);
+	for (size_t i = 0; i < dtp->cc->dynvars.n; i++) {
+		struct dt_ident *id = dtp->cc->dynvars.v[i];
 		uint32_t ks = dt_var_key_size(dtp, id), vs = id->size;
 		/* As DTrace: an array that cannot hold one element cannot be enabled. */
-		if (id->kind == IDK_ARRAY && (uint64_t)dtp->opts.dynvarsize < (uint64_t)ks + vs)
+		if (id->kind == IDK_ARRAY && (uint64_t)dtp->core->opts.dynvarsize < (uint64_t)ks + vs)
 			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
-		uint64_t max = (uint64_t)dtp->opts.dynvarsize / (ks + vs + 32);
+		uint64_t max = (uint64_t)dtp->core->opts.dynvarsize / (ks + vs + 32);
 		if (max < 16)
 			max = 16;
 		if (max > (1u << 24))
@@ -463,9 +463,9 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		rc |= add_map(dtp, dt_var_map_name(dtp, id), BPF_MAP_TYPE_HASH, ks, vs,
 			      (uint32_t)max, BPF_F_NO_PREALLOC);
 	}
-	for (size_t i = 0; i < dtp->aggs.n; i++) {
-		struct dt_aggdesc *ad = dtp->aggs.v[i];
-		uint64_t max = (uint64_t)dtp->opts.aggsize / (ad->key_size + ad->value_size);
+	for (size_t i = 0; i < dtp->descs->aggs.n; i++) {
+		struct dt_aggdesc *ad = dtp->descs->aggs.v[i];
+		uint64_t max = (uint64_t)dtp->core->opts.aggsize / (ad->key_size + ad->value_size);
 		/* DTrace's message (one entry of @name does not fit in aggsize). */
 		if (max < 1)
 			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
@@ -494,7 +494,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	pcb.arena = &arena;
 	if (setjmp(pcb.jb) != 0) {
 		dt_arena_free(&arena);
-		return dtp->err ? dtp->err : -EINVAL;
+		return dtp->core->err ? dtp->core->err : -EINVAL;
 	}
 	if ((rc = form_groups(dtp, rt)) < 0) {
 		dt_arena_free(&arena);
@@ -513,7 +513,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			g->mech = g->prov->choose(dtp, g);
 		if (g->mech == NULL) {
 			dt_arena_free(&arena);
-			return dtp->err ? dtp->err : dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes",
+			return dtp->core->err ? dtp->core->err : dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes",
 								  g->prov->name);
 		}
 		if (g->mech->per_probe && g->probes.n > 1 && split_group(dtp, rt, g) < 0) {
@@ -536,15 +536,15 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	build_fault(&pcb);
 	build_error(&pcb, error_group);
 	dt_cg_vtime_program(&pcb);
-	if (dtp->bss_size < BSS_FIXED)
-		dtp->bss_size = BSS_FIXED;
-	dtp->obj->bss_size = dtp->bss_size;
+	if (dtp->cc->bss_size < BSS_FIXED)
+		dtp->cc->bss_size = BSS_FIXED;
+	dtp->cc->obj->bss_size = dtp->cc->bss_size;
 	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
 	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
-	if (dt_vec_push(&dtp->obj->bss_vars, v) < 0 || dt_vec_push(&dtp->obj->bss_vars, w) < 0 ||
+	if (dt_vec_push(&dtp->cc->obj->bss_vars, v) < 0 || dt_vec_push(&dtp->cc->obj->bss_vars, w) < 0 ||
 	    add_maps(dtp, rt) < 0) {
 		dt_arena_free(&arena);
-		return dtp->err ? dtp->err : dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dtp->core->err ? dtp->core->err : dt_set_error(dtp, -ENOMEM, "out of memory");
 	}
 	dt_arena_free(&arena);
 	return 0;

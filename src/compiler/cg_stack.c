@@ -110,7 +110,7 @@ static int ctx_reg(struct dt_cg *cg)
 /* Byte offset of a kernel struct member, or -1 if the kernel has none. */
 static int64_t kmember(struct dt_cg *cg, const char *sou, const char *member)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->dtp->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -275,7 +275,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
-		cg->dtp->uses_usyms = true;
+		cg->dtp->descs->uses_usyms = true;
 		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
@@ -339,7 +339,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
-		cg->dtp->uses_usyms = true;
+		cg->dtp->descs->uses_usyms = true;
 		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, dst);
@@ -427,7 +427,7 @@ int cg_stack_bvar(struct dt_cg *cg, int code)
 	}
 	case BV_STACKDEPTH:
 	case BV_USTACKDEPTH: {
-		int64_t max = cg->dtp->opts.maxframes;
+		int64_t max = cg->dtp->core->opts.maxframes;
 		if (max > DT_STACK_MAXFRAMES)
 			max = DT_STACK_MAXFRAMES;
 		if (max < 1)

@@ -62,15 +62,15 @@ static int strtok_state(struct dt_cg *cg)
 {
 	struct dtrace_hdl *dtp = cg->dtp;
 
-	if (!dtp->uses_strtok) {
-		dtp->uses_strtok = true;
-		dtp->strtok_off = DT_ALIGN(dtp->locals_size, 8);
-		dtp->locals_size = dtp->strtok_off + 8 + dt_str_bytes(dtp);
+	if (!dtp->cc->uses_strtok) {
+		dtp->cc->uses_strtok = true;
+		dtp->cc->strtok_off = DT_ALIGN(dtp->cc->locals_size, 8);
+		dtp->cc->locals_size = dtp->cc->strtok_off + 8 + dt_str_bytes(dtp);
 	}
 	cg->stmt->uses_scratch = true;
 	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(dtp) + dtp->cc->strtok_off)));
 	return r;
 }
 
@@ -161,8 +161,8 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_SUBSTR: {
 		struct dt_node *len = arg(n, 2);
 		a[1] = cg_expr_string(cg, arg(n, 0));
-		a[2] = int_arg(cg, arg(n, 1), cg->dtp->types.t_int);
-		a[3] = len ? int_arg(cg, len, cg->dtp->types.t_int) : imm(cg, 0);
+		a[2] = int_arg(cg, arg(n, 1), cg->dtp->core->types.t_int);
+		a[3] = len ? int_arg(cg, len, cg->dtp->core->types.t_int) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 1 | (len != NULL));
 		return cg_call_func(cg, "dt_rt_substr", a, 5);
@@ -177,7 +177,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_LLTOSTR: {
 		struct dt_node *base = arg(n, 1);
 		a[1] = cg_expr(cg, arg(n, 0));
-		a[2] = base ? int_arg(cg, base, cg->dtp->types.t_int) : imm(cg, 10);
+		a[2] = base ? int_arg(cg, base, cg->dtp->core->types.t_int) : imm(cg, 10);
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_lltostr", a, 4);
@@ -187,7 +187,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		struct dt_node *start = arg(n, 2);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
-		a[3] = start ? int_arg(cg, start, cg->dtp->types.t_int) : imm(cg, 0);
+		a[3] = start ? int_arg(cg, start, cg->dtp->core->types.t_int) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 2 | (code == SUB_RINDEX) << 1 | (start != NULL));
 		r = cg_call_func(cg, "dt_rt_index", a, 5);
@@ -206,7 +206,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_STRCHR:
 	case SUB_STRRCHR:
 		a[1] = cg_expr_string(cg, arg(n, 0));
-		a[2] = int_arg(cg, arg(n, 1), cg->dtp->types.t_char);
+		a[2] = int_arg(cg, arg(n, 1), cg->dtp->core->types.t_char);
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		a[4] = imm(cg, code == SUB_STRRCHR);

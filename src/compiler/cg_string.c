@@ -17,7 +17,7 @@
 
 uint32_t dt_str_bytes(const struct dtrace_hdl *dtp)
 {
-	return (uint32_t)dtp->opts.strsize + 1;
+	return (uint32_t)dtp->core->opts.strsize + 1;
 }
 
 uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
@@ -42,7 +42,7 @@ uint32_t cg_alloca_words(struct dtrace_hdl *dtp)
 
 uint32_t cg_alloca_size(struct dtrace_hdl *dtp)
 {
-	return (uint32_t)DT_ALIGN((uint64_t)dtp->opts.scratchsize, 8);
+	return (uint32_t)DT_ALIGN((uint64_t)dtp->core->opts.scratchsize, 8);
 }
 
 uint32_t cg_locals_base(struct dtrace_hdl *dtp)
@@ -64,7 +64,7 @@ uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
 
 int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+	uint32_t strsize = (uint32_t)cg->dtp->core->opts.strsize;
 	size_t len = n->str.len < strsize ? n->str.len : strsize;
 	char *buf = dt_palloc(cg->pcb, len + 1);
 	int r = cg_reg_alloc(cg);

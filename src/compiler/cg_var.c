@@ -31,11 +31,11 @@ static void global_storage(struct dt_cg *cg, struct dt_ident *id)
 
 	if (id->size != 0)
 		return;
-	if (dtp->bss_size < BSS_FIXED)
-		dtp->bss_size = BSS_FIXED;
+	if (dtp->cc->bss_size < BSS_FIXED)
+		dtp->cc->bss_size = BSS_FIXED;
 	id->size = dt_var_size(dtp, id->type);
-	id->offset = DT_ALIGN(dtp->bss_size, 8);
-	dtp->bss_size = id->offset + id->size;
+	id->offset = DT_ALIGN(dtp->cc->bss_size, 8);
+	dtp->cc->bss_size = id->offset + id->size;
 }
 
 static void local_storage(struct dt_cg *cg, struct dt_ident *id)
@@ -45,8 +45,8 @@ static void local_storage(struct dt_cg *cg, struct dt_ident *id)
 	if (id->size != 0)
 		return;
 	id->size = dt_var_size(dtp, id->type);
-	id->offset = DT_ALIGN(dtp->locals_size, 8);
-	dtp->locals_size = id->offset + id->size;
+	id->offset = DT_ALIGN(dtp->cc->locals_size, 8);
+	dtp->cc->locals_size = id->offset + id->size;
 }
 
 const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id)
@@ -54,7 +54,7 @@ const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id)
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "%s_%u", id->kind == IDK_TLS ? "dt_tls" : "dt_arr", id->id);
-	return dt_arena_strdup(&dtp->arena, buf);
+	return dt_arena_strdup(&dtp->core->arena, buf);
 }
 
 /* Key layout of an associative array: each component 8-aligned. */
@@ -103,7 +103,7 @@ static int tls_key(struct dt_cg *cg)
 void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys)
 {
 	/* DTrace passes a tuple in its tuple registers: tregs (default 8) of them. */
-	if (dt_node_list_len(keys) > cg->dtp->opts.tregs)
+	if (dt_node_list_len(keys) > cg->dtp->core->opts.tregs)
 		dt_cerror(cg->pcb, NULL, 0, "Insufficient tuple registers to generate code");
 }
 
@@ -358,7 +358,7 @@ static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
 		uint32_t off_bits;
 		if (lhs->op == T_PTR)
 			st = dt_type_base(st->base);
-		const struct dt_member *m = dt_type_member(&cg->dtp->types, st, lhs->member,
+		const struct dt_member *m = dt_type_member(&cg->dtp->core->types, st, lhs->member,
 							   &off_bits);
 		if (m != NULL && m->bitsize != 0)
 			dt_cerror(cg->pcb, NULL, lhs->line,
@@ -456,7 +456,7 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 			  "only scalars can be assigned to a member or element");
 	if (lhs->kind == N_MEMBER) {
 		uint32_t off_bits;
-		const struct dt_member *m = dt_type_member(&cg->dtp->types,
+		const struct dt_member *m = dt_type_member(&cg->dtp->core->types,
 							   dt_type_base(lhs->l->type), lhs->member,
 							   &off_bits);
 		if (m != NULL && m->bitsize != 0) {

@@ -185,11 +185,11 @@ int cg_xlate_value(struct dt_cg *cg, struct dt_node *n)
 
 	if (base + size > INT16_MAX)
 		dt_cerror(cg->pcb, "D_UNKNOWN", n->line, "translated %s does not fit in scratch memory",
-			  dt_type_str(&cg->dtp->types, xl->dst));
+			  dt_type_str(&cg->dtp->core->types, xl->dst));
 	for (uint32_t i = 0; i < size; i += 8)
 		cg_emit(cg, I_ST(BPF_DW, REG_SCRATCH, (int16_t)(base + i), 0));
 	int slot = input_slot(cg, n);
-	if (dt_type_load_members(&cg->dtp->types, st) < 0)
+	if (dt_type_load_members(&cg->dtp->core->types, st) < 0)
 		dt_cnomem(cg->pcb);
 	for (uint32_t i = 0; i < st->nmembers; i++) {
 		const struct dt_member *om = &st->members[i];

@@ -11,6 +11,7 @@
 
 #include "base/aggdesc.h"
 #include "base/object.h"
+#include "base/probe.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "compiler/cg.h"
@@ -27,28 +28,27 @@
 #include "compiler/ulib.h"
 #include "lib/ctf_write.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 /* The object every program's functions go into (created on first use). */
 static struct bo_object *object(struct dt_pcb *pcb)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
 
-	if (dtp->obj == NULL) {
-		dtp->obj = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->obj));
-		if (dtp->obj == NULL)
+	if (dtp->cc->obj == NULL) {
+		dtp->cc->obj = dt_arena_zalloc(&dtp->core->arena, sizeof(*dtp->cc->obj));
+		if (dtp->cc->obj == NULL)
 			dt_cnomem(pcb);
-		dtp->obj->license = "GPL";
+		dtp->cc->obj->license = "GPL";
 		/* Record description 0 is the error record. */
-		if (dtp->rdescs.n == 0) {
-			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
-			if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
+		if (dtp->descs->rdescs.n == 0) {
+			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->core->arena, sizeof(*rd));
+			if (rd == NULL || dt_vec_push(&dtp->descs->rdescs, rd) < 0)
 				dt_cnomem(pcb);
 			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 			rd->internal = true;
 		}
 	}
-	return dtp->obj;
+	return dtp->cc->obj;
 }
 
 struct match_ctx {
@@ -94,9 +94,9 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	st->clause = c;
 	st->prog = pgp;
 	/* DTrace numbers a clause per probe description it lists. */
-	st->id = dtp->nextstmt;
+	st->id = dtp->cc->nextstmt;
 	st->npdescs = c->clause.npdescs;
-	dtp->nextstmt += (uint32_t)c->clause.npdescs;
+	dtp->cc->nextstmt += (uint32_t)c->clause.npdescs;
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cnomem(pcb);
@@ -109,14 +109,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		 */
 		mc.pdesc = i;
 		mc.seen.n = 0;
-		dtp->errtag[0] = '\0';
+		dtp->core->errtag[0] = '\0';
 		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
-		if (n < 0 && dtp->errtag[0] != '\0') {
+		if (n < 0 && dtp->core->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
-			char tag[sizeof(dtp->errtag)], msg[sizeof(dtp->errmsg)];
-			memcpy(tag, dtp->errtag, sizeof(tag));
-			memcpy(msg, dtp->errmsg, sizeof(msg));
+			char tag[sizeof(dtp->core->errtag)], msg[sizeof(dtp->core->errmsg)];
+			memcpy(tag, dtp->core->errtag, sizeof(tag));
+			memcpy(msg, dtp->core->errmsg, sizeof(msg));
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, tag, pd->line, "%s", msg);
 		}
@@ -125,7 +125,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
 		}
-		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
+		if (n == 0 && !dtp->core->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];
 			pdesc_name(pd, name, sizeof(name));
 			dt_vec_free(&mc.seen);
@@ -233,12 +233,12 @@ static int count_probes(const struct dtrace_prog *pgp)
  */
 static void check_ctfpath(dtrace_hdl_t *dtp)
 {
-	const char *path = dtp->opts.ctfpath;
+	const char *path = dtp->core->opts.ctfpath;
 	uint64_t magic = 0;
 
-	if (path == NULL || dtp->ctfpath_checked)
+	if (path == NULL || dtp->cc->ctfpath_checked)
 		return;
-	dtp->ctfpath_checked = true;
+	dtp->cc->ctfpath_checked = true;
 	FILE *fp = fopen(path, "r");
 	const char *why = NULL;
 	if (fp == NULL)
@@ -257,10 +257,10 @@ static void check_ctfpath(dtrace_hdl_t *dtp)
 /* -x ctypes / -x dtypes: after every compile, successful or not, as DTrace. */
 static void write_type_files(dtrace_hdl_t *dtp)
 {
-	if (dtp->opts.cdefs_fd >= 0)
-		dt_ctf_write(dtp, dtp->opts.cdefs_fd, false);
-	if (dtp->opts.ddefs_fd >= 0)
-		dt_ctf_write(dtp, dtp->opts.ddefs_fd, true);
+	if (dtp->core->opts.cdefs_fd >= 0)
+		dt_ctf_write(dtp, dtp->core->opts.cdefs_fd, false);
+	if (dtp->core->opts.ddefs_fd >= 0)
+		dt_ctf_write(dtp, dtp->core->opts.ddefs_fd, true);
 }
 
 dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
@@ -320,7 +320,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	dt_sema_program(&pcb);
 	struct bo_object *obj = object(&pcb);
 	if (obj->source_name == NULL) {
-		obj->source_name = name ? dt_arena_strdup(&dtp->arena, name) : "<string>";
+		obj->source_name = name ? dt_arena_strdup(&dtp->core->arena, name) : "<string>";
 		obj->source_lines = dt_pcb_lines(&pcb, &obj->nsource_lines);
 	}
 	for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
@@ -347,7 +347,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pgp->nprobes = count_probes(pgp);
 	write_type_files(dtp);
 	/* The handle owns every program it compiled. */
-	if (dt_vec_push(&dtp->progs, pgp) < 0) {
+	if (dt_vec_push(&dtp->cc->progs, pgp) < 0) {
 		free(pgp->stmts.v);
 		free(pgp);
 		dt_set_error(dtp, -ENOMEM, "out of memory");
@@ -365,14 +365,14 @@ int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 {
 	if (pgp->execed)
 		return 0;
-	if (dtp->active)
+	if (dtp->core->active)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
 	for (size_t i = 0; i < pgp->stmts.n; i++) {
 		struct dt_stmt *st = pgp->stmts.v[i];
-		struct dt_cdesc *cd = dt_arena_zalloc(&dtp->arena, sizeof(*cd));
-		if (cd == NULL || dt_vec_push(&dtp->stmts, st) < 0 ||
-		    dt_vec_push(&dtp->cdescs, cd) < 0 ||
-		    dt_vec_push(&dtp->obj->funcs, st->func) < 0)
+		struct dt_cdesc *cd = dt_arena_zalloc(&dtp->core->arena, sizeof(*cd));
+		if (cd == NULL || dt_vec_push(&dtp->cc->stmts, st) < 0 ||
+		    dt_vec_push(&dtp->descs->cdescs, cd) < 0 ||
+		    dt_vec_push(&dtp->cc->obj->funcs, st->func) < 0)
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
 		cd->clause = st->id;
 		cd->nprobes = st->probes.n;

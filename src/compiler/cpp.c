@@ -24,9 +24,9 @@ static const char *const predefs[] = {
 int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *filename,
 	       char **outp, size_t *outlenp)
 {
-	const char *cpp = dtp->opts.cpppath ? dtp->opts.cpppath : "cpp";
+	const char *cpp = dtp->core->opts.cpppath ? dtp->core->opts.cpppath : "cpp";
 	int in[2], out[2];
-	size_t nargv = ARRAY_SIZE(predefs) + (size_t)dtp->opts.ncppargs + 8;
+	size_t nargv = ARRAY_SIZE(predefs) + (size_t)dtp->core->opts.ncppargs + 8;
 	const char **argv = calloc(nargv, sizeof(*argv));
 	char verdef[40];
 	size_t n = 0;
@@ -38,12 +38,12 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	argv[n++] = base != NULL ? base + 1 : cpp;
 	for (size_t i = 0; i < ARRAY_SIZE(predefs); i++)
 		argv[n++] = predefs[i];
-	for (int i = 0; i < dtp->opts.ncppargs; i++)
-		argv[n++] = dtp->opts.cppargs[i];
-	snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)dtp->opts.vmax);
+	for (int i = 0; i < dtp->core->opts.ncppargs; i++)
+		argv[n++] = dtp->core->opts.cppargs[i];
+	snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)dtp->core->opts.vmax);
 	argv[n++] = verdef;
 	/* -Xa/-Xc/-Xt (the default) are ISO C; -Xs is K&R C, without __STDC__. */
-	argv[n++] = dtp->opts.stdc == DT_STDC_XS ? "-traditional-cpp" : "-std=c99";
+	argv[n++] = dtp->core->opts.stdc == DT_STDC_XS ? "-traditional-cpp" : "-std=c99";
 	/* Line-only positions in cpp's messages, as DTrace's report them. */
 	argv[n++] = "-fno-show-column";
 	/* As DTrace: the program is /dev/stdin to cpp, and its messages say so. */

@@ -36,7 +36,7 @@ static void pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *tex
 {
 	memset(pcb, 0, sizeof(*pcb));
 	pcb->hdl = dtp;
-	pcb->arena = &dtp->arena;
+	pcb->arena = &dtp->core->arena;
 	pcb->filename = "<D library>";
 	pcb->show_lines = true;
 	pcb->src = text;
@@ -67,7 +67,7 @@ static void compile_kernel(struct dt_pcb *pcb)
 	for (struct dt_node *n = pcb->root, *next; n != NULL; n = next) {
 		next = n->next;
 		if (!sema_one(pcb, n))
-			dt_dprintf(pcb->hdl, "D library declaration left out: %s\n", pcb->hdl->errmsg);
+			dt_dprintf(pcb->hdl, "D library declaration left out: %s\n", pcb->hdl->core->errmsg);
 	}
 }
 
@@ -75,14 +75,14 @@ static void compile_kernel(struct dt_pcb *pcb)
 static int load(struct dtrace_hdl *dtp, int *state, const char *text, bool kernel)
 {
 	struct dt_pcb pcb;
-	char errmsg[sizeof(dtp->errmsg)], errtag[sizeof(dtp->errtag)];
-	int err = dtp->err;
+	char errmsg[sizeof(dtp->core->errmsg)], errtag[sizeof(dtp->core->errtag)];
+	int err = dtp->core->err;
 
 	if (*state != DLIB_UNLOADED)
 		return *state == DLIB_LOADED ? 0 : -EINVAL;
 	*state = DLIB_FAILED;
-	memcpy(errmsg, dtp->errmsg, sizeof(errmsg));
-	memcpy(errtag, dtp->errtag, sizeof(errtag));
+	memcpy(errmsg, dtp->core->errmsg, sizeof(errmsg));
+	memcpy(errtag, dtp->core->errtag, sizeof(errtag));
 	pcb_init(&pcb, dtp, text);
 	if (setjmp(pcb.jb) == 0) {
 		if (kernel) {
@@ -93,15 +93,15 @@ static int load(struct dtrace_hdl *dtp, int *state, const char *text, bool kerne
 		}
 		*state = DLIB_LOADED;
 	}
-	dtp->err = err;
-	memcpy(dtp->errmsg, errmsg, sizeof(errmsg));
-	memcpy(dtp->errtag, errtag, sizeof(errtag));
+	dtp->core->err = err;
+	memcpy(dtp->core->errmsg, errmsg, sizeof(errmsg));
+	memcpy(dtp->core->errtag, errtag, sizeof(errtag));
 	return *state == DLIB_LOADED ? 0 : -EINVAL;
 }
 
 int dt_dlib_load(struct dtrace_hdl *dtp)
 {
-	return load(dtp, &dtp->dlib_state, dt_dlib_text, false);
+	return load(dtp, &dtp->cc->dlib_state, dt_dlib_text, false);
 }
 
 int dt_dlib_load_kernel(struct dtrace_hdl *dtp)
@@ -110,7 +110,7 @@ int dt_dlib_load_kernel(struct dtrace_hdl *dtp)
 
 	if (rc < 0)
 		return rc;
-	return load(dtp, &dtp->kdlib_state, dt_kdlib_text, true);
+	return load(dtp, &dtp->cc->kdlib_state, dt_kdlib_text, true);
 }
 
 bool dt_dlib_kernel_defines(const char *name)
@@ -135,15 +135,15 @@ static const char hardwired[] = "inline int NULL = 0;\n";
 int dt_dlib_provide(struct dtrace_hdl *dtp, const char *name)
 {
 	/* -x nolibs: programs get no D library at all, but NULL. */
-	if (dtp->opts.nolibs) {
-		if (strcmp(name, "NULL") != 0 || dtp->dlib_state != DLIB_UNLOADED ||
-		    dtp->hwlib_state != DLIB_UNLOADED)
+	if (dtp->core->opts.nolibs) {
+		if (strcmp(name, "NULL") != 0 || dtp->cc->dlib_state != DLIB_UNLOADED ||
+		    dtp->cc->hwlib_state != DLIB_UNLOADED)
 			return 0;
-		return load(dtp, &dtp->hwlib_state, hardwired, false) == 0 ? 1 : -EINVAL;
+		return load(dtp, &dtp->cc->hwlib_state, hardwired, false) == 0 ? 1 : -EINVAL;
 	}
-	if (dtp->dlib_state == DLIB_UNLOADED)
+	if (dtp->cc->dlib_state == DLIB_UNLOADED)
 		return dt_dlib_load(dtp) == 0 ? 1 : -EINVAL;
-	if (dtp->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))
+	if (dtp->cc->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))
 		return dt_dlib_load_kernel(dtp) == 0 ? 1 : -EINVAL;
 	return 0;
 }

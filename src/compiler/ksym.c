@@ -57,17 +57,17 @@ static int on_text_symbol(void *arg, const char *mod, const char *name, uint64_t
 
 static struct dt_kdebug *kdebug(struct dtrace_hdl *dtp)
 {
-	if (!dtp->kdebug_tried) {
-		dtp->kdebug_tried = true;
-		dtp->kdebug = dt_kdebug_open();
+	if (!dtp->cc->kdebug_tried) {
+		dtp->cc->kdebug_tried = true;
+		dtp->cc->kdebug = dt_kdebug_open();
 	}
-	return dtp->kdebug;
+	return dtp->cc->kdebug;
 }
 
 /* The kernel BTF's variable `name`: its type, and whether it is per-CPU. */
 static struct dt_type *kernel_btf_var(struct dtrace_hdl *dtp, const char *name, bool *percpu)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->types);
+	struct btf *btf = dt_kernel_btf(&dtp->core->types);
 	int id = btf != NULL ? btf__find_by_name_kind(btf, name, BTF_KIND_VAR) : -1;
 
 	if (id <= 0)
@@ -78,7 +78,7 @@ static struct dt_type *kernel_btf_var(struct dtrace_hdl *dtp, const char *name, 
 	for (uint16_t j = 0; t != NULL && j < btf_vlen(t); j++)
 		if (btf_var_secinfos(t)[j].type == (uint32_t)id)
 			*percpu = true;
-	return dt_type_from_btf(&dtp->types, btf, btf__type_by_id(btf, id)->type);
+	return dt_type_from_btf(&dtp->core->types, btf, btf__type_by_id(btf, id)->type);
 }
 
 /* A debuginfo address at run time: moved as _text was (per-CPU offsets stay). */
@@ -169,7 +169,7 @@ static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksy
 			  "failed to resolve %s: the kernel lists no such data symbol in /proc/kallsyms "
 			  "(data symbols need CONFIG_KALLSYMS_ALL or the kernel's debuginfo)", scoped);
 	if (type == NULL && kd != NULL) {
-		type = dt_kdebug_vartype(kd, &dtp->types, name);
+		type = dt_kdebug_vartype(kd, &dtp->core->types, name);
 		percpu = dbg_percpu;
 	}
 	if (type == NULL)
@@ -220,7 +220,7 @@ static struct dt_node *op_node(struct dt_pcb *pcb, int line, enum dt_nkind kind,
 
 void dt_ksym_cook(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	struct ksym ks;
 	int line = n->line;
 

@@ -750,7 +750,7 @@ const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t)
 /* Whether `name` is a type name (for the grammar's cast and declaration choices). */
 bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 
 	if (dt_htab_get(&tt->names, name) != NULL)
 		return true;

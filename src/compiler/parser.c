@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/htab.h"
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/lexer.h"
@@ -20,7 +21,6 @@
 #include "compiler/pragma.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 /* A set of names, hashed in the arena: a program may declare tens of thousands. */
 struct nameset {
@@ -1424,7 +1424,7 @@ void dt_parse_program(struct dt_pcb *pcb)
 		switch (pt->tok) {
 		case T_EOF:
 			/* Nothing at all (comments aside) is an error, as in DTrace. */
-			if (head == NULL && !pcb->is_dlib && !pcb->is_library && !pcb->hdl->opts.empty)
+			if (head == NULL && !pcb->is_dlib && !pcb->is_library && !pcb->hdl->core->opts.empty)
 				dt_cerror(pcb, "D_EMPTY", pt->line, "empty D program translation unit");
 			pcb->root = head;
 			return;

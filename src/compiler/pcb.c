@@ -16,12 +16,12 @@
 void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
-	char msg[sizeof(dtp->errmsg)];
+	char msg[sizeof(dtp->core->errmsg)];
 	va_list ap;
 	int n = 0;
 
 	msg[0] = '\0';
-	if (tag != NULL && dtp->opts.errtags)
+	if (tag != NULL && dtp->core->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
 	/* Scripts report lines; -n and friends name the part of the clause. */
 	/* A header cpp included names itself; otherwise a library names its file. */
@@ -38,9 +38,9 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	char *nl = strrchr(msg, '\n');
 	if (nl != NULL && nl[1] == '\0')
 		*nl = '\0';
-	memcpy(dtp->errmsg, msg, sizeof(msg));
-	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag ? tag : "");
-	dtp->err = -EINVAL;
+	memcpy(dtp->core->errmsg, msg, sizeof(msg));
+	snprintf(dtp->core->errtag, sizeof(dtp->core->errtag), "%s", tag ? tag : "");
+	dtp->core->err = -EINVAL;
 	/* Code generation in progress: its frame is still live here, not after the jump. */
 	if (pcb->cg != NULL)
 		pcb->cg_cleanup(pcb->cg);
@@ -102,7 +102,7 @@ int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t l
 {
 	memset(pcb, 0, sizeof(*pcb));
 	pcb->hdl = dtp;
-	pcb->arena = &dtp->arena;
+	pcb->arena = &dtp->core->arena;
 	pcb->filename = (flags & DTRACE_C_FILE) ? name : NULL;
 	pcb->show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
 	pcb->cflags = flags;
@@ -110,7 +110,7 @@ int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t l
 	pcb->argc = argc;
 	pcb->argv = argv;
 	dt_nest_init(pcb);
-	pcb->src = dt_arena_strndup(&dtp->arena, src, len);
+	pcb->src = dt_arena_strndup(&dtp->core->arena, src, len);
 	pcb->srclen = len;
 	pcb->argref = calloc((size_t)argc + 1, sizeof(bool));
 	if (pcb->src == NULL || pcb->argref == NULL) {

@@ -13,12 +13,12 @@
 
 #include "base/attr.h"
 #include "base/optval.h"
+#include "base/probe.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/pcb.h"
 #include "lib/dt_impl.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 
 /* Where a directive may appear: after '#', after "#pragma", after "#pragma D". */
 enum { PK_DIR, PK_SUB, PK_DCP };
@@ -206,22 +206,22 @@ static void pragma_option(struct pctx *c, const struct dt_ctok *t, int n)
 	if (val != NULL)
 		*val++ = '\0';
 	/* amin from a program is that compile's, from this line on (dt_opt_amin()). */
-	struct dt_attr amin = dtp->opts.amin;
-	bool amin_set = dtp->opts.amin_set;
+	struct dt_attr amin = dtp->core->opts.amin;
+	bool amin_set = dtp->core->opts.amin_set;
 	int rc = dt_option_set_from(dtp, name, val, true);
 	if (rc == 0 && strcmp(name, "amin") == 0) {
-		pcb->amin = dtp->opts.amin;
+		pcb->amin = dtp->core->opts.amin;
 		pcb->amin_set = true;
 		pcb->amin_line = c->line;
-		dtp->opts.amin = amin;
-		dtp->opts.amin_set = amin_set;
+		dtp->core->opts.amin = amin;
+		dtp->core->opts.amin_set = amin_set;
 	}
 	if (rc < 0) {
 		if (val == NULL)
 			dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s': %s",
-				  name, dtp->errmsg);
+				  name, dtp->core->errmsg);
 		dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s' to '%s': %s",
-			  name, val, dtp->errmsg);
+			  name, val, dtp->core->errmsg);
 	}
 }
 

@@ -17,7 +17,7 @@
 
 const char *dt_sema_typestr(struct dt_pcb *pcb, struct dt_type *t)
 {
-	return dt_type_str(&pcb->hdl->types, t);
+	return dt_type_str(&pcb->hdl->core->types, t);
 }
 
 int64_t dt_sema_const(struct dt_pcb *pcb, struct dt_node *n, const char *tag, const char *what)
@@ -95,7 +95,7 @@ void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt)
 		check_pred(pcb, c);
 	} else {
 		memcpy(pcb->jb, saved, sizeof(jmp_buf));
-		const char *tag = pcb->hdl->errtag;
+		const char *tag = pcb->hdl->core->errtag;
 		if (c->clause.pred == NULL ||
 		    (strcmp(tag, "D_IDENT_UNDEF") != 0 && strcmp(tag, "D_VAR_UNDEF") != 0))
 			longjmp(pcb->jb, 1);

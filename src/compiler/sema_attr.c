@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
@@ -38,7 +39,6 @@
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 
 /* How a tree is walked: from what sema left (memo) or afresh in another context. */
 struct walk {
@@ -64,8 +64,8 @@ static bool amin_at(struct dt_pcb *pcb, bool parsing, int line, struct dt_attr *
 		*a = pcb->amin;
 		return true;
 	}
-	if (pcb->hdl->opts.amin_set) {
-		*a = pcb->hdl->opts.amin;
+	if (pcb->hdl->core->opts.amin_set) {
+		*a = pcb->hdl->core->opts.amin;
 		return true;
 	}
 	return false;
@@ -482,7 +482,7 @@ void dt_attr_typenames(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_node *next = n->next;
 
 	/* Only amin makes them matter: nothing is looked up without it. */
-	if (!pcb->amin_set && !pcb->hdl->opts.amin_set)
+	if (!pcb->amin_set && !pcb->hdl->core->opts.amin_set)
 		return;
 	n->next = NULL;
 	typenames(pcb, n);

@@ -13,7 +13,7 @@
 #include "compiler/walk.h"
 #include "lib/dt_impl.h"
 
-#define TT(pcb) (&(pcb)->hdl->types)
+#define TT(pcb) (&(pcb)->hdl->core->types)
 
 static bool is_function(const struct dt_ident *id)
 {
@@ -345,7 +345,7 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 			dt_cnomem(pcb);
 		id->aggfunc = fid->code;
 		id->nkeys = nk;
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
+		id->keys = dt_arena_alloc(&dtp->core->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
 			dt_cnomem(pcb);
 		i = 0;

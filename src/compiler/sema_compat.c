@@ -86,7 +86,7 @@ static struct dt_type *referent(struct dt_pcb *pcb, struct dt_type *t)
 	if (b == NULL)
 		return NULL;
 	if (b->kind == TK_STRING)
-		return pcb->hdl->types.t_char;
+		return pcb->hdl->core->types.t_char;
 	if (b->kind == TK_PTR || b->kind == TK_ARRAY)
 		return b->base;
 	return NULL;

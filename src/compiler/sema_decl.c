@@ -60,7 +60,7 @@ struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const 
 		void *v;
 		pcb->nvars_counted[s] = true;
 		pcb->nvars[s] = 0;
-		for (size_t i = 0; dt_htab_next(&dtp->idents, &i, &k, &v);) {
+		for (size_t i = 0; dt_htab_next(&dtp->cc->idents, &i, &k, &v);) {
 			const struct dt_ident *id = v;
 			if ((id->kind == IDK_GLOBAL || id->kind == IDK_ARRAY || id->kind == IDK_TLS ||
 			     id->kind == IDK_LOCAL) && var_scope(id->kind) == s)
@@ -109,15 +109,15 @@ static void declare_typedef(struct dt_pcb *pcb, struct dt_node *n, const char *n
 
 	if (dt_sema_resolve(pcb, name) != NULL)
 		dt_cerror(pcb, "D_DECL_IDRED", line, "global variable identifier redeclared: %s", name);
-	if (dt_htab_get(&dtp->types.names, name) != NULL)
+	if (dt_htab_get(&dtp->core->types.names, name) != NULL)
 		dt_cerror(pcb, "D_DECL_IDRED", line, "typedef redeclared: %s", name);
-	struct dt_type *td = dt_type_new(&dtp->types, TK_TYPEDEF, name);
+	struct dt_type *td = dt_type_new(&dtp->core->types, TK_TYPEDEF, name);
 	if (td == NULL)
 		nomem(pcb, line);
 	td->base = t;
 	td->size = dt_type_size(t);
 	td->align = dt_type_base(t) ? dt_type_base(t)->align : 1;
-	if (dt_type_define(&dtp->types, name, td) < 0)
+	if (dt_type_define(&dtp->core->types, name, td) < 0)
 		nomem(pcb, line);
 }
 
@@ -164,7 +164,7 @@ static void declare_variable(struct dt_pcb *pcb, struct dt_node *n, const char *
 			  "array declaration requires array dimension or tuple signature: %s", name);
 	if (old != NULL && is_builtin(old))
 		dt_cerror(pcb, "D_DECL_IDRED", line, "built-in identifier redeclared: %s", name);
-	if (dt_htab_get(&dtp->types.names, name) != NULL)
+	if (dt_htab_get(&dtp->core->types.names, name) != NULL)
 		dt_cerror(pcb, "D_DECL_IDRED", line, "typedef identifier redeclared: %s", name);
 	if (info->assoc && kind == IDK_LOCAL)
 		dt_cerror(pcb, "D_DECL_LOCASSC", line,
@@ -185,7 +185,7 @@ static void declare_variable(struct dt_pcb *pcb, struct dt_node *n, const char *
 	id->type = t;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
 	if (info->assoc) {
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(info->nkeys + 1));
+		id->keys = dt_arena_alloc(&dtp->core->arena, sizeof(*id->keys) * (size_t)(info->nkeys + 1));
 		if (id->keys == NULL)
 			nomem(pcb, line);
 		memcpy(id->keys, info->keys, sizeof(*id->keys) * (size_t)info->nkeys);
@@ -242,7 +242,7 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 		d = d->outer;
 	if (d == NULL)
 		return NULL;
-	struct dt_ident **v = dt_arena_zalloc(&dtp->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
+	struct dt_ident **v = dt_arena_zalloc(&dtp->core->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
 	if (v == NULL)
 		nomem(pcb, d->line);
 	int i = 0;
@@ -252,10 +252,10 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 			if (x->kind == DK_NAME && x->name != NULL)
 				name = x->name;
 		/* An anonymous key is allowed; nothing can refer to it. */
-		struct dt_ident *a = dt_arena_zalloc(&dtp->arena, sizeof(*a));
+		struct dt_ident *a = dt_arena_zalloc(&dtp->core->arena, sizeof(*a));
 		if (a == NULL)
 			nomem(pcb, prm->line);
-		a->name = dt_arena_strdup(&dtp->arena, name != NULL ? name : "");
+		a->name = dt_arena_strdup(&dtp->core->arena, name != NULL ? name : "");
 		a->kind = IDK_XLARG;
 		a->type = info->keys[i];
 		a->flags = IDF_DECLARED | IDF_DEFINED;
@@ -314,7 +314,7 @@ void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n)
 	if (params != NULL) {
 		id->iparams = params;
 		id->nkeys = info.nkeys;
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
+		id->keys = dt_arena_alloc(&dtp->core->arena, sizeof(*id->keys) * (size_t)info.nkeys);
 		if (id->keys == NULL)
 			nomem(pcb, line);
 		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);

@@ -14,7 +14,7 @@
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
 
-#define TT(pcb) (&(pcb)->hdl->types)
+#define TT(pcb) (&(pcb)->hdl->core->types)
 
 static const char *opname(enum dt_tok op)
 {
@@ -783,7 +783,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		if (id == NULL)
 			dt_cnomem(pcb);
 		int nk = dt_node_list_len(lhs->call.args);
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
+		id->keys = dt_arena_alloc(&dtp->core->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
 			dt_cnomem(pcb);
 		int i = 0;

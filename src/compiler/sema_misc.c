@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
@@ -13,7 +14,6 @@
 #include "compiler/sema_impl.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
@@ -27,10 +27,10 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 		struct dt_type *pt = prp->prov->arg_type != NULL ?
 			prp->prov->arg_type(pcb->hdl, prp, i) : NULL;
 		if (pt == NULL || (t != NULL && !dt_type_equal(t, pt)))
-			return pcb->hdl->types.t_int64;
+			return pcb->hdl->core->types.t_int64;
 		t = pt;
 	}
-	return t != NULL ? t : pcb->hdl->types.t_int64;
+	return t != NULL ? t : pcb->hdl->core->types.t_int64;
 }
 
 /*
@@ -129,20 +129,20 @@ static struct dt_type *named_type(struct dt_pcb *pcb, const char *text)
 static struct dt_type *try_named_type(struct dt_pcb *pcb, const char *text)
 {
 	struct dtrace_hdl *dtp = pcb->hdl;
-	char errmsg[sizeof(dtp->errmsg)], errtag[sizeof(dtp->errtag)];
-	int err = dtp->err;
+	char errmsg[sizeof(dtp->core->errmsg)], errtag[sizeof(dtp->core->errtag)];
+	int err = dtp->core->err;
 	jmp_buf saved;
 	struct dt_type *volatile t = NULL;
 
-	memcpy(errmsg, dtp->errmsg, sizeof(errmsg));
-	memcpy(errtag, dtp->errtag, sizeof(errtag));
+	memcpy(errmsg, dtp->core->errmsg, sizeof(errmsg));
+	memcpy(errtag, dtp->core->errtag, sizeof(errtag));
 	memcpy(saved, pcb->jb, sizeof(jmp_buf));
 	if (setjmp(pcb->jb) == 0)
 		t = named_type(pcb, text);
 	memcpy(pcb->jb, saved, sizeof(jmp_buf));
-	dtp->err = err;
-	memcpy(dtp->errmsg, errmsg, sizeof(errmsg));
-	memcpy(dtp->errtag, errtag, sizeof(errtag));
+	dtp->core->err = err;
+	memcpy(dtp->core->errmsg, errmsg, sizeof(errmsg));
+	memcpy(dtp->core->errtag, errtag, sizeof(errtag));
 	return t;
 }
 
@@ -167,7 +167,7 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 	 * not under -x nolibs.
 	 */
 	bool translated = xlate != NULL && n->aux != &native_arg;
-	if (translated && strcmp(xlate, "string") != 0 && !dtp->opts.nolibs)
+	if (translated && strcmp(xlate, "string") != 0 && !dtp->core->opts.nolibs)
 		dt_dlib_load_kernel(dtp);
 	struct dt_type *xt = translated ? try_named_type(pcb, xlate) : NULL;
 	struct dt_type *nt = try_named_type(pcb, native);
@@ -196,7 +196,7 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 	if (strcmp(xlate, "string") == 0) {
 		/* A string the probe gives as its address (proc:::exec's path). */
 		n->kind = N_STRINGOF;
-		n->type = pcb->hdl->types.t_string;
+		n->type = pcb->hdl->core->types.t_string;
 		st->uses_scratch = true;
 		return;
 	}
@@ -221,7 +221,7 @@ const char *dt_agg_func_name(int code)
 
 uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
 {
-	uint32_t strsize = (uint32_t)dtp->opts.strsize;
+	uint32_t strsize = (uint32_t)dtp->core->opts.strsize;
 
 	/* An inline's value (inlines may name inlines, any number deep). */
 	while (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)

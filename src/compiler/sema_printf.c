@@ -107,7 +107,7 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 			dt_cnomem(pcb);
 		dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
 	}
-	if (dt_vec_push(&dtp->formats, f) < 0) {
+	if (dt_vec_push(&dtp->descs->formats, f) < 0) {
 		dt_pf_free(f);
 		dt_cnomem(pcb);
 	}
@@ -142,7 +142,7 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 		.exact_len = !printa,
 		.aggregation = printa,
 		.agg_is_count = agg_is_count,
-		.have_target = dtp->target_pid != 0,
+		.have_target = dtp->procs->target_pid != 0,
 	};
 	if (dt_pf_check(f, &opts, types, (size_t)nargs, &err) < 0)
 		dt_cerror(pcb, err.tag ? err.tag : "D_PRINTF_ARG_TYPE", call->line, "%s", err.msg);

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/pcb.h"
 #include "compiler/program.h"
@@ -15,7 +16,6 @@
 #include "compiler/sema_impl.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 /* DTrace's limits: provider names below DTRACE_PROVNAMELEN, arguments in a uint8_t. */
 #define PROVNAMELEN 64
@@ -89,8 +89,8 @@ static const struct dt_node *previous(struct dt_pcb *pcb, const struct dt_node *
 	struct dtrace_hdl *dtp = pcb->hdl;
 	const char *name = n->provider.name;
 
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		const dtrace_prog_t *pgp = dtp->progs.v[i];
+	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+		const dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->nproviders; j++)
 			if (strcmp(pgp->providers[j]->provider.name, name) == 0)
 				return pgp->providers[j];

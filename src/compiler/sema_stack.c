@@ -24,7 +24,7 @@ static bool is_posconst(const struct dt_node *n)
 
 uint32_t dt_stack_nframes(struct dt_pcb *pcb, const struct dt_node *call)
 {
-	const struct dt_options *o = &pcb->hdl->opts;
+	const struct dt_options *o = &pcb->hdl->core->opts;
 	const char *name = call->id->name;
 	const struct dt_node *a0 = call->call.args;
 	const struct dt_node *a1 = a0 != NULL ? a0->next : NULL;

@@ -122,7 +122,7 @@ static void check_mods(struct dt_pcb *pcb, const struct dt_declspec *ds, int lin
 
 static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	int line = ds->tag_line ? ds->tag_line : ds->line;
 	struct dt_type *t = NULL;
 	char name[64];
@@ -197,7 +197,7 @@ static const char *tag_key(struct dt_declspec *ds, char *buf, size_t len)
  */
 static struct dt_type *tag_reference(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	char key[300];
 	struct dt_type *t;
 
@@ -268,7 +268,7 @@ static void check_member(struct dt_pcb *pcb, struct dt_node *d, struct dt_type *
 
 static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	enum dt_tkind kind = ds->ts == TS_STRUCT ? TK_STRUCT : TK_UNION;
 	char key[300];
 	struct dt_type *t = NULL;
@@ -376,7 +376,7 @@ static int32_t enumerator_value(struct dt_pcb *pcb, struct dt_enumerator *e, int
 
 static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	char key[300];
 	struct dt_type *t;
 
@@ -537,7 +537,7 @@ static uint32_t array_dim(struct dt_pcb *pcb, struct dt_declarator *c)
 
 static struct dt_type *func_type(struct dt_pcb *pcb, struct dt_type *ret, struct dt_declarator *c)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	struct dt_type *f = dt_type_new(tt, TK_FUNC, NULL);
 	int n;
 	struct param *v = read_params(pcb, c->params, &n);
@@ -561,7 +561,7 @@ static struct dt_type *func_type(struct dt_pcb *pcb, struct dt_type *ret, struct
 struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
 				      struct dt_declarator *d, struct dt_sema_decl *info)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->hdl->core->types;
 	struct dt_type *t = base_type(pcb, ds);
 	struct dt_declarator *chain[64];
 	int n = 0;

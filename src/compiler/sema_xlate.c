@@ -54,7 +54,7 @@ static bool compat(struct dt_type *a, struct dt_type *b)
 static struct dt_translator *lookup_exact(struct dtrace_hdl *dtp, struct dt_type *src,
 					  struct dt_type *dst)
 {
-	for (struct dt_translator *xl = dtp->xlators; xl != NULL; xl = xl->next)
+	for (struct dt_translator *xl = dtp->cc->xlators; xl != NULL; xl = xl->next)
 		if (compat(xl->src, src) && compat(xl->dst, dst))
 			return xl;
 	return NULL;
@@ -71,7 +71,7 @@ static struct dt_translator *lookup(struct dtrace_hdl *dtp, struct dt_node *e, s
 
 	if (xl != NULL)
 		return xl;
-	for (xl = dtp->xlators; xl != NULL; xl = xl->next)
+	for (xl = dtp->cc->xlators; xl != NULL; xl = xl->next)
 		if (compat(xl->dst, dst) && argcompat(xl->src, e))
 			return xl;
 	return NULL;
@@ -85,7 +85,7 @@ struct dt_translator *dt_xlator_find(struct dtrace_hdl *dtp, struct dt_type *src
 
 static void add_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
 {
-	struct dt_translator **pp = &dtp->xlators;
+	struct dt_translator **pp = &dtp->cc->xlators;
 
 	while (*pp != NULL)
 		pp = &(*pp)->next;
@@ -94,7 +94,7 @@ static void add_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
 
 static void remove_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
 {
-	for (struct dt_translator **pp = &dtp->xlators; *pp != NULL; pp = &(*pp)->next) {
+	for (struct dt_translator **pp = &dtp->cc->xlators; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == xl) {
 			*pp = xl->next;
 			return;
@@ -105,13 +105,13 @@ static void remove_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
 /* The message of the error just raised, without its "[TAG] line N: " prefix. */
 static const char *bare_message(struct dt_pcb *pcb)
 {
-	const char *m = pcb->hdl->errmsg;
+	const char *m = pcb->hdl->core->errmsg;
 
 	if (m[0] == '[' && strstr(m, "] ") != NULL)
 		m = strstr(m, "] ") + 2;
 	if (strncmp(m, "line ", 5) == 0 && strstr(m, ": ") != NULL)
 		m = strstr(m, ": ") + 2;
-	return dt_arena_strdup(&pcb->hdl->arena, m);
+	return dt_arena_strdup(&pcb->hdl->core->arena, m);
 }
 
 /* Check one `member = expr;` of translator xl. */
@@ -119,7 +119,7 @@ static void check_member(struct dt_pcb *pcb, struct dt_translator *xl, struct dt
 			 struct dt_trmember *tm)
 {
 	uint32_t off;
-	const struct dt_member *m = dt_type_member(&pcb->hdl->types, xl->dst, mn->member, &off);
+	const struct dt_member *m = dt_type_member(&pcb->hdl->core->types, xl->dst, mn->member, &off);
 
 	if (m == NULL)
 		dt_cerror(pcb, "D_XLATE_MEMB", xl->line, "translator member %s is not a member of %s",
@@ -164,7 +164,7 @@ static void check_members(struct dt_pcb *pcb, struct dt_translator *xl, struct d
 	struct dt_trmember **tail = &xl->members;
 
 	for (struct dt_node *mn = list; mn != NULL; mn = mn->next) {
-		struct dt_trmember *tm = dt_arena_zalloc(&dtp->arena, sizeof(*tm));
+		struct dt_trmember *tm = dt_arena_zalloc(&dtp->core->arena, sizeof(*tm));
 		if (tm == NULL)
 			dt_cnomem(pcb);
 		tm->name = mn->member;
@@ -176,7 +176,7 @@ static void check_members(struct dt_pcb *pcb, struct dt_translator *xl, struct d
 			}
 			tm->expr = NULL;
 			tm->err = bare_message(pcb);
-			tm->errtag = dt_arena_strdup(&dtp->arena, dtp->errtag);
+			tm->errtag = dt_arena_strdup(&dtp->core->arena, dtp->core->errtag);
 		}
 		/* An alternative that checks replaces a broken first definition. */
 		struct dt_trmember *first = xl->members;
@@ -214,11 +214,11 @@ void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
 	if (name == NULL)
 		dt_cerror(pcb, "D_SYNTAX", n->line, "translator input requires a name");
 
-	struct dt_translator *xl = dt_arena_zalloc(&dtp->arena, sizeof(*xl));
-	struct dt_ident *arg = dt_arena_zalloc(&dtp->arena, sizeof(*arg));
+	struct dt_translator *xl = dt_arena_zalloc(&dtp->core->arena, sizeof(*xl));
+	struct dt_ident *arg = dt_arena_zalloc(&dtp->core->arena, sizeof(*arg));
 	if (xl == NULL || arg == NULL)
 		dt_cnomem(pcb);
-	arg->name = dt_arena_strdup(&dtp->arena, name);
+	arg->name = dt_arena_strdup(&dtp->core->arena, name);
 	arg->kind = IDK_XLARG;
 	arg->type = src;
 	arg->flags = IDF_DECLARED | IDF_DEFINED;

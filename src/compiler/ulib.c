@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/probe.h"
 #include "base/util.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
@@ -24,7 +25,6 @@
 #include "compiler/sema.h"
 #include "compiler/ulib.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 enum { UL_NEW, UL_VISITING, UL_DONE };
 
@@ -99,8 +99,8 @@ static int by_name(const void *a, const void *b)
 /* Every *.d file of every -L directory, in name order within each directory. */
 static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 {
-	for (int d = 0; d < dtp->opts.nlibdirs; d++) {
-		const char *dir = dtp->opts.libdirs[d];
+	for (int d = 0; d < dtp->core->opts.nlibdirs; d++) {
+		const char *dir = dtp->core->opts.libdirs[d];
 		DIR *dp = opendir(dir);
 		/* As in DTrace, a directory that is not there holds no libraries. */
 		if (dp == NULL)
@@ -177,13 +177,13 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 	dt_dprintf(dtp, "loading library %s\n", l->path);
 	memset(&pcb, 0, sizeof(pcb));
 	pcb.hdl = dtp;
-	pcb.arena = &dtp->arena;
+	pcb.arena = &dtp->core->arena;
 	pcb.filename = l->path;
 	pcb.filetag = l->path;
 	pcb.show_lines = true;
 	pcb.is_library = true;
 	dt_nest_init(&pcb);
-	pcb.src = dt_arena_strdup(&dtp->arena, l->text);
+	pcb.src = dt_arena_strdup(&dtp->core->arena, l->text);
 	if (pcb.src == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	pcb.srclen = strlen(pcb.src);
@@ -220,10 +220,10 @@ int dt_ulib_load(struct dtrace_hdl *dtp)
 	int rc;
 
 	/* -x nolibs: no D libraries at all. */
-	if (dtp->opts.nolibs)
+	if (dtp->core->opts.nolibs)
 		return 0;
-	if (dtp->ulib_state != 0 || dtp->opts.nlibdirs == 0)
-		return dtp->ulib_state < 0 ? dtp->ulib_state : 0;
+	if (dtp->cc->ulib_state != 0 || dtp->core->opts.nlibdirs == 0)
+		return dtp->cc->ulib_state < 0 ? dtp->cc->ulib_state : 0;
 	rc = read_dirs(dtp, &ls);
 	for (size_t i = 0; rc == 0 && i < ls.libs.n; i++)
 		rc = visit(dtp, &ls, &ls.libs.v[i]);
@@ -231,6 +231,6 @@ int dt_ulib_load(struct dtrace_hdl *dtp)
 		if (!ls.order.v[i]->absent)
 			rc = compile_one(dtp, ls.order.v[i]);
 	free_libs(&ls);
-	dtp->ulib_state = rc < 0 ? rc : 1;
+	dtp->cc->ulib_state = rc < 0 ? rc : 1;
 	return rc;
 }

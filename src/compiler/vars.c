@@ -6,8 +6,8 @@
 
 int dt_vars_register(struct dtrace_hdl *dtp, struct dt_ident *id)
 {
-	for (size_t i = 0; i < dtp->dynvars.n; i++)
-		if (dtp->dynvars.v[i] == id)
+	for (size_t i = 0; i < dtp->cc->dynvars.n; i++)
+		if (dtp->cc->dynvars.v[i] == id)
 			return 0;
-	return dt_vec_push(&dtp->dynvars, id);
+	return dt_vec_push(&dtp->cc->dynvars, id);
 }

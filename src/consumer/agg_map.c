@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/runtime.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 /* Per batch, at most this many bytes of values (keeps RSS flat for big maps). */
 #define BATCH_BYTES (512 * 1024)

@@ -35,7 +35,7 @@ static int printa_one(dtrace_hdl_t *dtp, struct dt_strbuf *out, const struct dt_
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
+		return dtp->core->err;
 	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
 		return rc;
 	dt_aggsort_opts_get(dtp, &o);
@@ -97,7 +97,7 @@ static int printa_joined(dtrace_hdl_t *dtp, struct dt_strbuf *out,
 		const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggids[i]);
 
 		if (ad == NULL) {
-			rc = dtp->err;
+			rc = dtp->core->err;
 			goto out;
 		}
 		normals[i] = dt_agg_normal(dtp, aggids[i]);
@@ -184,14 +184,14 @@ static int write_error(dtrace_hdl_t *dtp, int rc)
 static int print_json(dtrace_hdl_t *dtp, FILE *fp, const struct dt_aggsort_opts *o)
 {
 	struct dt_strbuf sb;
-	size_t n = dtp->aggs.n;
+	size_t n = dtp->descs->aggs.n;
 	int rc = 0;
 
 	dt_sb_init(&sb);
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		uint32_t id = (uint32_t)(o->rev ? n - 1 - k : k);
 
-		if (dtp->aggs.v[id] == NULL || dt_agg_printed(dtp, id))
+		if (dtp->descs->aggs.v[id] == NULL || dt_agg_printed(dtp, id))
 			continue;
 		dt_sb_reset(&sb);
 		int entries = dt_json_aggregation(dtp, &sb, id, "exit", NULL);
@@ -210,7 +210,7 @@ int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 	struct dt_aggsort_opts o;
 	struct dt_aggprint pc;
 	struct dt_strbuf sb;
-	size_t n = dtp->aggs.n;
+	size_t n = dtp->descs->aggs.n;
 	int rc = 0;
 
 	if (fp == NULL)
@@ -224,7 +224,7 @@ int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 	dt_sb_init(&sb);
 	for (size_t k = 0; k < n; k++) {
 		uint32_t id = (uint32_t)(o.rev ? n - 1 - k : k);
-		const struct dt_aggdesc *ad = dtp->aggs.v[id];
+		const struct dt_aggdesc *ad = dtp->descs->aggs.v[id];
 		const uint8_t **sorted = NULL;
 		struct dt_aggsnap s;
 

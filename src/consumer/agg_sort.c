@@ -16,7 +16,7 @@
 
 void dt_aggsort_opts_get(const struct dtrace_hdl *dtp, struct dt_aggsort_opts *o)
 {
-	const struct dt_options *op = &dtp->opts;
+	const struct dt_options *op = &dtp->core->opts;
 
 	o->keysort = op->aggsortkey;
 	o->rev = op->aggsortrev;

@@ -1,7 +1,7 @@
 /*
  * The handle's aggregation state and the consumer-side actions clear(),
  * trunc(), normalize() and denormalize().  The state is created on first
- * use and lives in dtp->aggstate until dt_agg_fini().
+ * use and lives in dtp->out->aggstate until dt_agg_fini().
  *
  * DTrace's printa(), clear() and trunc() act on the consumer's copy of
  * the data, taken once and then changed by clear() and trunc() as well as
@@ -50,16 +50,16 @@ struct dt_aggstate {
 
 static struct dt_aggstate *state(dtrace_hdl_t *dtp)
 {
-	if (dtp->aggstate == NULL) {
+	if (dtp->out->aggstate == NULL) {
 		struct dt_aggstate *st = calloc(1, sizeof(*st));
 
 		if (st == NULL)
 			return NULL;
 		st->src = dt_aggmap_source;
 		st->src.ctx = dtp;
-		dtp->aggstate = st;
+		dtp->out->aggstate = st;
 	}
-	return dtp->aggstate;
+	return dtp->out->aggstate;
 }
 
 /* Drop every kept snapshot: the next action reads the maps again. */
@@ -78,8 +78,8 @@ static void forget(struct dt_aggstate *st)
 
 void dt_agg_forget(dtrace_hdl_t *dtp)
 {
-	if (dtp->aggstate != NULL)
-		forget(dtp->aggstate);
+	if (dtp->out->aggstate != NULL)
+		forget(dtp->out->aggstate);
 }
 
 void dt_agg_firing(dtrace_hdl_t *dtp, uint32_t cpu, uint32_t prid, uint64_t ts)
@@ -99,12 +99,12 @@ void dt_agg_firing(dtrace_hdl_t *dtp, uint32_t cpu, uint32_t prid, uint64_t ts)
 
 void dt_agg_fini(dtrace_hdl_t *dtp)
 {
-	if (dtp->aggstate == NULL)
+	if (dtp->out->aggstate == NULL)
 		return;
-	forget(dtp->aggstate);
-	free(dtp->aggstate->vars);
-	free(dtp->aggstate);
-	dtp->aggstate = NULL;
+	forget(dtp->out->aggstate);
+	free(dtp->out->aggstate->vars);
+	free(dtp->out->aggstate);
+	dtp->out->aggstate = NULL;
 }
 
 /* The state of aggregation `id`, grown on demand; NULL when out of memory. */
@@ -130,14 +130,14 @@ static struct dt_aggvar *var(dtrace_hdl_t *dtp, uint32_t id)
 
 uint64_t dt_agg_normal(dtrace_hdl_t *dtp, uint32_t aggid)
 {
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = dtp->out->aggstate;
 
 	return st != NULL && aggid < st->nvars ? st->vars[aggid].normal : 1;
 }
 
 bool dt_agg_printed(dtrace_hdl_t *dtp, uint32_t aggid)
 {
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = dtp->out->aggstate;
 
 	return st != NULL && aggid < st->nvars && st->vars[aggid].printed;
 }
@@ -153,13 +153,13 @@ void dt_agg_set_printed(dtrace_hdl_t *dtp, uint32_t aggid)
 
 void dt_aggprint_get(dtrace_hdl_t *dtp, struct dt_aggprint *pc)
 {
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = dtp->out->aggstate;
 
 	pc->syms = st != NULL && st->have_syms ? &st->syms : NULL;
-	pc->stackindent = dtp->opts.stackindent >= 0 && dtp->opts.stackindent <= 1024
-				  ? (int)dtp->opts.stackindent
+	pc->stackindent = dtp->core->opts.stackindent >= 0 && dtp->core->opts.stackindent <= 1024
+				  ? (int)dtp->core->opts.stackindent
 				  : 14;
-	pc->rawbytes = dtp->opts.rawbytes;
+	pc->rawbytes = dtp->core->opts.rawbytes;
 }
 
 int dt_agg_set_syms(dtrace_hdl_t *dtp, const struct dt_pf_syms *syms)
@@ -191,11 +191,11 @@ int dt_agg_set_source(dtrace_hdl_t *dtp, const struct dt_agg_source *src)
 
 const struct dt_aggdesc *dt_agg_desc(dtrace_hdl_t *dtp, uint32_t aggid)
 {
-	if (aggid >= dtp->aggs.n || dtp->aggs.v[aggid] == NULL) {
+	if (aggid >= dtp->descs->aggs.n || dtp->descs->aggs.v[aggid] == NULL) {
 		dt_set_error(dtp, -EINVAL, "Invalid aggregation variable identifier");
 		return NULL;
 	}
-	return dtp->aggs.v[aggid];
+	return dtp->descs->aggs.v[aggid];
 }
 
 /* The words a value of this function must have, or 0 if unknown. */
@@ -239,7 +239,7 @@ static int read_maps(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_a
 	if (need == 0 || ad->value_size / 8 < need || (ad->nkeys > 0 && ad->keys == NULL))
 		return dt_set_error(dtp, -EINVAL, "aggregation @%s: %s", ad->name,
 				    "Data record has incorrect size");
-	dt_aggsnap_init(s, ad, dtp->opts.aggpercpu);
+	dt_aggsnap_init(s, ad, dtp->core->opts.aggpercpu);
 	rc = st->src.read(st->src.ctx, ad, s);
 	if (rc < 0) {
 		dt_aggsnap_free(s);
@@ -269,7 +269,7 @@ static int view(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsna
 	if (st == NULL)
 		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
 	/* Sized for every aggregation at once: kept snapshots never move. */
-	if (st->firing.set && dtp->aggs.n > 0 && var(dtp, (uint32_t)dtp->aggs.n - 1) != NULL &&
+	if (st->firing.set && dtp->descs->aggs.n > 0 && var(dtp, (uint32_t)dtp->descs->aggs.n - 1) != NULL &&
 	    ad->id < st->nvars)
 		v = &st->vars[ad->id];
 	if (v == NULL)
@@ -313,10 +313,10 @@ int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_ag
 		memset(s, 0, sizeof(*s));
 		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
 	}
-	st = dtp->aggstate;
+	st = dtp->out->aggstate;
 	/* Only with the real symbolizer installed (dtrace_go), not a test's. */
-	if (st->have_syms && dtp->symbolizer != NULL &&
-	    st->syms.ctx == (void *)dtp->symbolizer && dt_aggsnap_symkeys(dtp, s) < 0) {
+	if (st->have_syms && dtp->out->symbolizer != NULL &&
+	    st->syms.ctx == (void *)dtp->out->symbolizer && dt_aggsnap_symkeys(dtp, s) < 0) {
 		dt_aggsnap_free(s);
 		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
 	}
@@ -355,11 +355,11 @@ int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
+		return dtp->core->err;
 	if ((rc = view(dtp, ad, &tmp, &s)) < 0)
 		return rc;
 	const uint8_t **keys = keys_of(s);
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = dtp->out->aggstate;
 
 	if (keys == NULL)
 		rc = -ENOMEM;
@@ -410,12 +410,12 @@ int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, int64_t n)
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
+		return dtp->core->err;
 	if ((rc = view(dtp, ad, &tmp, &s)) < 0)
 		return rc;
 	rc = dt_aggsnap_sort_by_value(s, n > 0, &sorted);
 	if (rc == 0 && keep < s->n) {
-		struct dt_aggstate *st = dtp->aggstate;
+		struct dt_aggstate *st = dtp->out->aggstate;
 		size_t nrm = s->n - (size_t)keep;
 		bool *drop = calloc(s->n, sizeof(*drop));
 
@@ -437,7 +437,7 @@ int dt_agg_normalize(dtrace_hdl_t *dtp, uint32_t aggid, uint64_t n)
 	struct dt_aggvar *v;
 
 	if (dt_agg_desc(dtp, aggid) == NULL)
-		return dtp->err;
+		return dtp->core->err;
 	if ((v = var(dtp, aggid)) == NULL)
 		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
 	v->normal = n;

@@ -97,7 +97,7 @@ int dt_agg_walk_id(dtrace_hdl_t *dtp, uint32_t aggid, dtrace_aggwalk_f *func, vo
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
+		return dtp->core->err;
 	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
 		return rc;
 	memset(&w, 0, sizeof(w));
@@ -138,8 +138,8 @@ int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f 
 	dt_agg_forget(dtp);
 	if (name != NULL && name[0] == '@')
 		name++;
-	for (size_t id = 0; id < dtp->aggs.n; id++) {
-		const struct dt_aggdesc *ad = dtp->aggs.v[id];
+	for (size_t id = 0; id < dtp->descs->aggs.n; id++) {
+		const struct dt_aggdesc *ad = dtp->descs->aggs.v[id];
 		if (ad == NULL || (name != NULL && strcmp(ad->name, name) != 0))
 			continue;
 		found = true;

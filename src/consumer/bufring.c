@@ -27,16 +27,16 @@ struct dt_bufring {
 /* Records that cannot wait: faults, speculations and their commit/discard. */
 static bool passes_through(struct dtrace_hdl *dtp, const struct dt_rec_hdr *h, size_t size)
 {
-	if (size < sizeof(*h) || h->desc == 0 || h->desc >= dtp->rdescs.n)
+	if (size < sizeof(*h) || h->desc == 0 || h->desc >= dtp->descs->rdescs.n)
 		return true;
-	const struct dt_rdesc *rd = dtp->rdescs.v[h->desc];
+	const struct dt_rdesc *rd = dtp->descs->rdescs.v[h->desc];
 	return h->spec != 0 || rd->spec_ctl || size < rd->size;
 }
 
 /* exit() stops tracing when it is read, not when its record is printed. */
 static void act_exit_now(struct dtrace_hdl *dtp, const struct dt_rec_hdr *h, const void *data)
 {
-	const struct dt_rdesc *rd = dtp->rdescs.v[h->desc];
+	const struct dt_rdesc *rd = dtp->descs->rdescs.v[h->desc];
 
 	if (!rd->has_exit)
 		return;
@@ -54,16 +54,16 @@ static void drop_oldest(struct dt_bufring *r)
 
 static int keep(struct dtrace_hdl *dtp, const void *data, size_t size)
 {
-	struct dt_bufring *r = dtp->bufring;
-	size_t limit = dtp->opts.bufsize > 0 ? (size_t)dtp->opts.bufsize : 0;
+	struct dt_bufring *r = dtp->out->bufring;
+	size_t limit = dtp->core->opts.bufsize > 0 ? (size_t)dtp->core->opts.bufsize : 0;
 
 	if (r == NULL) {
-		r = dtp->bufring = calloc(1, sizeof(*r));
+		r = dtp->out->bufring = calloc(1, sizeof(*r));
 		if (r == NULL)
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
 	}
 	/* fill: the BPF side counts what fits in bufsize (cg_clause.c); keep all. */
-	if (dtp->opts.bufpolicy == DT_BUFPOLICY_RING) {
+	if (dtp->core->opts.bufpolicy == DT_BUFPOLICY_RING) {
 		if (size > limit)
 			return 0;	/* larger than the whole buffer: never kept */
 		while (r->head < r->n && r->bytes + size > limit)
@@ -96,19 +96,19 @@ int dt_bufring_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 {
 	const struct dt_rec_hdr *h = data;
 
-	if ((dtp->opts.bufpolicy != DT_BUFPOLICY_RING && dtp->opts.bufpolicy != DT_BUFPOLICY_FILL) ||
+	if ((dtp->core->opts.bufpolicy != DT_BUFPOLICY_RING && dtp->core->opts.bufpolicy != DT_BUFPOLICY_FILL) ||
 	    passes_through(dtp, h, size))
 		return dt_print_record(dtp, data, size);
 	act_exit_now(dtp, h, data);
 	int rc = keep(dtp, data, size);
 	if (rc < 0)
-		dt_report_error(dtp, "%s", dtp->errmsg);
+		dt_report_error(dtp, "%s", dtp->core->errmsg);
 	return 0;
 }
 
 void dt_bufring_flush(struct dtrace_hdl *dtp)
 {
-	struct dt_bufring *r = dtp->bufring;
+	struct dt_bufring *r = dtp->out->bufring;
 
 	if (r == NULL)
 		return;
@@ -123,7 +123,7 @@ void dt_bufring_flush(struct dtrace_hdl *dtp)
 
 void dt_bufring_free(struct dtrace_hdl *dtp)
 {
-	struct dt_bufring *r = dtp->bufring;
+	struct dt_bufring *r = dtp->out->bufring;
 
 	if (r == NULL)
 		return;
@@ -131,5 +131,5 @@ void dt_bufring_free(struct dtrace_hdl *dtp)
 		drop_oldest(r);
 	free(r->v);
 	free(r);
-	dtp->bufring = NULL;
+	dtp->out->bufring = NULL;
 }

@@ -12,6 +12,7 @@
 #include "base/abi.h"
 #include "base/maps.h"
 #include "base/rdesc.h"
+#include "bpf/runtime.h"
 #include "consumer/agg.h"
 #include "consumer/bufring.h"
 #include "consumer/consume.h"
@@ -23,7 +24,6 @@
 #include "consumer/symbolize.h"
 #include "consumer/waitset.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 /*
  * One pass over the ring reads at most a ring's worth (bufsize): records
@@ -36,7 +36,7 @@
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct dtrace_hdl *dtp = ctx;
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 	const struct dt_rec_hdr *h = data;
 
 	if (size >= sizeof(*h) + 8 && h->desc == DT_REC_PROC_SEEN) {
@@ -50,7 +50,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	if (rc < 0)
 		return rc;
 	rt->pass_bytes += DT_ALIGN(size, 8) + 8;	/* with the ring's record header */
-	if (rt->pass_bytes >= (uint64_t)dtp->opts.bufsize) {
+	if (rt->pass_bytes >= (uint64_t)dtp->core->opts.bufsize) {
 		rt->pass_full = true;
 		return PASS_OVER;
 	}
@@ -59,7 +59,7 @@ static int on_record(void *ctx, void *data, size_t size)
 
 int dt_consume_init(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, MAP_RING);
 
 	if (m == NULL)
@@ -91,27 +91,27 @@ void dt_consume_close(struct dtrace_hdl *dtp)
 	dt_freopen_fini(dtp);
 	dt_waitset_close(dtp);
 	dt_bufring_free(dtp);
-	if (dtp->rt && dtp->rt->ring) {
-		ring_buffer__free(dtp->rt->ring);
-		dtp->rt->ring = NULL;
+	if (dtp->out->rt && dtp->out->rt->ring) {
+		ring_buffer__free(dtp->out->rt->ring);
+		dtp->out->rt->ring = NULL;
 	}
 	dt_spec_close(dtp);
 }
 
 void dt_consume_fini(struct dtrace_hdl *dtp)
 {
-	for (size_t i = 0; i < dtp->formats.n; i++)
-		dt_pf_free(dtp->formats.v[i]);
-	dt_vec_free(&dtp->formats);
-	for (size_t i = 0; i < dtp->rdescs.n; i++)
-		dt_vec_free(&dtp->rdescs.v[i]->items);
-	dt_sb_free(&dtp->outbuf);
+	for (size_t i = 0; i < dtp->descs->formats.n; i++)
+		dt_pf_free(dtp->descs->formats.v[i]);
+	dt_vec_free(&dtp->descs->formats);
+	for (size_t i = 0; i < dtp->descs->rdescs.n; i++)
+		dt_vec_free(&dtp->descs->rdescs.v[i]->items);
+	dt_sb_free(&dtp->out->outbuf);
 	dt_rec_decode_free(dtp);
 }
 
 void dt_report_drops(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 
 	if (rt == NULL || rt->cpuinfo_fd < 0 || rt->drops_seen == NULL)
 		return;
@@ -147,7 +147,7 @@ void dt_report_drops(struct dtrace_hdl *dtp)
 
 int dt_consume_pending(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 	int rc = 0;
 
 	if (rt == NULL || rt->ring == NULL)
@@ -157,32 +157,32 @@ int dt_consume_pending(struct dtrace_hdl *dtp)
 	rc = ring_buffer__consume(rt->ring);
 	if (rt->pass_full && rc == PASS_OVER)
 		rc = 0;
-	if (dtp->out != NULL)
-		fflush(dtp->out);
+	if (dtp->out->fp != NULL)
+		fflush(dtp->out->fp);
 	dt_report_drops(dtp);
 	dt_spec_pass(dtp);
-	if (dtp->cb_aborted)
+	if (dtp->out->cb_aborted)
 		return dt_set_error(dtp, -ECANCELED, "stopped by a callback");
 	return rc < 0 ? rc : 0;
 }
 
 void dtrace_sleep(dtrace_hdl_t *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
-	int64_t ms = dtp->opts.switchrate / 1000000;
+	struct dt_runtime *rt = dtp->out->rt;
+	int64_t ms = dtp->core->opts.switchrate / 1000000;
 
 	/* Nothing to wait for once exit() has been seen (e.g. in BEGIN), or more is waiting. */
-	if (rt == NULL || rt->ring == NULL || dtp->exited || rt->pass_full)
+	if (rt == NULL || rt->ring == NULL || dtp->out->exited || rt->pass_full)
 		return;
 	/* Drained speculations are freed for reuse when the ring is read. */
-	if (dt_spec_used(dtp) && dtp->opts.cleanrate / 1000000 < ms)
-		ms = dtp->opts.cleanrate / 1000000;
+	if (dt_spec_used(dtp) && dtp->core->opts.cleanrate / 1000000 < ms)
+		ms = dtp->core->opts.cleanrate / 1000000;
 	if (ms <= 0)
 		ms = 1;
 	if (ms > 1000)
 		ms = 1000;
 	/* Read the mappings of -c/-p processes often enough to know them after they exit. */
-	if (dtp->uses_usyms && ms > DT_SYMS_TRACK_MS)
+	if (dtp->descs->uses_usyms && ms > DT_SYMS_TRACK_MS)
 		ms = DT_SYMS_TRACK_MS;
 	/* Data, a forced wake-up, a traced process exiting, a signal or the timeout. */
 	dt_waitset_wait(dtp, (int)ms);
@@ -190,45 +190,45 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 
 enum dtrace_workstatus dtrace_work(dtrace_hdl_t *dtp)
 {
-	if (dtp->rt == NULL)
+	if (dtp->out->rt == NULL)
 		return DTRACE_WORKSTATUS_ERROR;
 	if (dt_consume_pending(dtp) < 0)
 		return DTRACE_WORKSTATUS_ERROR;
 	dt_proc_check(dtp);
-	if (dtp->exited || dtp->stopped)
+	if (dtp->out->exited || dtp->out->stopped)
 		return DTRACE_WORKSTATUS_DONE;
 	/* exit() whose record was dropped, or bufpolicy=fill with a full buffer. */
-	if (dtp->rt->state != NULL && *dtp->rt->state == DT_STATE_DRAINING)
+	if (dtp->out->rt->state != NULL && *dtp->out->rt->state == DT_STATE_DRAINING)
 		return DTRACE_WORKSTATUS_DONE;
-	if (dtp->child_pid != 0 && dtp->child_exited)
+	if (dtp->procs->child_pid != 0 && dtp->procs->child_exited)
 		return DTRACE_WORKSTATUS_DONE;
 	return DTRACE_WORKSTATUS_OKAY;
 }
 
 int dtrace_stop(dtrace_hdl_t *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 
-	if (rt == NULL || dtp->stopped)
+	if (rt == NULL || dtp->out->stopped)
 		return 0;
 	/* Close the gate, drain what is left (no more comes), then END. */
 	*rt->state = DT_STATE_DRAINING;
 	do
 		dt_consume_pending(dtp);
-	while (rt->pass_full && !dtp->cb_aborted);
+	while (rt->pass_full && !dtp->out->cb_aborted);
 	dt_bufring_flush(dtp);
 	int rc = dt_run_consumer_program(dtp, rt->end);
 	do
 		dt_consume_pending(dtp);
-	while (rt->pass_full && !dtp->cb_aborted);
+	while (rt->pass_full && !dtp->out->cb_aborted);
 	dt_bufring_flush(dtp);
-	dtp->stopped = true;
+	dtp->out->stopped = true;
 	return rc;
 }
 
 int dtrace_exited(const dtrace_hdl_t *dtp, int *statusp)
 {
 	if (statusp)
-		*statusp = dtp->exit_status;
-	return dtp->exited;
+		*statusp = dtp->out->exit_status;
+	return dtp->out->exited;
 }

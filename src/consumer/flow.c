@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "base/abi.h"
+#include "base/probe.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 struct dt_flow {
 	int indent;
@@ -37,9 +37,9 @@ static bool names(const char *name, const char *word)
 
 static struct dt_flow *state(struct dtrace_hdl *dtp)
 {
-	if (dtp->flow == NULL)
-		dtp->flow = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->flow));
-	return dtp->flow;
+	if (dtp->out->flow == NULL)
+		dtp->out->flow = dt_arena_zalloc(&dtp->core->arena, sizeof(*dtp->out->flow));
+	return dtp->out->flow;
 }
 
 void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_rec_hdr *h)
@@ -55,12 +55,12 @@ void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct d
 
 	if (st == NULL)
 		st = &none;	/* out of memory: no indent */
-	if (!dtp->printed_header) {
-		if (dtp->testing)
+	if (!dtp->out->printed_header) {
+		if (dtp->out->testing)
 			dt_sb_printf(sb, "%-41s\n", "FUNCTION");
 		else
 			dt_sb_printf(sb, "%3s %-41s\n", "CPU", "FUNCTION");
-		dtp->printed_header = true;
+		dtp->out->printed_header = true;
 	}
 	if (kind != FLOW_NONE && st->have_last && st->last_desc != h->desc &&
 	    st->last_prid == h->prid)
@@ -73,7 +73,7 @@ void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct d
 	else
 		snprintf(col, sizeof(col), "%*s%s%s", ind, "",
 			 kind == FLOW_ENTRY ? (sys ? " => " : " -> ") : (sys ? " <= " : " <- "), func);
-	if (dtp->testing)
+	if (dtp->out->testing)
 		dt_sb_printf(sb, "%-41s ", col);
 	else
 		dt_sb_printf(sb, "%3u %-41s ", h->cpu, col);

@@ -103,15 +103,15 @@ static const char *why(int err)
 
 void dt_freopen(struct dtrace_hdl *dtp, const void *rec, const char *fmt, const char *name)
 {
-	if (dtp->out == NULL)
+	if (dtp->out->fp == NULL)
 		return;
-	fflush(dtp->out);
-	int ofd = fileno(dtp->out);
+	fflush(dtp->out->fp);
+	int ofd = fileno(dtp->out->fp);
 	if (ofd < 0)
 		return;
 	if (fmt[0] == '\0') {
 		/* freopen(""): back to the original output. */
-		if (dtp->out_saved > 0 && dup2(dtp->out_saved - 1, ofd) < 0)
+		if (dtp->out->out_saved > 0 && dup2(dtp->out->out_saved - 1, ofd) < 0)
 			dt_report_liberr(dtp, rec, "couldn't restore the output: %s",
 					 strerror(errno));
 		return;
@@ -121,7 +121,7 @@ void dt_freopen(struct dtrace_hdl *dtp, const void *rec, const char *fmt, const 
 		dt_report_liberr(dtp, rec, "couldn't freopen() \"%s\": %s", name, why(errno));
 		return;
 	}
-	if (dtp->out_saved == 0) {
+	if (dtp->out->out_saved == 0) {
 		int saved = fcntl(ofd, F_DUPFD_CLOEXEC, 3);
 		if (saved < 0) {
 			dt_report_liberr(dtp, rec, "couldn't freopen() \"%s\": %s", name,
@@ -129,7 +129,7 @@ void dt_freopen(struct dtrace_hdl *dtp, const void *rec, const char *fmt, const 
 			close(fd);
 			return;
 		}
-		dtp->out_saved = saved + 1;
+		dtp->out->out_saved = saved + 1;
 	}
 	if (dup2(fd, ofd) < 0)
 		dt_report_liberr(dtp, rec, "couldn't freopen() \"%s\": %s", name, strerror(errno));
@@ -138,18 +138,18 @@ void dt_freopen(struct dtrace_hdl *dtp, const void *rec, const char *fmt, const 
 
 void dt_ftruncate(struct dtrace_hdl *dtp)
 {
-	if (dtp->out == NULL)
+	if (dtp->out->fp == NULL)
 		return;
-	fflush(dtp->out);
+	fflush(dtp->out->fp);
 	/* A terminal or a pipe cannot be truncated: nothing happens, as in DTrace. */
-	if (ftruncate(fileno(dtp->out), 0) == 0)
-		rewind(dtp->out);
-	clearerr(dtp->out);
+	if (ftruncate(fileno(dtp->out->fp), 0) == 0)
+		rewind(dtp->out->fp);
+	clearerr(dtp->out->fp);
 }
 
 void dt_freopen_fini(struct dtrace_hdl *dtp)
 {
-	if (dtp->out_saved > 0)
-		close(dtp->out_saved - 1);
-	dtp->out_saved = 0;
+	if (dtp->out->out_saved > 0)
+		close(dtp->out->out_saved - 1);
+	dtp->out->out_saved = 0;
 }

@@ -56,7 +56,7 @@ int dt_json_aggregation(dtrace_hdl_t *dtp, struct dt_strbuf *sb, uint32_t aggid,
 	struct dt_json j;
 
 	if (ad == NULL)
-		return dtp->err;
+		return dtp->core->err;
 	dt_json_init(&j, sb);
 	dt_json_object(&j);
 	dt_json_kstr(&j, "event", "aggregation");

@@ -33,7 +33,7 @@ static void printa(struct dtrace_hdl *dtp, const struct dt_ritem *it, const stru
 			lines->len = mark;
 			if (lines->s != NULL)
 				lines->s[mark] = '\0';
-			dt_report_error(dtp, "%s", dtp->errmsg);
+			dt_report_error(dtp, "%s", dtp->core->errmsg);
 			continue;
 		}
 		dt_sb_putc(lines, '\n');
@@ -45,13 +45,13 @@ static void printa(struct dtrace_hdl *dtp, const struct dt_ritem *it, const stru
 int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 {
 	const struct dt_rec_hdr *h = data;
-	const struct dt_rdesc *rd = dtp->rdescs.v[h->desc];
+	const struct dt_rdesc *rd = dtp->descs->rdescs.v[h->desc];
 	dtrace_probedata_t pd;
 	struct dt_strbuf line, aggs;
 	int rc = 0;
 
 	if (dt_rec_decode(dtp, rd, data, &pd) < 0) {
-		dt_report_error(dtp, "%s", dtp->errmsg);
+		dt_report_error(dtp, "%s", dtp->core->errmsg);
 		return 0;
 	}
 	struct dt_strbuf *out = calloc(pd.nactions + 1, sizeof(*out));
@@ -75,7 +75,7 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 						it->kind == RK_SYSTEM ? "system" : "printf");
 			} else if (it->kind == RK_SYSTEM) {
 				if (dt_run_system_capture(dtp, pd.actions[a].output, &out[a]) < 0)
-					dt_report_error(dtp, "%s", dtp->errmsg);
+					dt_report_error(dtp, "%s", dtp->core->errmsg);
 				sysout[a] = &out[a];
 			}
 			break;
@@ -97,11 +97,11 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 			break;
 		}
 	}
-	if (!dtp->skip_output && dtp->out != NULL) {
+	if (!dtp->out->skip_output && dtp->out->fp != NULL) {
 		dt_json_record(&line, &pd, sysout);
 		dt_json_line(dtp, &line);
 		if (aggs.len > 0 && !aggs.oom)
-			fwrite(aggs.s, 1, aggs.len, dtp->out);
+			fwrite(aggs.s, 1, aggs.len, dtp->out->fp);
 	}
 	if (line.oom || aggs.oom)
 		rc = dt_set_error(dtp, -ENOMEM, "out of memory");
@@ -111,6 +111,6 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 	free(sysout);
 	dt_sb_free(&line);
 	dt_sb_free(&aggs);
-	dtp->skip_output = false;
+	dtp->out->skip_output = false;
 	return rc;
 }

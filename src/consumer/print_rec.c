@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/abi.h"
+#include "base/probe.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "consumer/agg.h"
@@ -26,12 +27,11 @@
 #include "consumer/stack_print.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 static void flush(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
 {
-	if (sb->len > 0 && dtp->out != NULL && !dtp->skip_output)
-		fwrite_unlocked(sb->s, 1, sb->len, dtp->out);
+	if (sb->len > 0 && dtp->out->fp != NULL && !dtp->out->skip_output)
+		fwrite_unlocked(sb->s, 1, sb->len, dtp->out->fp);
 	dt_sb_reset(sb);
 }
 
@@ -40,15 +40,15 @@ static void header(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt
 	struct dt_probe *prp = dt_probe_by_id(dtp, h->prid);
 	char name[300];
 
-	if (!dtp->printed_header) {
-		if (dtp->testing)
+	if (!dtp->out->printed_header) {
+		if (dtp->out->testing)
 			dt_sb_printf(sb, "%32s\n", "FUNCTION:NAME");
 		else
 			dt_sb_printf(sb, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
-		dtp->printed_header = true;
+		dtp->out->printed_header = true;
 	}
 	snprintf(name, sizeof(name), "%s:%s", prp ? prp->desc[2] : "", prp ? prp->desc[3] : "");
-	if (dtp->testing)
+	if (dtp->out->testing)
 		dt_sb_printf(sb, "%32s ", name);
 	else
 		dt_sb_printf(sb, "%3u %6u %32s ", h->cpu, h->prid, name);
@@ -75,7 +75,7 @@ static void print_printf(struct dtrace_hdl *dtp, struct dt_strbuf *sb,
 	} else if (it->kind == RK_SYSTEM) {
 		flush(dtp, sb);
 		if (dt_run_system(dtp, cmd.s ? cmd.s : "") < 0)
-			dt_report_error(dtp, "%s", dtp->errmsg);
+			dt_report_error(dtp, "%s", dtp->core->errmsg);
 	}
 	dt_sb_free(&cmd);
 }
@@ -83,10 +83,10 @@ static void print_printf(struct dtrace_hdl *dtp, struct dt_strbuf *sb,
 static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data)
 {
 	const struct dt_rec_hdr *h = data;
-	struct dt_strbuf *sb = &dtp->outbuf;
-	bool quiet = dtp->opts.quiet;
+	struct dt_strbuf *sb = &dtp->out->outbuf;
+	bool quiet = dtp->core->opts.quiet;
 
-	if (dtp->opts.flowindent)
+	if (dtp->core->opts.flowindent)
 		dt_flow_column(dtp, sb, h);
 	else if (!quiet)
 		header(dtp, sb, h);
@@ -113,7 +113,7 @@ static void print_text(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const 
 			flush(dtp, sb);
 			if (dt_agg_printa(dtp, sb, it->fmt, it->aggids, it->naggs) < 0) {
 				flush(dtp, sb);
-				dt_report_error(dtp, "%s", dtp->errmsg);
+				dt_report_error(dtp, "%s", dtp->core->errmsg);
 			}
 			break;
 		case RK_CLEAR:
@@ -155,15 +155,15 @@ static int callback(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const voi
 	dtrace_probedata_t pd;
 
 	if (dt_rec_decode(dtp, rd, data, &pd) < 0) {
-		dt_report_error(dtp, "%s", dtp->errmsg);
+		dt_report_error(dtp, "%s", dtp->core->errmsg);
 		return 0;
 	}
-	int rc = dtp->rec_fn(dtp, &pd, dtp->rec_arg);
+	int rc = dtp->out->rec_fn(dtp, &pd, dtp->out->rec_arg);
 	if (rc == DTRACE_CONSUME_ABORT) {
-		dtp->cb_aborted = true;
+		dtp->out->cb_aborted = true;
 		return -ECANCELED;
 	}
-	dtp->skip_output = rc == DTRACE_CONSUME_SKIP;
+	dtp->out->skip_output = rc == DTRACE_CONSUME_SKIP;
 	return 0;
 }
 
@@ -171,9 +171,9 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 {
 	const struct dt_rec_hdr *h = data;
 
-	if (dtp->cb_aborted)
+	if (dtp->out->cb_aborted)
 		return 0;	/* a callback stopped the consumer: nothing more goes out */
-	if (size < sizeof(*h) || h->desc >= dtp->rdescs.n) {
+	if (size < sizeof(*h) || h->desc >= dtp->descs->rdescs.n) {
 		dt_report_error(dtp, "invalid record (description %u, %zu bytes)",
 				size >= sizeof(*h) ? h->desc : 0, size);
 		return 0;
@@ -183,7 +183,7 @@ int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size)
 			dt_report_fault(dtp, data);
 		return 0;
 	}
-	const struct dt_rdesc *rd = dtp->rdescs.v[h->desc];
+	const struct dt_rdesc *rd = dtp->descs->rdescs.v[h->desc];
 	if (size < rd->size) {
 		dt_report_error(dtp, "truncated record (%zu of %u bytes)", size, rd->size);
 		return 0;
@@ -200,13 +200,13 @@ int dt_emit_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void
 {
 	const struct dt_rec_hdr *h = data;
 
-	dtp->skip_output = false;
+	dtp->out->skip_output = false;
 	dt_agg_firing(dtp, h->cpu, h->prid, h->timestamp);
-	if (dtp->rec_fn != NULL && callback(dtp, rd, data) < 0)
+	if (dtp->out->rec_fn != NULL && callback(dtp, rd, data) < 0)
 		return -ECANCELED;
 	if (dt_oformat_json(dtp))
 		return dt_json_record_out(dtp, data);
 	print_text(dtp, rd, data);
-	dtp->skip_output = false;
+	dtp->out->skip_output = false;
 	return 0;
 }

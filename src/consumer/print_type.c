@@ -81,7 +81,7 @@ static void type_name(struct walk *w, struct dt_type *t)
 		dt_sb_puts(w->sb, b->kind == TK_STRUCT ? "struct" : "union");
 		return;
 	}
-	dt_sb_puts(w->sb, dt_type_str(&w->dtp->types, t));
+	dt_sb_puts(w->sb, dt_type_str(&w->dtp->core->types, t));
 }
 
 static void scalar(struct walk *w, struct dt_type *t, uint64_t v)
@@ -129,7 +129,7 @@ static void value(struct walk *w, struct dt_type *t, uint64_t off, uint32_t bito
 /* The members of a struct or union at off, one level below depth. */
 static void members(struct walk *w, struct dt_type *st, uint64_t off, int depth)
 {
-	dt_type_load_members(&w->dtp->types, st);
+	dt_type_load_members(&w->dtp->core->types, st);
 	for (uint32_t i = 0; i < st->nmembers && !w->stopped; i++) {
 		const struct dt_member *m = &st->members[i];
 		uint64_t moff = off + m->offset_bits / 8;
@@ -208,7 +208,7 @@ void dt_print_typed(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct d
 	uint64_t addr;
 	struct walk w = {
 		.dtp = dtp, .sb = sb, .data = p + 8, .size = it->size,
-		.limit = dtp->opts.printsize > 0 ? (uint64_t)dtp->opts.printsize : UINT64_MAX,
+		.limit = dtp->core->opts.printsize > 0 ? (uint64_t)dtp->core->opts.printsize : UINT64_MAX,
 	};
 
 	memcpy(&addr, p, sizeof(addr));

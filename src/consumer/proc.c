@@ -64,10 +64,10 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 		return dt_set_error(dtp, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	close(err[0]);
-	dtp->child_pid = pid;
-	dtp->child_stopped = true;
-	dtp->child_name = argv[0];
-	dtp->target_pid = pid;
+	dtp->procs->child_pid = pid;
+	dtp->procs->child_stopped = true;
+	dtp->procs->child_name = argv[0];
+	dtp->procs->target_pid = pid;
 	if (pidp)
 		*pidp = pid;
 	return 0;
@@ -100,9 +100,9 @@ static uint64_t entry_point(pid_t pid)
 int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
 {
 #if defined(__x86_64__)
-	if (pid != dtp->child_pid || !dtp->child_stopped || dtp->child_at_entry)
+	if (pid != dtp->procs->child_pid || !dtp->procs->child_stopped || dtp->procs->child_at_entry)
 		return 0;
-	dtp->child_at_entry = true;
+	dtp->procs->child_at_entry = true;
 	uint64_t entry = entry_point(pid);
 	if (entry == 0)
 		return 0;
@@ -122,9 +122,9 @@ int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
 		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 			;
 		if (r != pid || WIFEXITED(status) || WIFSIGNALED(status)) {
-			dtp->child_stopped = false;
-			dtp->child_exited = true;
-			dtp->child_status = status;
+			dtp->procs->child_stopped = false;
+			dtp->procs->child_exited = true;
+			dtp->procs->child_status = status;
 			return dt_set_error(dtp, -ESRCH, "process %d exited before its entry point",
 					    (int)pid);
 		}
@@ -151,19 +151,19 @@ int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
 
 int dtrace_proc_continue(dtrace_hdl_t *dtp)
 {
-	if (!dtp->child_stopped)
+	if (!dtp->procs->child_stopped)
 		return 0;
 	/*
 	 * Its mappings while it is stopped, at its entry point (its libraries
 	 * mapped) if user symbols are printed: its stacks resolve even if it
 	 * exits at once.  Failing to get there leaves the periodic reads.
 	 */
-	if (dtp->uses_usyms && dt_proc_run_to_entry(dtp, dtp->child_pid) < 0 && dtp->child_exited)
+	if (dtp->descs->uses_usyms && dt_proc_run_to_entry(dtp, dtp->procs->child_pid) < 0 && dtp->procs->child_exited)
 		return 0;
-	dtp->child_stopped = false;
+	dtp->procs->child_stopped = false;
 	dt_syms_track_targets(dtp, 0);
-	if (ptrace(PTRACE_DETACH, dtp->child_pid, NULL, NULL) < 0)
-		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->child_pid,
+	if (ptrace(PTRACE_DETACH, dtp->procs->child_pid, NULL, NULL) < 0)
+		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->procs->child_pid,
 				    strerror(errno));
 	return 0;
 }
@@ -172,28 +172,28 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 {
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return dt_set_error(dtp, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
-	if (dt_vec_push(&dtp->grabbed, pid) < 0)
+	if (dt_vec_push(&dtp->procs->grabbed, pid) < 0)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	if (dtp->target_pid == 0)
-		dtp->target_pid = pid;
+	if (dtp->procs->target_pid == 0)
+		dtp->procs->target_pid = pid;
 	return 0;
 }
 
 void dt_proc_check(struct dtrace_hdl *dtp)
 {
 	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
-	if (dtp->child_pid != 0 && !dtp->child_exited) {
+	if (dtp->procs->child_pid != 0 && !dtp->procs->child_exited) {
 		int status;
-		pid_t r = waitpid(dtp->child_pid, &status, WNOHANG);
-		if (r == dtp->child_pid) {
-			dtp->child_exited = true;
-			dtp->child_status = status;
+		pid_t r = waitpid(dtp->procs->child_pid, &status, WNOHANG);
+		if (r == dtp->procs->child_pid) {
+			dtp->procs->child_exited = true;
+			dtp->procs->child_status = status;
 		}
 	}
-	for (size_t i = 0; i < dtp->grabbed.n; i++) {
-		if (dtp->grabbed.v[i] > 0 && kill(dtp->grabbed.v[i], 0) < 0 && errno == ESRCH) {
-			dtp->grabbed_exited++;
-			dtp->grabbed.v[i] = -dtp->grabbed.v[i];
+	for (size_t i = 0; i < dtp->procs->grabbed.n; i++) {
+		if (dtp->procs->grabbed.v[i] > 0 && kill(dtp->procs->grabbed.v[i], 0) < 0 && errno == ESRCH) {
+			dtp->procs->grabbed_exited++;
+			dtp->procs->grabbed.v[i] = -dtp->procs->grabbed.v[i];
 		}
 	}
 }
@@ -201,28 +201,28 @@ void dt_proc_check(struct dtrace_hdl *dtp)
 int dtrace_proc_done(dtrace_hdl_t *dtp)
 {
 	dt_proc_check(dtp);
-	if (dtp->child_pid != 0)
-		return dtp->child_exited;
-	return dtp->grabbed.n > 0 && dtp->grabbed_exited == (int)dtp->grabbed.n;
+	if (dtp->procs->child_pid != 0)
+		return dtp->procs->child_exited;
+	return dtp->procs->grabbed.n > 0 && dtp->procs->grabbed_exited == (int)dtp->procs->grabbed.n;
 }
 
 void dt_proc_release_all(struct dtrace_hdl *dtp)
 {
 	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
-	if (dtp->child_pid != 0 && !dtp->child_exited) {
-		kill(dtp->child_pid, SIGKILL);
-		while (waitpid(dtp->child_pid, NULL, 0) < 0 && errno == EINTR)
+	if (dtp->procs->child_pid != 0 && !dtp->procs->child_exited) {
+		kill(dtp->procs->child_pid, SIGKILL);
+		while (waitpid(dtp->procs->child_pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		dtp->child_stopped = false;
-		dtp->child_exited = true;
+		dtp->procs->child_stopped = false;
+		dtp->procs->child_exited = true;
 	}
 }
 
 int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp)
 {
-	if (dtp->child_pid == 0 || !dtp->child_exited)
+	if (dtp->procs->child_pid == 0 || !dtp->procs->child_exited)
 		return 0;
 	if (statusp != NULL)
-		*statusp = dtp->child_status;
+		*statusp = dtp->procs->child_status;
 	return 1;
 }

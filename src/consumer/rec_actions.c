@@ -23,7 +23,7 @@ static void aggop(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char 
 		     : dt_agg_denormalize(dtp, id);
 	}
 	if (rc < 0)
-		dt_report_error(dtp, "%s", dtp->errmsg);
+		dt_report_error(dtp, "%s", dtp->core->errmsg);
 }
 
 /* A recorded string: NUL-terminated within its size, else empty. */
@@ -53,7 +53,7 @@ static void setopt(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char
 		val = "1";
 	if (dt_option_set(dtp, name, val) < 0)
 		dt_report_liberr(dtp, data, "couldn't set option \"%s\" to \"%s\": %s", name, val,
-				 dtp->errmsg);
+				 dtp->core->errmsg);
 }
 
 void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
@@ -75,8 +75,8 @@ void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *d
 		 */
 		int32_t st;
 		memcpy(&st, data + it->off, sizeof(st));
-		dtp->exited = true;
-		dtp->exit_status = st;
+		dtp->out->exited = true;
+		dtp->out->exit_status = st;
 		break;
 	}
 	default:

@@ -6,7 +6,9 @@
 
 #include "base/abi.h"
 #include "base/aggdesc.h"
+#include "base/probe.h"
 #include "base/rdesc.h"
+#include "bpf/runtime.h"
 #include "consumer/datum.h"
 #include "consumer/print_trace.h"
 #include "consumer/printf.h"
@@ -14,8 +16,6 @@
 #include "consumer/stack_print.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
 
 #define NO_TEXT ((size_t)0)
 #define FAILED ((size_t)-1)
@@ -150,7 +150,7 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 			a.format = it->fmtstr;
 		for (int k = 0; k < it->naggs && rc == 0; k++) {
 			uint32_t id = it->aggids[k];
-			const struct dt_aggdesc *ad = id < dtp->aggs.n ? dtp->aggs.v[id] : NULL;
+			const struct dt_aggdesc *ad = id < dtp->descs->aggs.n ? dtp->descs->aggs.v[id] : NULL;
 			rc = dt_vec_push(&rd->aggnames, ad ? ad->name : "?");
 		}
 		a.naggs = (size_t)it->naggs;
@@ -214,11 +214,11 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 		  dtrace_probedata_t *pd)
 {
 	const struct dt_rec_hdr *h = data;
-	struct dt_recdec *rd = dtp->recdec;
+	struct dt_recdec *rd = dtp->out->recdec;
 	int rc = 0;
 
 	if (rd == NULL) {
-		rd = dtp->recdec = calloc(1, sizeof(*rd));
+		rd = dtp->out->recdec = calloc(1, sizeof(*rd));
 		if (rd == NULL)
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
 	}
@@ -230,8 +230,8 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 	pd->cpu = h->cpu;
 	pd->timestamp = h->timestamp;
 	pd->walltimestamp = h->timestamp;
-	if (dtp->rt != NULL && dtp->rt->walloff != NULL)
-		pd->walltimestamp += (uint64_t)*dtp->rt->walloff;
+	if (dtp->out->rt != NULL && dtp->out->rt->walloff != NULL)
+		pd->walltimestamp += (uint64_t)*dtp->out->rt->walloff;
 
 	for (size_t i = 0; i < desc->items.n && rc == 0; i++)
 		rc = decode_item(rd, desc, &i, data, dtp);
@@ -257,14 +257,14 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 
 bool dt_rec_decode_failed(const struct dtrace_hdl *dtp, size_t i)
 {
-	const struct dt_recdec *rd = dtp->recdec;
+	const struct dt_recdec *rd = dtp->out->recdec;
 
 	return rd != NULL && i < rd->out.n && rd->out.v[i] == FAILED;
 }
 
 void dt_rec_decode_free(struct dtrace_hdl *dtp)
 {
-	struct dt_recdec *rd = dtp->recdec;
+	struct dt_recdec *rd = dtp->out->recdec;
 
 	if (rd == NULL)
 		return;
@@ -276,5 +276,5 @@ void dt_rec_decode_free(struct dtrace_hdl *dtp)
 	dt_vec_free(&rd->agg0);
 	dt_vec_free(&rd->aggnames);
 	free(rd);
-	dtp->recdec = NULL;
+	dtp->out->recdec = NULL;
 }

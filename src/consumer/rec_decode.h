@@ -1,7 +1,7 @@
 /*
  * A record decoded into the public dtrace_probedata_t (include/dtrace.h):
  * what the record callback and the JSON output see.  The decoding lives in
- * the handle (dtp->recdec) and is reused from record to record; what it
+ * the handle (dtp->out->recdec) and is reused from record to record; what it
  * hands out is valid until the next record is decoded.
  */
 #ifndef DT_REC_DECODE_H

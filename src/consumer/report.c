@@ -6,22 +6,22 @@
 #include <string.h>
 
 #include "base/abi.h"
+#include "base/probe.h"
 #include "base/rdesc.h"
 #include "consumer/json_rec.h"
 #include "consumer/rec_decode.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 bool dt_oformat_json(const struct dtrace_hdl *dtp)
 {
-	return dtp->opts.oformat != NULL && strcmp(dtp->opts.oformat, "json") == 0;
+	return dtp->core->opts.oformat != NULL && strcmp(dtp->core->opts.oformat, "json") == 0;
 }
 
 void dt_json_line(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
 {
-	if (dtp->out != NULL && sb->len > 0 && !sb->oom) {
+	if (dtp->out->fp != NULL && sb->len > 0 && !sb->oom) {
 		dt_sb_putc(sb, '\n');
-		fwrite(sb->s, 1, sb->len, dtp->out);
+		fwrite(sb->s, 1, sb->len, dtp->out->fp);
 	}
 	dt_sb_reset(sb);
 	sb->oom = false;
@@ -30,23 +30,23 @@ void dt_json_line(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
 static bool handled(struct dtrace_hdl *dtp, int rc)
 {
 	if (rc == DTRACE_CONSUME_ABORT)
-		dtp->cb_aborted = true;
+		dtp->out->cb_aborted = true;
 	return rc != DTRACE_CONSUME_NEXT;
 }
 
 static void emit(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed, const dtrace_dropdata_t *dd)
 {
-	if (dtp->out != NULL)
-		fflush(dtp->out);
+	if (dtp->out->fp != NULL)
+		fflush(dtp->out->fp);
 	if (dd != NULL) {
 		fprintf(stderr, "dtrace: ");
-		if (dtp->opts.droptags)
+		if (dtp->core->opts.droptags)
 			fprintf(stderr, "[%s] ", dd->tag);
 		fprintf(stderr, "%s\n", dd->msg);
 	} else {
 		fprintf(stderr, "dtrace: %s\n", ed->msg);
 	}
-	if (dt_oformat_json(dtp) && dtp->out != NULL) {
+	if (dt_oformat_json(dtp) && dtp->out->fp != NULL) {
 		struct dt_strbuf sb;
 
 		dt_sb_init(&sb);
@@ -56,15 +56,15 @@ static void emit(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed, const dtrac
 			dt_json_error(&sb, ed);
 		dt_json_line(dtp, &sb);
 		dt_sb_free(&sb);
-		fflush(dtp->out);
+		fflush(dtp->out->fp);
 	}
 }
 
 static void report(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed)
 {
-	if (dtp->cb_aborted)
+	if (dtp->out->cb_aborted)
 		return;
-	if (dtp->err_fn != NULL && handled(dtp, dtp->err_fn(dtp, ed, dtp->err_arg)))
+	if (dtp->out->err_fn != NULL && handled(dtp, dtp->out->err_fn(dtp, ed, dtp->out->err_arg)))
 		return;
 	emit(dtp, ed, NULL);
 }
@@ -90,14 +90,14 @@ static const char *fault_str(uint32_t fault)
 /* The clause number of the probe description of clause stmt that matched prp. */
 static uint32_t clause_number(struct dtrace_hdl *dtp, uint32_t stmt, struct dt_probe *prp)
 {
-	return dt_cdesc_number((const struct dt_cdesc *const *)dtp->cdescs.v, dtp->cdescs.n, stmt,
+	return dt_cdesc_number((const struct dt_cdesc *const *)dtp->descs->cdescs.v, dtp->descs->cdescs.n, stmt,
 			       prp);
 }
 
 void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, ...)
 {
 	const struct dt_rec_hdr *h = rec;
-	const struct dt_rdesc *rd = h->desc < dtp->rdescs.n ? dtp->rdescs.v[h->desc] : NULL;
+	const struct dt_rdesc *rd = h->desc < dtp->descs->rdescs.n ? dtp->descs->rdescs.v[h->desc] : NULL;
 	uint32_t stmt = rd != NULL && !rd->internal ? rd->clause : 0;
 	dtrace_probeinfo_t pi;
 	char what[1024], msg[1400];
@@ -178,9 +178,9 @@ void dt_report_drop(struct dtrace_hdl *dtp, dtrace_dropkind_t kind, int cpu, uin
 			 n > 1 ? "s" : "", kinds[kind].after);
 	dtrace_dropdata_t dd = { .kind = kind, .cpu = cpu, .drops = n, .tag = kinds[kind].tag,
 				 .msg = msg };
-	if (dtp->cb_aborted)
+	if (dtp->out->cb_aborted)
 		return;
-	if (dtp->drop_fn != NULL && handled(dtp, dtp->drop_fn(dtp, &dd, dtp->drop_arg)))
+	if (dtp->out->drop_fn != NULL && handled(dtp, dtp->out->drop_fn(dtp, &dd, dtp->out->drop_arg)))
 		return;
 	emit(dtp, NULL, &dd);
 }

@@ -3,7 +3,7 @@
  * drops.  Each goes to the handle's callback (dtrace_handle_error/drop),
  * then, unless the callback said DTRACE_CONSUME_SKIP, to stderr as DTrace
  * prints it ("dtrace: ...") and, with oformat=json, to the output as one
- * JSON object.  A callback's DTRACE_CONSUME_ABORT sets dtp->cb_aborted.
+ * JSON object.  A callback's DTRACE_CONSUME_ABORT sets dtp->out->cb_aborted.
  */
 #ifndef DT_REPORT_H
 #define DT_REPORT_H

@@ -22,10 +22,10 @@
 #include "base/rdesc.h"
 #include "base/spec_abi.h"
 #include "bpf/load.h"
+#include "bpf/runtime.h"
 #include "consumer/consume.h"
 #include "consumer/report.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 /* One use of a speculation ID (a generation), as far as the ring has told. */
 struct spec_use {
@@ -52,15 +52,15 @@ struct dt_specstate {
 
 static struct dt_specstate *state_of(const struct dtrace_hdl *dtp)
 {
-	return dtp->rt != NULL ? dtp->rt->specs : NULL;
+	return dtp->out->rt != NULL ? dtp->out->rt->specs : NULL;
 }
 
 int dt_spec_init(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 	size_t sz = 0;
 
-	if (dtp->spec_off == 0 || rt->specs != NULL)
+	if (dtp->descs->spec_off == 0 || rt->specs != NULL)
 		return 0;
 	void *area = bo_bss_var(rt->obj, "dt_specs", &sz);
 	return dt_spec_init_area(dtp, area, sz);
@@ -68,17 +68,17 @@ int dt_spec_init(struct dtrace_hdl *dtp)
 
 int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 
-	if (area == NULL || sz < DT_SPEC_AREA_SIZE(dtp->spec_nspec))
+	if (area == NULL || sz < DT_SPEC_AREA_SIZE(dtp->descs->spec_nspec))
 		return dt_set_error(dtp, -ENOENT, "speculation buffers of the BPF object not found");
 	struct dt_specstate *sp = calloc(1, sizeof(*sp));
-	if (sp == NULL || (sp->ids = calloc(dtp->spec_nspec + 1, sizeof(*sp->ids))) == NULL) {
+	if (sp == NULL || (sp->ids = calloc(dtp->descs->spec_nspec + 1, sizeof(*sp->ids))) == NULL) {
 		free(sp);
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	}
 	sp->area = area;
-	sp->nspec = dtp->spec_nspec;
+	sp->nspec = dtp->descs->spec_nspec;
 	rt->specs = sp;
 	return 0;
 }
@@ -106,7 +106,7 @@ void dt_spec_close(struct dtrace_hdl *dtp)
 	}
 	free(sp->ids);
 	free(sp);
-	dtp->rt->specs = NULL;
+	dtp->out->rt->specs = NULL;
 }
 
 /* The use of `id` with generation `gen`, added (keeping) if new; NULL when out of memory. */
@@ -141,9 +141,9 @@ static int commit(struct dtrace_hdl *dtp, struct spec_use *u)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < u->recs.n && rc == 0 && !dtp->cb_aborted; i++) {
+	for (size_t i = 0; i < u->recs.n && rc == 0 && !dtp->out->cb_aborted; i++) {
 		const struct dt_rec_hdr *h = u->recs.v[i];
-		rc = dt_emit_record(dtp, dtp->rdescs.v[h->desc], h);
+		rc = dt_emit_record(dtp, dtp->descs->rdescs.v[h->desc], h);
 	}
 	drop_kept(u);
 	return rc;
@@ -287,7 +287,7 @@ void dt_spec_pass(struct dtrace_hdl *dtp)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	if (now - sp->reported < dtp->opts.statusrate && *dtp->rt->state != DT_STATE_DRAINING)
+	if (now - sp->reported < dtp->core->opts.statusrate && *dtp->out->rt->state != DT_STATE_DRAINING)
 		return;
 	sp->reported = now;
 	/* In DTrace's order: speculative drops, then failed speculations. */

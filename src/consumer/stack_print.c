@@ -30,7 +30,7 @@ static struct dt_aggkey as_key(const struct dt_ritem *it)
 
 static int stackindent(const struct dtrace_hdl *dtp)
 {
-	int64_t i = dtp->opts.stackindent;
+	int64_t i = dtp->core->opts.stackindent;
 
 	return i >= 0 && i <= 1024 ? (int)i : 14;
 }

@@ -68,7 +68,7 @@ static int kmod(void *ctx, uint64_t addr, struct dt_strbuf *out)
 static bool ulookup(struct dt_symbolizer *sz, uint64_t pid, uint64_t addr, struct dt_usym *u)
 {
 	if (pid == 0)
-		pid = (uint64_t)sz->dtp->target_pid;
+		pid = (uint64_t)sz->dtp->procs->target_pid;
 	if (pid == 0 || pid > INT32_MAX || sz->us == NULL)
 		return false;
 	return dt_usyms_lookup(sz->us, (pid_t)pid, addr, u) == 0 && u->obj != NULL;
@@ -99,7 +99,7 @@ static int umod(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
 
 static struct dt_symbolizer *get(struct dtrace_hdl *dtp)
 {
-	struct dt_symbolizer *sz = dtp->symbolizer;
+	struct dt_symbolizer *sz = dtp->out->symbolizer;
 
 	if (sz != NULL)
 		return sz;
@@ -114,7 +114,7 @@ static struct dt_symbolizer *get(struct dtrace_hdl *dtp)
 	sz->dtp = dtp;
 	sz->cb = (struct dt_pf_syms){ .ctx = sz, .kaddr = kaddr, .kmod = kmod, .uaddr = uaddr,
 				      .umod = umod };
-	dtp->symbolizer = sz;
+	dtp->out->symbolizer = sz;
 	return sz;
 }
 
@@ -127,14 +127,14 @@ const struct dt_pf_syms *dt_syms(struct dtrace_hdl *dtp)
 
 void dt_syms_free(struct dtrace_hdl *dtp)
 {
-	struct dt_symbolizer *sz = dtp->symbolizer;
+	struct dt_symbolizer *sz = dtp->out->symbolizer;
 
 	if (sz == NULL)
 		return;
 	dt_ksyms_free(sz->ks);
 	dt_usyms_free(sz->us);
 	free(sz);
-	dtp->symbolizer = NULL;
+	dtp->out->symbolizer = NULL;
 }
 
 void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms)
@@ -142,13 +142,13 @@ void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms)
 	struct dt_symbolizer *sz;
 
 	/* Only what needs symbols: a program that records user addresses. */
-	if (!dtp->uses_usyms || (sz = get(dtp)) == NULL)
+	if (!dtp->descs->uses_usyms || (sz = get(dtp)) == NULL)
 		return;
-	if (dtp->child_pid != 0 && !dtp->child_stopped && !dtp->child_exited)
-		dt_usyms_refresh(sz->us, dtp->child_pid, min_ms, true);
-	for (size_t i = 0; i < dtp->grabbed.n; i++)
-		if (dtp->grabbed.v[i] > 0)
-			dt_usyms_refresh(sz->us, dtp->grabbed.v[i], min_ms, true);
+	if (dtp->procs->child_pid != 0 && !dtp->procs->child_stopped && !dtp->procs->child_exited)
+		dt_usyms_refresh(sz->us, dtp->procs->child_pid, min_ms, true);
+	for (size_t i = 0; i < dtp->procs->grabbed.n; i++)
+		if (dtp->procs->grabbed.v[i] > 0)
+			dt_usyms_refresh(sz->us, dtp->procs->grabbed.v[i], min_ms, true);
 }
 
 void dt_syms_note_proc(struct dtrace_hdl *dtp, pid_t pid)

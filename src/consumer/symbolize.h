@@ -9,7 +9,7 @@
  *   0xaddr                  anywhere else, or a process that exited
  *                           before its mappings were read
  *
- * It lives in the handle (dtp->symbolizer) and is freed with it.
+ * It lives in the handle (dtp->out->symbolizer) and is freed with it.
  */
 #ifndef DT_SYMBOLIZE_H
 #define DT_SYMBOLIZE_H

@@ -19,16 +19,16 @@ int dt_run_system(struct dtrace_hdl *dtp, const char *cmd)
 {
 	int status;
 
-	if (dtp->out != NULL)
-		fflush(dtp->out);
+	if (dtp->out->fp != NULL)
+		fflush(dtp->out->fp);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0)
 		return dt_set_error(dtp, errno, "system(): cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		/* The command writes where dtrace's output goes (-o). */
-		if (dtp->out != NULL && fileno(dtp->out) != STDOUT_FILENO)
-			dup2(fileno(dtp->out), STDOUT_FILENO);
+		if (dtp->out->fp != NULL && fileno(dtp->out->fp) != STDOUT_FILENO)
+			dup2(fileno(dtp->out->fp), STDOUT_FILENO);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}

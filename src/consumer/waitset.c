@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bpf/runtime.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 struct dt_waitset {
 	int epfd;
@@ -38,7 +38,7 @@ static void watch_pid(struct dt_waitset *ws, pid_t pid)
 
 int dt_waitset_open(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 	struct dt_waitset *ws = calloc(1, sizeof(*ws));
 
 	if (ws == NULL)
@@ -51,21 +51,21 @@ int dt_waitset_open(struct dtrace_hdl *dtp)
 	}
 	rt->wait = ws;
 	int rc = add(ws, ring_buffer__epoll_fd(rt->ring));
-	if (rc == 0 && dtp->wake_fd >= 0)
-		rc = add(ws, dtp->wake_fd);
+	if (rc == 0 && dtp->out->wake_fd >= 0)
+		rc = add(ws, dtp->out->wake_fd);
 	if (rc < 0)
 		return dt_set_error(dtp, rc, "epoll_ctl: %s", strerror(-rc));
-	if (dtp->child_pid != 0)
-		watch_pid(ws, dtp->child_pid);
-	for (size_t i = 0; i < dtp->grabbed.n; i++)
-		if (dtp->grabbed.v[i] > 0)
-			watch_pid(ws, dtp->grabbed.v[i]);
+	if (dtp->procs->child_pid != 0)
+		watch_pid(ws, dtp->procs->child_pid);
+	for (size_t i = 0; i < dtp->procs->grabbed.n; i++)
+		if (dtp->procs->grabbed.v[i] > 0)
+			watch_pid(ws, dtp->procs->grabbed.v[i]);
 	return 0;
 }
 
 void dt_waitset_wait(struct dtrace_hdl *dtp, int ms)
 {
-	struct dt_waitset *ws = dtp->rt ? dtp->rt->wait : NULL;
+	struct dt_waitset *ws = dtp->out->rt ? dtp->out->rt->wait : NULL;
 	struct epoll_event ev[8];
 
 	if (ws == NULL)
@@ -73,9 +73,9 @@ void dt_waitset_wait(struct dtrace_hdl *dtp, int ms)
 	int n = epoll_wait(ws->epfd, ev, 8, ms);
 	for (int i = 0; i < n; i++) {
 		/* Readable pidfds stay readable: the caller notices the exit and stops. */
-		if (ev[i].data.fd == dtp->wake_fd) {
+		if (ev[i].data.fd == dtp->out->wake_fd) {
 			uint64_t v;
-			if (read(dtp->wake_fd, &v, sizeof(v)) < 0) {
+			if (read(dtp->out->wake_fd, &v, sizeof(v)) < 0) {
 				/* Already drained: nothing to do. */
 			}
 		}
@@ -84,7 +84,7 @@ void dt_waitset_wait(struct dtrace_hdl *dtp, int ms)
 
 void dt_waitset_close(struct dtrace_hdl *dtp)
 {
-	struct dt_waitset *ws = dtp->rt ? dtp->rt->wait : NULL;
+	struct dt_waitset *ws = dtp->out->rt ? dtp->out->rt->wait : NULL;
 
 	if (ws == NULL)
 		return;
@@ -93,5 +93,5 @@ void dt_waitset_close(struct dtrace_hdl *dtp)
 	dt_vec_free(&ws->pidfds);
 	close(ws->epfd);
 	free(ws);
-	dtp->rt->wait = NULL;
+	dtp->out->rt->wait = NULL;
 }

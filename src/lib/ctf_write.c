@@ -97,7 +97,7 @@ static void write_type(struct writer *w, const struct ent *e)
 		put32(w, 0);
 		put32(w, CTF_TYPE_INFO(CTF_K_ARRAY, 1, 0));
 		put32(w, 0);
-		put32(w, type_id(w, w->dtp->types.t_char, 0));
+		put32(w, type_id(w, w->dtp->core->types.t_char, 0));
 		put32(w, w->long_id);
 		put32(w, t->size);
 		return;
@@ -118,7 +118,7 @@ static void write_type(struct writer *w, const struct ent *e)
 		/* stack, _symaddr, <DYN> ...: DTrace's typedefs of void. */
 		put32(w, name);
 		put32(w, CTF_TYPE_INFO(CTF_K_TYPEDEF, 1, 0));
-		put32(w, type_id(w, w->dtp->types.t_void, 0));
+		put32(w, type_id(w, w->dtp->core->types.t_void, 0));
 		return;
 	}
 	switch (t->kind) {
@@ -231,14 +231,14 @@ int dt_ctf_write(struct dtrace_hdl *dtp, int fd, bool dtypes)
 	dt_sb_init(&w.strs);
 	dt_sb_init(&w.types);
 	dt_sb_putn(&w.strs, "", 1);
-	w.long_id = type_id(&w, dtp->types.t_long, 0);
-	for (size_t i = 0; dt_htab_next(&dtp->types.names, &i, &key, &val);) {
+	w.long_id = type_id(&w, dtp->core->types.t_long, 0);
+	for (size_t i = 0; dt_htab_next(&dtp->core->types.names, &i, &key, &val);) {
 		const struct dt_type *t = val;
 		if (t->module == NULL && intrinsic(key, t) != dtypes)
 			type_id(&w, t, 0);
 	}
 	if (dtypes)
-		type_id(&w, dtp->types.t_string, 0);
+		type_id(&w, dtp->core->types.t_string, 0);
 	/* Writing a type may give ids to the ones it refers to: they follow. */
 	for (size_t i = 0; i < w.ents.n && w.err == 0; i++) {
 		struct ent e = w.ents.v[i];

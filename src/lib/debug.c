@@ -12,7 +12,7 @@ void dt_dprintf(const dtrace_hdl_t *dtp, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (dtp == NULL || !dtp->opts.debug)
+	if (dtp == NULL || !dtp->core->opts.debug)
 		return;
 	flockfile(stderr);
 	fprintf(stderr, "libdtrace DEBUG %li: ", (long)time(NULL));

@@ -13,23 +13,23 @@
 #include "base/abi.h"
 #include "base/maps.h"
 #include "base/object.h"
+#include "base/probe.h"
 #include "base/rdesc.h"
 #include "bpf/elf_writer.h"
 #include "bpf/link.h"
 #include "bpf/load.h"
+#include "bpf/runtime.h"
 #include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 struct bpf_object *dt_runtime_object(struct dtrace_hdl *dtp)
 {
-	return dtp->rt ? dtp->rt->obj : NULL;
+	return dtp->out->rt ? dtp->out->rt->obj : NULL;
 }
 
 static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
@@ -39,8 +39,8 @@ static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 
 	if (m == NULL)
 		return 0;
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
+	for (size_t i = 0; i < dtp->cc->stmts.n; i++) {
+		struct dt_stmt *st = dtp->cc->stmts.v[i];
 		for (size_t j = 0; j < st->probes.n; j++) {
 			struct dt_probe *prp = st->probes.v[j];
 			memset(val, 0, sizeof(val));
@@ -67,9 +67,9 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 	if (g == NULL)
 		return 0;
 	/* -x cpu: BEGIN and END run on that CPU, like every other probe. */
-	if (dtp->opts.cpu >= 0) {
+	if (dtp->core->opts.cpu >= 0) {
 		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = (__u32)dtp->opts.cpu;
+		opts.cpu = (__u32)dtp->core->opts.cpu;
 	}
 	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
 		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
@@ -121,14 +121,14 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
 	void *elf = NULL, *linked = NULL;
 	size_t elfsz = 0, linkedsz = 0;
-	size_t log_max = dtp->opts.bpflogsize > 0 ? (size_t)dtp->opts.bpflogsize : LOG_SIZE_FIRST;
+	size_t log_max = dtp->core->opts.bpflogsize > 0 ? (size_t)dtp->core->opts.bpflogsize : LOG_SIZE_FIRST;
 	size_t log_size = log_max < LOG_SIZE_FIRST ? log_max : LOG_SIZE_FIRST;
 	struct bpf_program *failed = NULL;
 	bool log_cut = false;
 	char err[1024];
 	int rc;
 
-	rc = bo_write_elf(dtp->obj, &elf, &elfsz, err, sizeof(err));
+	rc = bo_write_elf(dtp->cc->obj, &elf, &elfsz, err, sizeof(err));
 	if (rc == 0)
 		rc = bo_link(elf, elfsz, &linked, &linkedsz, err, sizeof(err));
 	free(elf);
@@ -142,8 +142,8 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			free(linked);
 			return rc;
 		}
-		rc = bo_load_logged(rt->obj, dtp->obj->source_name, log_size,
-				    dtp->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
+		rc = bo_load_logged(rt->obj, dtp->cc->obj->source_name, log_size,
+				    dtp->core->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
 				    sizeof(err));
 		if (rc == 0 || !log_cut || log_size >= log_max)
 			break;
@@ -191,18 +191,18 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
  */
 static int dt_check_bufsize(struct dtrace_hdl *dtp)
 {
-	if (dtp->opts.bufsize <= 0)
+	if (dtp->core->opts.bufsize <= 0)
 		return dt_set_error(dtp, -EINVAL, "Enabling exceeds size of buffer");
 	/* The ring is a power of two the kernel caps at 2g: say so rather than shrink it. */
-	if (dtp->opts.bufsize > (INT64_C(1) << 31))
+	if (dtp->core->opts.bufsize > (INT64_C(1) << 31))
 		return dt_set_error(dtp, -E2BIG,
 				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
-				    (long long)dtp->opts.bufsize);
+				    (long long)dtp->core->opts.bufsize);
 	/* END first: with bufpolicy=fill its records must fit (DTrace keeps room for them). */
-	for (size_t i = 0; dtp->opts.bufpolicy == DT_BUFPOLICY_FILL && i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
+	for (size_t i = 0; dtp->core->opts.bufpolicy == DT_BUFPOLICY_FILL && i < dtp->cc->stmts.n; i++) {
+		struct dt_stmt *st = dtp->cc->stmts.v[i];
 		if (st->rdesc == NULL ||
-		    dtp->opts.bufsize >= 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+		    dtp->core->opts.bufsize >= 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
 			continue;
 		for (size_t j = 0; j < st->probes.n; j++) {
 			struct dt_probe *prp = st->probes.v[j];
@@ -215,10 +215,10 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 	 * As DTrace: the buffer must hold the largest record an enabled clause
 	 * writes, with the ring's own 8-byte header.
 	 */
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		const struct dt_stmt *st = dtp->stmts.v[i];
+	for (size_t i = 0; i < dtp->cc->stmts.n; i++) {
+		const struct dt_stmt *st = dtp->cc->stmts.v[i];
 		if (st->rdesc != NULL &&
-		    dtp->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+		    dtp->core->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
 			return dt_set_error(dtp, -ENOSPC, "Enabling exceeds size of buffer");
 	}
 	return 0;
@@ -229,13 +229,13 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	struct dt_runtime *rt;
 	int rc;
 
-	if (dtp->active)
+	if (dtp->core->active)
 		return dt_set_error(dtp, -EBUSY, "tracing is already active");
-	if (dtp->obj == NULL || dtp->stmts.n == 0)
+	if (dtp->cc->obj == NULL || dtp->cc->stmts.n == 0)
 		return dt_set_error(dtp, -EINVAL, "no probes specified");
 	/* system(), raise(), stop(), chill(), freopen(), copyout() ... only with -w. */
-	for (size_t i = 0; i < dtp->stmts.n && !dtp->opts.destructive; i++)
-		if (dtp->stmts.v[i]->destructive)
+	for (size_t i = 0; i < dtp->cc->stmts.n && !dtp->core->opts.destructive; i++)
+		if (dtp->cc->stmts.v[i]->destructive)
 			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
@@ -245,17 +245,17 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	 * lockmem: the locked-memory limit DTrace sets before creating its maps
 	 * (kernels that charge BPF memory to the cgroup do not consult it).
 	 */
-	if (dtp->opts.lockmem >= 0) {
-		rlim_t v = dtp->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->opts.lockmem;
+	if (dtp->core->opts.lockmem >= 0) {
+		rlim_t v = dtp->core->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->core->opts.lockmem;
 		struct rlimit lim = { v, v };
 		if (setrlimit(RLIMIT_MEMLOCK, &lim) < 0)
 			dt_dprintf(dtp, "cannot set the locked-memory limit to %lld: %s\n",
-				   (long long)dtp->opts.lockmem, strerror(errno));
+				   (long long)dtp->core->opts.lockmem, strerror(errno));
 	}
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	dtp->rt = rt;
+	dtp->out->rt = rt;
 	rt->cpuinfo_fd = -1;
 	if ((rc = dt_cg_programs(dtp, rt)) < 0 || (rc = load(dtp, rt)) < 0)
 		goto fail;
@@ -303,7 +303,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		if ((rc = g->mech->attach(dtp, g)) < 0)
 			goto fail;
 	}
-	dtp->active = true;
+	dtp->core->active = true;
 	if ((rc = dt_run_consumer_program(dtp, rt->begin)) < 0)
 		goto fail;
 	if (*rt->state == DT_STATE_INACTIVE)
@@ -316,14 +316,14 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	dt_consume_pending(dtp);
 	return 0;
 fail:
-	dtp->active = false;
+	dtp->core->active = false;
 	dt_runtime_destroy(dtp);
 	return rc;
 }
 
 void dt_runtime_destroy(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->out->rt;
 
 	if (rt == NULL)
 		return;
@@ -348,5 +348,5 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 		bo_close(rt->obj);
 	free(rt->drops_seen);
 	free(rt);
-	dtp->rt = NULL;
+	dtp->out->rt = NULL;
 }

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "base/object.h"
+#include "base/probe.h"
 #include "bpf/features.h"
+#include "bpf/runtime.h"
 #include "compiler/ident.h"
 #include "compiler/kdebug.h"
 #include "compiler/program.h"
@@ -18,9 +20,7 @@
 #include "consumer/report.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 
 /* libbpf's messages are replaced by ours; DTRACE_DEBUG shows them. */
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -31,9 +31,44 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* The handle and its parts, in one allocation (the handle first: freeing it frees all). */
+struct hdl_parts {
+	struct dtrace_hdl hdl;
+	struct dt_core core;
+	struct dt_registry reg;
+	struct dt_compiler cc;
+	struct dt_descs descs;
+	struct dt_output out;
+	struct dt_procs procs;
+};
+
+/* Each part points to the parts it may use, and to nothing else. */
+static dtrace_hdl_t *new_handle(void)
+{
+	struct hdl_parts *h = calloc(1, sizeof(*h));
+
+	if (h == NULL)
+		return NULL;
+	h->hdl = (struct dtrace_hdl){ .core = &h->core, .reg = &h->reg, .cc = &h->cc,
+				      .descs = &h->descs, .out = &h->out, .procs = &h->procs };
+	h->reg.core = &h->core;
+	h->reg.procs = &h->procs;
+	h->cc.core = &h->core;
+	h->cc.reg = &h->reg;
+	h->cc.descs = &h->descs;
+	h->cc.procs = &h->procs;
+	h->out.core = &h->core;
+	h->out.descs = &h->descs;
+	h->out.reg = &h->reg;
+	h->out.procs = &h->procs;
+	h->out.hdl = &h->hdl;
+	h->procs.core = &h->core;
+	return &h->hdl;
+}
+
 dtrace_hdl_t *dtrace_open(int flags, int *errp)
 {
-	dtrace_hdl_t *dtp = calloc(1, sizeof(*dtp));
+	dtrace_hdl_t *dtp = new_handle();
 
 	(void)flags;
 	if (dtp == NULL) {
@@ -43,14 +78,14 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	}
 	if (getenv("DTRACE_DEBUG") == NULL)
 		libbpf_set_print(libbpf_quiet);
-	dt_options_init(&dtp->opts);
+	dt_options_init(&dtp->core->opts);
 	/* As DTrace, the environment can ask for debugging messages before any option. */
-	dtp->opts.debug = getenv("DTRACE_DEBUG") != NULL;
-	dtp->out = stdout;
-	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	dtp->testing = getenv("_DTRACE_TESTING") != NULL;
-	dt_features_probe(&dtp->features);
-	if (dt_typetab_init(&dtp->types) < 0 || dt_probes_init(dtp) < 0) {
+	dtp->core->opts.debug = getenv("DTRACE_DEBUG") != NULL;
+	dtp->out->fp = stdout;
+	dtp->out->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	dtp->out->testing = getenv("_DTRACE_TESTING") != NULL;
+	dt_features_probe(&dtp->core->features);
+	if (dt_typetab_init(&dtp->core->types) < 0 || dt_probes_init(dtp) < 0) {
 		dtrace_close(dtp);
 		if (errp)
 			*errp = ENOMEM;
@@ -73,8 +108,8 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 		name[n] = '\0';
 		dt_option_set(dtp, name, eq + 1);
 	}
-	dtp->err = 0;
-	dtp->errmsg[0] = '\0';
+	dtp->core->err = 0;
+	dtp->core->errmsg[0] = '\0';
 	dt_dprintf(dtp, "detected %ld CPUs online\n", sysconf(_SC_NPROCESSORS_ONLN));
 	return dtp;
 }
@@ -91,8 +126,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_agg_fini(dtp);
 	dt_syms_free(dtp);
 	dt_consume_fini(dtp);
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		dtrace_prog_t *pgp = dtp->progs.v[i];
+	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+		dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->stmts.n; j++) {
 			dt_vec_free(&pgp->stmts.v[j]->probes);
 			dt_vec_free(&pgp->stmts.v[j]->probe_pdesc);
@@ -100,34 +135,34 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		free(pgp->stmts.v);
 		free(pgp);
 	}
-	dt_vec_free(&dtp->progs);
-	dt_vec_free(&dtp->stmts);
-	dt_vec_free(&dtp->cdescs);
-	dt_vec_free(&dtp->rdescs);
-	dt_vec_free(&dtp->aggs);
-	dt_vec_free(&dtp->grabbed);
-	dt_vec_free(&dtp->dynvars);
-	bo_object_free(dtp->obj);
-	dt_typetab_fini(&dtp->types);
-	dt_kdebug_close(dtp->kdebug);
-	dt_options_fini(&dtp->opts);
-	for (int i = 0; i < dtp->argc; i++)
-		free(dtp->argv[i]);
-	free(dtp->argv);
-	if (dtp->wake_fd >= 0)
-		close(dtp->wake_fd);
-	dt_arena_free(&dtp->arena);
+	dt_vec_free(&dtp->cc->progs);
+	dt_vec_free(&dtp->cc->stmts);
+	dt_vec_free(&dtp->descs->cdescs);
+	dt_vec_free(&dtp->descs->rdescs);
+	dt_vec_free(&dtp->descs->aggs);
+	dt_vec_free(&dtp->procs->grabbed);
+	dt_vec_free(&dtp->cc->dynvars);
+	bo_object_free(dtp->cc->obj);
+	dt_typetab_fini(&dtp->core->types);
+	dt_kdebug_close(dtp->cc->kdebug);
+	dt_options_fini(&dtp->core->opts);
+	for (int i = 0; i < dtp->cc->argc; i++)
+		free(dtp->cc->argv[i]);
+	free(dtp->cc->argv);
+	if (dtp->out->wake_fd >= 0)
+		close(dtp->out->wake_fd);
+	dt_arena_free(&dtp->core->arena);
 	free(dtp);
 }
 
 const char *dtrace_errmsg(const dtrace_hdl_t *dtp)
 {
-	return dtp->errmsg;
+	return dtp->core->errmsg;
 }
 
 int dtrace_errno(const dtrace_hdl_t *dtp)
 {
-	return dtp->err;
+	return dtp->core->err;
 }
 
 int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
@@ -136,10 +171,10 @@ int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 
 	if (err > 0)
 		err = -err;
-	dtp->err = err;
-	dtp->errtag[0] = '\0';
+	dtp->core->err = err;
+	dtp->core->errtag[0] = '\0';
 	va_start(ap, fmt);
-	vsnprintf(dtp->errmsg, sizeof(dtp->errmsg), fmt, ap);
+	vsnprintf(dtp->core->errmsg, sizeof(dtp->core->errmsg), fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -151,7 +186,7 @@ int dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 
 int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
 {
-	const struct dt_options *o = &dtp->opts;
+	const struct dt_options *o = &dtp->core->opts;
 	static const struct {
 		const char *name;
 		size_t off;
@@ -197,17 +232,17 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
 		}
 	}
-	for (int i = 0; i < dtp->argc; i++)
-		free(dtp->argv[i]);
-	free(dtp->argv);
-	dtp->argv = v;
-	dtp->argc = argc;
+	for (int i = 0; i < dtp->cc->argc; i++)
+		free(dtp->cc->argv[i]);
+	free(dtp->cc->argv);
+	dtp->cc->argv = v;
+	dtp->cc->argc = argc;
 	return 0;
 }
 
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 {
-	dtp->out = fp;
+	dtp->out->fp = fp;
 }
 
 int dtrace_oformat(const dtrace_hdl_t *dtp)
@@ -217,22 +252,22 @@ int dtrace_oformat(const dtrace_hdl_t *dtp)
 
 int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
 {
-	dtp->rec_fn = func;
-	dtp->rec_arg = arg;
+	dtp->out->rec_fn = func;
+	dtp->out->rec_arg = arg;
 	return 0;
 }
 
 int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg)
 {
-	dtp->drop_fn = func;
-	dtp->drop_arg = arg;
+	dtp->out->drop_fn = func;
+	dtp->out->drop_arg = arg;
 	return 0;
 }
 
 int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg)
 {
-	dtp->err_fn = func;
-	dtp->err_arg = arg;
+	dtp->out->err_fn = func;
+	dtp->out->err_arg = arg;
 	return 0;
 }
 
@@ -250,7 +285,7 @@ void dtrace_wake(dtrace_hdl_t *dtp)
 {
 	uint64_t one = 1;
 
-	if (dtp->wake_fd >= 0 && write(dtp->wake_fd, &one, sizeof(one)) < 0) {
+	if (dtp->out->wake_fd >= 0 && write(dtp->out->wake_fd, &one, sizeof(one)) < 0) {
 		/* Nothing to do: the sleeper wakes at the next switchrate tick. */
 	}
 }

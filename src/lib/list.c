@@ -2,10 +2,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "compiler/ast.h"
 #include "compiler/program.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 struct list_ctx {
 	dtrace_probe_f *func;
@@ -62,5 +62,5 @@ int dtrace_prog_list(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_probe_f *func
 
 pid_t dtrace_target_pid(const dtrace_hdl_t *dtp)
 {
-	return dtp->target_pid;
+	return dtp->procs->target_pid;
 }

@@ -3,7 +3,7 @@
  * dynamic run-time), defaults and value rules (dt_options.c in DTrace), and
  * the few options of our own (oformat, fbtmech).
  */
-#include "lib/options.h"
+#include "base/options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -317,9 +317,9 @@ static int set_version(struct dtrace_hdl *dtp, const char *value)
 		return dt_set_error(dtp, -EINVAL, "Version is not properly formatted or is too large");
 	if (!dt_version_defined(v))
 		return dt_set_error(dtp, -ENOTSUP, "Requested version is not supported by compiler");
-	if (v > dtp->opts.vmax)
+	if (v > dtp->core->opts.vmax)
 		return dt_set_error(dtp, -EINVAL, "Requested version conflicts with earlier setting");
-	dtp->opts.vmax = v;
+	dtp->core->opts.vmax = v;
 	return 0;
 }
 
@@ -340,7 +340,7 @@ static int set_sizes(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 		/* Strings live in BPF scratch and maps: larger ones cannot be loaded. */
 		if (v > 65536)
 			return badval(dtp);
-		dtp->types.t_string->size = (uint32_t)v;
+		dtp->core->types.t_string->size = (uint32_t)v;
 		break;
 	case OK_CLAMPSIZE:
 		if (value == NULL || v <= 0 || v > d->aux)
@@ -356,7 +356,7 @@ static int set_sizes(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 
 static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char *value)
 {
-	struct dt_options *o = &dtp->opts;
+	struct dt_options *o = &dtp->core->opts;
 	char *base = (char *)o;
 	int64_t *ip = (int64_t *)(base + d->off);
 	bool *bp = (bool *)(base + d->off);
@@ -493,7 +493,7 @@ int dt_option_set_from(struct dtrace_hdl *dtp, const char *name, const char *val
 	if (d == NULL)
 		return dt_set_error(dtp, -ENOENT, "Invalid option name");
 	/* Only dynamic options may change once tracing has started. */
-	if (d->cls == OC_RUNTIME && dtp->active)
+	if (d->cls == OC_RUNTIME && dtp->core->active)
 		return dt_set_error(dtp, -EBUSY, "Operation illegal when tracing is active");
 	if (from_program && d->restricted) {
 		/* DTrace checks the value's presence first, then where it comes from. */
@@ -513,7 +513,7 @@ int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
 int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
 {
 	const struct optdef *d = find(name);
-	const char *base = (const char *)&dtp->opts;
+	const char *base = (const char *)&dtp->core->opts;
 
 	if (d == NULL)
 		return dt_set_error(dtp, -ENOENT, "Invalid option name");

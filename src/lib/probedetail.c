@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "base/attr.h"
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/program.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 static void set_attr(const char **names, struct dt_attr a)
@@ -35,11 +35,11 @@ static bool type_known(dtrace_hdl_t *dtp, const char *name)
 
 	while (n > 0 && (name[n - 1] == '*' || name[n - 1] == ' '))
 		n--;
-	if (!dtp->opts.nolibs || strcmp(name, "string") == 0 || n >= sizeof(base))
+	if (!dtp->core->opts.nolibs || strcmp(name, "string") == 0 || n >= sizeof(base))
 		return true;
 	memcpy(base, name, n);
 	base[n] = '\0';
-	return dt_type_lookup(&dtp->types, base) != NULL;
+	return dt_type_lookup(&dtp->core->types, base) != NULL;
 }
 
 /* The argument types of prp, as DTrace's print_probe_info() lists them. */
@@ -60,7 +60,7 @@ static void arg_types(dtrace_hdl_t *dtp, const struct dt_probe *prp, dtrace_prob
 			if (t == NULL)
 				break;
 			snprintf(pd->argtype[i], sizeof(pd->argtype[i]), "%s",
-				 dt_type_str(&dtp->types, t));
+				 dt_type_str(&dtp->core->types, t));
 		} else {
 			break;
 		}

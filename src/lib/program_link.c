@@ -127,7 +127,7 @@ static void sh_word(struct dt_strbuf *sb, const char *w)
 /* ld -o file -r tmp, through the shell as DTrace runs it: 0 or DTrace's message. */
 static int run_ld(dtrace_hdl_t *dtp, const char *file, const char *tmp)
 {
-	const char *ld = dtp->opts.ldpath != NULL ? dtp->opts.ldpath : "ld";
+	const char *ld = dtp->core->opts.ldpath != NULL ? dtp->core->opts.ldpath : "ld";
 	struct dt_strbuf cmd;
 
 	dt_sb_init(&cmd);
@@ -173,17 +173,17 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 	/* Opened first in any case: a symbolic link there must be one we may follow. */
 	int fd = dt_open_output(dtp, file, false);
 	if (fd < 0) {
-		char why[sizeof(dtp->errmsg)];
-		memcpy(why, dtp->errmsg, sizeof(why));
+		char why[sizeof(dtp->core->errmsg)];
+		memcpy(why, dtp->core->errmsg, sizeof(why));
 		return dt_set_error(dtp, fd, "failed to open %s: %s", file, why);
 	}
-	if (dtp->opts.linktype == DT_LTYP_DOF) {
+	if (dtp->core->opts.linktype == DT_LTYP_DOF) {
 		int rc = write_dof(dtp, fd, file);
 		if (rc < 0)
 			unlink(file);
 		return rc;
 	}
-	if (dtp->opts.lazyload) {
+	if (dtp->core->opts.lazyload) {
 		int rc = write_elf(dtp, fd, file);
 		if (rc < 0)
 			unlink(file);

@@ -86,8 +86,8 @@ int dtrace_preflight(dtrace_hdl_t *dtp)
 
 int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
 {
-	for (size_t i = 0; i < dtp->nproviders; i++) {
-		const struct dt_provider *p = dtp->providers[i];
+	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
+		const struct dt_provider *p = dtp->reg->providers[i];
 		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
 		int rc = func(dtp, p->name, why, arg);
 		if (rc != 0)
@@ -99,11 +99,11 @@ int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
 static void append(dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void append(dtrace_hdl_t *dtp, const char *fmt, ...)
 {
-	size_t len = strlen(dtp->errmsg);
+	size_t len = strlen(dtp->core->errmsg);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(dtp->errmsg + len, sizeof(dtp->errmsg) - len, fmt, ap);
+	vsnprintf(dtp->core->errmsg + len, sizeof(dtp->core->errmsg) - len, fmt, ap);
 	va_end(ap);
 }
 
@@ -111,7 +111,7 @@ static void append(dtrace_hdl_t *dtp, const char *fmt, ...)
 static void pdesc_hint(dtrace_hdl_t *dtp)
 {
 	static const char lead[] = "probe description ";
-	const char *s = strstr(dtp->errmsg, lead);
+	const char *s = strstr(dtp->core->errmsg, lead);
 	char prov[64];
 
 	if (s == NULL || strstr(s, "does not match any probes") == NULL)
@@ -122,8 +122,8 @@ static void pdesc_hint(dtrace_hdl_t *dtp)
 		return;
 	memcpy(prov, s, n);
 	prov[n] = '\0';
-	for (size_t i = 0; i < dtp->nproviders; i++) {
-		const struct dt_provider *p = dtp->providers[i];
+	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
+		const struct dt_provider *p = dtp->reg->providers[i];
 		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
 		if (why != NULL && (prov[0] == '\0' || dt_gmatch(p->name, prov))) {
 			append(dtp, " (the %s provider is unavailable: %s)", p->name, why);
@@ -136,7 +136,7 @@ void dt_compile_hint(dtrace_hdl_t *dtp)
 {
 	pdesc_hint(dtp);
 	/* Kernel types were needed and there is no BTF to find them in. */
-	if (dtp->types.vmlinux_tried && dtp->types.vmlinux == NULL)
+	if (dtp->core->types.vmlinux_tried && dtp->core->types.vmlinux == NULL)
 		append(dtp, " (kernel BTF %s %s: dtrace needs a kernel built with "
 		       "CONFIG_DEBUG_INFO_BTF=y)", VMLINUX_BTF,
 		       access(VMLINUX_BTF, F_OK) < 0 ? "is missing" : "cannot be read");

@@ -50,8 +50,8 @@ struct rewrite {
 /* Parameters of probe `probe` of provider `prov` in the programs, or -1. */
 static int probe_nargs(dtrace_hdl_t *dtp, const char *prov, const char *probe)
 {
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		const dtrace_prog_t *pgp = dtp->progs.v[i];
+	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+		const dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->nproviders; j++) {
 			const struct dt_node *pv = pgp->providers[j];
 			if (strcmp(pv->provider.name, prov) != 0)

@@ -95,7 +95,7 @@ static bool enum_has(const struct btf *btf, const char *type, const char *name)
 
 static const char *probe_kprobe_multi(dtrace_hdl_t *dtp, struct dt_fbt *fbt)
 {
-	if (!enum_has(dt_kernel_btf(&dtp->types), "bpf_attach_type", "BPF_TRACE_KPROBE_MULTI"))
+	if (!enum_has(dt_kernel_btf(&dtp->core->types), "bpf_attach_type", "BPF_TRACE_KPROBE_MULTI"))
 		return "the kernel has no BPF_TRACE_KPROBE_MULTI attach type";
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
 	int fd = load_tiny(BPF_PROG_TYPE_KPROBE, &o);

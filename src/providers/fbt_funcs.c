@@ -255,7 +255,7 @@ int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt)
 	if (fbt->loaded)
 		return fbt->load_err;
 	fbt->loaded = true;
-	struct btf *vmlinux = dt_kernel_btf(&dtp->types);
+	struct btf *vmlinux = dt_kernel_btf(&dtp->core->types);
 	if (vmlinux == NULL)
 		return fbt->load_err = -ENOENT;
 	rc = add_module(fbt, &cand, "vmlinux", vmlinux, false);

@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/pt_regs.h"
 
@@ -59,7 +59,7 @@ static const char *fentry_section(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[0]);
 
-	return dt_arena_printf(&dtp->arena, "%s/%s", is_return(g) ? "fexit" : "fentry", f->name);
+	return dt_arena_printf(&dtp->core->arena, "%s/%s", is_return(g) ? "fexit" : "fentry", f->name);
 }
 
 /*
@@ -127,7 +127,7 @@ static bool all_void(const struct dt_group *g)
 static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			    int skip)
 {
-	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->types);
+	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->core->types);
 
 	(void)skip;
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
@@ -163,7 +163,7 @@ static const char *kprobe_name(dtrace_hdl_t *dtp, const struct fbt_func *f)
 {
 	if (strcmp(f->mod->name, "vmlinux") == 0)
 		return f->name;
-	return dt_arena_printf(&dtp->arena, "%s:%s", f->mod->name, f->name);
+	return dt_arena_printf(&dtp->core->arena, "%s:%s", f->mod->name, f->name);
 }
 
 static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)

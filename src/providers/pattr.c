@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 /* DTrace's, provider by provider: provider, module, function, name, args. */
@@ -48,10 +48,10 @@ const struct dt_pattr dt_pattr_uprobe = {
 const struct dt_pattr *dt_pattr_of(dtrace_hdl_t *dtp, const char *name,
 				   const struct dt_provider *pv)
 {
-	const struct dt_pattr *pa = name != NULL ? dt_htab_get(&dtp->prov_pattr, name) : NULL;
+	const struct dt_pattr *pa = name != NULL ? dt_htab_get(&dtp->reg->prov_pattr, name) : NULL;
 
 	if (pa == NULL && pv != NULL)
-		pa = dt_htab_get(&dtp->prov_pattr, pv->name);
+		pa = dt_htab_get(&dtp->reg->prov_pattr, pv->name);
 	if (pa != NULL)
 		return pa;
 	/* A provider DTrace creates without attributes of its own gets Unstable ones. */
@@ -68,15 +68,15 @@ int dt_pattr_set(dtrace_hdl_t *dtp, const char *name, const struct dt_provider *
 		;
 	if (i == ARRAY_SIZE(parts))
 		return -EINVAL;
-	struct dt_pattr *pa = dt_htab_get(&dtp->prov_pattr, name);
+	struct dt_pattr *pa = dt_htab_get(&dtp->reg->prov_pattr, name);
 	if (pa == NULL) {
 		const struct dt_pattr *old = dt_pattr_of(dtp, name, pv);
-		char *key = dt_arena_strdup(&dtp->arena, name);
-		pa = dt_arena_alloc(&dtp->arena, sizeof(*pa));
+		char *key = dt_arena_strdup(&dtp->core->arena, name);
+		pa = dt_arena_alloc(&dtp->core->arena, sizeof(*pa));
 		if (key == NULL || pa == NULL)
 			return -ENOMEM;
 		*pa = *old;
-		if (dt_htab_put(&dtp->prov_pattr, key, pa) < 0)
+		if (dt_htab_put(&dtp->reg->prov_pattr, key, pa) < 0)
 			return -ENOMEM;
 	}
 	struct dt_attr *a[] = { &pa->provider, &pa->mod, &pa->func, &pa->name, &pa->args };
@@ -86,7 +86,7 @@ int dt_pattr_set(dtrace_hdl_t *dtp, const char *name, const struct dt_provider *
 
 void dt_pattr_fini(dtrace_hdl_t *dtp)
 {
-	dt_htab_free(&dtp->prov_pattr);
+	dt_htab_free(&dtp->reg->prov_pattr);
 }
 
 /* Empty or a pattern (DTrace's strisglob(): *, ?, [ or a backslash). */

@@ -1,5 +1,5 @@
 /* The probe registry and description matching. */
-#include "providers/probe.h"
+#include "base/probe.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,19 +24,19 @@ static const struct dt_provider *const providers[] = {
 
 int dt_probes_init(dtrace_hdl_t *dtp)
 {
-	dtp->providers = providers;
-	dtp->nproviders = ARRAY_SIZE(providers);
+	dtp->reg->providers = providers;
+	dtp->reg->nproviders = ARRAY_SIZE(providers);
 	return 0;
 }
 
 void dt_probes_fini(dtrace_hdl_t *dtp)
 {
 	dt_uprocs_free(dtp);
-	for (size_t i = 0; i < dtp->nproviders; i++)
-		if (dtp->providers[i]->fini != NULL)
-			dtp->providers[i]->fini(dtp);
-	dt_vec_free(&dtp->probes);
-	dt_htab_free(&dtp->probe_names);
+	for (size_t i = 0; i < dtp->reg->nproviders; i++)
+		if (dtp->reg->providers[i]->fini != NULL)
+			dtp->reg->providers[i]->fini(dtp);
+	dt_vec_free(&dtp->reg->probes);
+	dt_htab_free(&dtp->reg->probe_names);
 }
 
 const char *dt_probe_fullname(const struct dt_probe *prp, char *buf, size_t len)
@@ -58,7 +58,7 @@ struct dt_probe *dt_probe_lookup(dtrace_hdl_t *dtp, const char *prov, const char
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", prov, mod, func, name);
-	return dt_htab_get(&dtp->probe_names, buf);
+	return dt_htab_get(&dtp->reg->probe_names, buf);
 }
 
 int dt_probe_error(dtrace_hdl_t *dtp, int err, const char *tag, const char *fmt, ...)
@@ -67,10 +67,10 @@ int dt_probe_error(dtrace_hdl_t *dtp, int err, const char *tag, const char *fmt,
 
 	if (err > 0)
 		err = -err;
-	dtp->err = err;
-	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag);
+	dtp->core->err = err;
+	snprintf(dtp->core->errtag, sizeof(dtp->core->errtag), "%s", tag);
 	va_start(ap, fmt);
-	vsnprintf(dtp->errmsg, sizeof(dtp->errmsg), fmt, ap);
+	vsnprintf(dtp->core->errmsg, sizeof(dtp->core->errmsg), fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -83,46 +83,46 @@ struct dt_probe *dt_probe_add_named(dtrace_hdl_t *dtp, const struct dt_provider 
 
 	/* Known already (providers that make probes on demand ask again). */
 	snprintf(buf, sizeof(buf), "%s:%s:%s:%s", provname, mod, func, name);
-	struct dt_probe *old = dt_htab_get(&dtp->probe_names, buf);
+	struct dt_probe *old = dt_htab_get(&dtp->reg->probe_names, buf);
 	if (old != NULL)
 		return old;
-	struct dt_probe *prp = dt_arena_zalloc(&dtp->arena, sizeof(*prp));
+	struct dt_probe *prp = dt_arena_zalloc(&dtp->core->arena, sizeof(*prp));
 	if (prp == NULL)
 		return NULL;
 	prp->prov = prov;
-	prp->desc[0] = provname == prov->name ? prov->name : dt_arena_strdup(&dtp->arena, provname);
-	prp->desc[1] = dt_arena_strdup(&dtp->arena, mod);
-	prp->desc[2] = dt_arena_strdup(&dtp->arena, func);
-	prp->desc[3] = dt_arena_strdup(&dtp->arena, name);
+	prp->desc[0] = provname == prov->name ? prov->name : dt_arena_strdup(&dtp->core->arena, provname);
+	prp->desc[1] = dt_arena_strdup(&dtp->core->arena, mod);
+	prp->desc[2] = dt_arena_strdup(&dtp->core->arena, func);
+	prp->desc[3] = dt_arena_strdup(&dtp->core->arena, name);
 	prp->data = data;
 	prp->priv = priv;
-	char *key = dt_arena_strdup(&dtp->arena, buf);
-	if (key == NULL || dt_vec_push(&dtp->probes, prp) < 0 ||
-	    dt_htab_put(&dtp->probe_names, key, prp) < 0)
+	char *key = dt_arena_strdup(&dtp->core->arena, buf);
+	if (key == NULL || dt_vec_push(&dtp->reg->probes, prp) < 0 ||
+	    dt_htab_put(&dtp->reg->probe_names, key, prp) < 0)
 		return NULL;
-	prp->id = (uint32_t)dtp->probes.n;
+	prp->id = (uint32_t)dtp->reg->probes.n;
 	return prp;
 }
 
 struct dt_probe *dt_probe_by_id(dtrace_hdl_t *dtp, uint32_t id)
 {
-	if (id == 0 || id > dtp->probes.n)
+	if (id == 0 || id > dtp->reg->probes.n)
 		return NULL;
-	return dtp->probes.v[id - 1];
+	return dtp->reg->probes.v[id - 1];
 }
 
 const struct dt_provider *dt_provider_lookup(dtrace_hdl_t *dtp, const char *name)
 {
-	for (size_t i = 0; i < dtp->nproviders; i++) {
-		if (strcmp(dtp->providers[i]->name, name) == 0)
-			return dtp->providers[i];
+	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
+		if (strcmp(dtp->reg->providers[i]->name, name) == 0)
+			return dtp->reg->providers[i];
 	}
 	return NULL;
 }
 
 static int populate(dtrace_hdl_t *dtp, size_t i)
 {
-	if (dtp->populated & (1u << i))
+	if (dtp->reg->populated & (1u << i))
 		return 0;
 	/*
 	 * Providers populate in a fixed order, each after those before it, so
@@ -134,13 +134,13 @@ static int populate(dtrace_hdl_t *dtp, size_t i)
 		if (rc < 0)
 			return rc;
 	}
-	dtp->populated |= 1u << i;
-	return dtp->providers[i]->populate ? dtp->providers[i]->populate(dtp) : 0;
+	dtp->reg->populated |= 1u << i;
+	return dtp->reg->providers[i]->populate ? dtp->reg->providers[i]->populate(dtp) : 0;
 }
 
 int dt_probes_populate_all(dtrace_hdl_t *dtp)
 {
-	for (size_t i = 0; i < dtp->nproviders; i++) {
+	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
 		int rc = populate(dtp, i);
 		if (rc < 0)
 			return rc;
@@ -166,8 +166,8 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 		int rc = f ? f(dtp, prp, arg) : 0;
 		return rc < 0 ? rc : 1;
 	}
-	for (size_t i = 0; i < dtp->nproviders; i++) {
-		const struct dt_provider *pv = dtp->providers[i];
+	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
+		const struct dt_provider *pv = dtp->reg->providers[i];
 		if (pv->prov_match ? !pv->prov_match(pd->prov) : !field_match(pv->name, pd->prov))
 			continue;
 		/* A lazy provider's earlier neighbours are listed, not itself. */
@@ -177,8 +177,8 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 		if (rc < 0)
 			return rc;
 	}
-	for (size_t i = 0; i < dtp->probes.n; i++) {
-		struct dt_probe *prp = dtp->probes.v[i];
+	for (size_t i = 0; i < dtp->reg->probes.n; i++) {
+		struct dt_probe *prp = dtp->reg->probes.v[i];
 		if (prp->prov->match != NULL) {
 			if (!prp->prov->match(dtp, prp, pd))
 				continue;

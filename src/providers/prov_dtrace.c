@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 

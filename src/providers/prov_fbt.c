@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "compiler/ast.h"
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 
@@ -49,21 +49,21 @@
 
 struct dt_fbt *dt_fbt_state(dtrace_hdl_t *dtp)
 {
-	if (dtp->fbt == NULL)
-		dtp->fbt = calloc(1, sizeof(struct dt_fbt));
-	return dtp->fbt;
+	if (dtp->reg->fbt == NULL)
+		dtp->reg->fbt = calloc(1, sizeof(struct dt_fbt));
+	return dtp->reg->fbt;
 }
 
 void dt_fbt_free(dtrace_hdl_t *dtp)
 {
-	struct dt_fbt *fbt = dtp->fbt;
+	struct dt_fbt *fbt = dtp->reg->fbt;
 
 	if (fbt == NULL)
 		return;
 	dt_fbt_funcs_free(fbt);
 	dt_arena_free(&fbt->arena);
 	free(fbt);
-	dtp->fbt = NULL;
+	dtp->reg->fbt = NULL;
 }
 
 static bool field_match(const char *s, const char *pat)
@@ -161,13 +161,13 @@ static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, i
 		return NULL;
 	if (prp->data == FBT_RETURN) {
 		if (i == 0)
-			return dtp->types.t_int;
+			return dtp->core->types.t_int;
 		if (i == 1)
 			id = proto->type;
 	} else if (i < btf_vlen(proto)) {
 		id = btf_params(proto)[i].type;
 	}
-	return id != 0 ? dt_type_from_btf(&dtp->types, f->mod->btf, id) : NULL;
+	return id != 0 ? dt_type_from_btf(&dtp->core->types, f->mod->btf, id) : NULL;
 }
 
 /* Entry: the function's arguments; return: the offset, and the value unless void. */
@@ -248,7 +248,7 @@ static const struct dt_mech *forced(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struc
 static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 {
 	struct dt_fbt *fbt = dt_fbt_state(dtp);
-	const char *want = dtp->opts.fbtmech;
+	const char *want = dtp->core->opts.fbtmech;
 	const struct fbt_func *sample = FBT_FUNC(g->probes.v[0]);
 
 	if (fbt == NULL) {

@@ -10,8 +10,8 @@
  * wait-start and wait-done (a thread waits for a given request) have no
  * tracepoint that names the request, and are not listed.
  */
+#include "base/probe.h"
 #include "compiler/cg.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"

@@ -16,10 +16,10 @@
 
 #include <elf.h>
 
+#include "base/probe.h"
 #include "compiler/ast.h"
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/uprobe.h"
@@ -123,8 +123,8 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	}
 	if (dt_probe_lookup(dtp, c->prov, o->name, sym->name, name) != NULL)
 		return 0;
-	struct dt_uprobe *up = dt_arena_zalloc(&dtp->arena, sizeof(*up));
-	struct dt_usite *s = dt_arena_zalloc(&dtp->arena, sizeof(*s));
+	struct dt_uprobe *up = dt_arena_zalloc(&dtp->core->arena, sizeof(*up));
+	struct dt_usite *s = dt_arena_zalloc(&dtp->core->arena, sizeof(*s));
 	if (up == NULL || s == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	up->pid = c->up->pid;
@@ -346,7 +346,7 @@ static int absolute(struct pid_ctx *c)
 		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
 				      c->name);
 	/* The address is the process's: the executable's link-time address is that less its bias. */
-	struct dt_elf_sym *sym = dt_arena_zalloc(&c->dtp->arena, sizeof(*sym));
+	struct dt_elf_sym *sym = dt_arena_zalloc(&c->dtp->core->arena, sizeof(*sym));
 	if (sym == NULL)
 		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
 	sym->name = "-";

@@ -19,8 +19,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "compiler/cg.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"

@@ -16,10 +16,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/probe.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 
@@ -175,8 +175,8 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		 * tick-N runs on one CPU (0, or the cpu option's); profile-N on
 		 * every online CPU (only the cpu option's, if set).
 		 */
-		int first = dtp->opts.cpu >= 0 ? (int)dtp->opts.cpu : 0;
-		int last = tick || dtp->opts.cpu >= 0 ? first + 1 : ncpus;
+		int first = dtp->core->opts.cpu >= 0 ? (int)dtp->core->opts.cpu : 0;
+		int last = tick || dtp->core->opts.cpu >= 0 ? first + 1 : ncpus;
 		for (int cpu = first; cpu < last; cpu++) {
 			int fd = open_event(period, cpu);
 			if (fd < 0) {

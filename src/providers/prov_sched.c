@@ -20,11 +20,11 @@
  */
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
@@ -113,7 +113,7 @@ static int syscall_nr(const char *name)
  */
 static void yielding(struct dt_cg *cg, int dctx, int skip)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->dtp->core->types;
 	struct dt_type *ti = dt_type_lookup(tt, "vmlinux`struct thread_info");
 	uint32_t orig_ax = sp_member(cg, "struct pt_regs", "orig_ax");
 	uint32_t ti_off = 0, status = 0;

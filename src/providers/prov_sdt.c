@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
@@ -31,7 +31,7 @@ static int add_event(const char *group, const char *event, void *arg)
 	    strcmp(group, "uprobes") == 0 || strcmp(group, "dt_pid") == 0 ||
 	    strncmp(group, "dtrace_", 7) == 0)
 		return 0;
-	char *key = dt_arena_printf(&dtp->arena, "%s:%s", group, event);
+	char *key = dt_arena_printf(&dtp->core->arena, "%s:%s", group, event);
 	if (key == NULL)
 		return -ENOMEM;
 	return dt_probe_add(dtp, &dt_prov_sdt, group, "", event, 0, key) ? 0 : -ENOMEM;

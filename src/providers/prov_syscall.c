@@ -15,12 +15,12 @@
 #include <string.h>
 
 #include "base/object.h"
+#include "base/probe.h"
 #include "base/types.h"
+#include "bpf/runtime.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/pt_regs.h"
 #include "providers/syscall_table.h"
@@ -218,7 +218,7 @@ static const char *sysmap_name(dtrace_hdl_t *dtp, struct dt_group *g)
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "dt_sysmap_%s", g->name + 8 /* after "dt_prog_" */);
-	return dt_arena_strdup(&dtp->arena, buf);
+	return dt_arena_strdup(&dtp->core->arena, buf);
 }
 
 /* Read a u64 at R7 + off into the dctx slot, with probe_read_kernel. */
@@ -235,7 +235,7 @@ static void read_reg(struct dt_cg *cg, int dctx_off, int slot_off, int16_t regs_
 static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			 int skip)
 {
-	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->types);
+	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->core->types);
 	bool entry = is_entry(g);
 
 	if (g->priv == NULL)
@@ -293,7 +293,7 @@ static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
 		.max_entries = NR_MAX,
 	};
 
-	if (m.name == NULL || dt_vec_push(&dtp->obj->maps, m) < 0)
+	if (m.name == NULL || dt_vec_push(&dtp->cc->obj->maps, m) < 0)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	g->priv = (void *)m.name;
 	return 0;
@@ -345,7 +345,7 @@ static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, i
 	struct dt_type *t = dt_tp_field_type(dtp, &f[i]);
 	if (t == NULL || !dt_type_is_pointer(t))
 		return t;
-	struct dt_type *u = dt_arena_alloc(&dtp->types.arena, sizeof(*u));
+	struct dt_type *u = dt_arena_alloc(&dtp->core->types.arena, sizeof(*u));
 	if (u == NULL)
 		return t;
 	*u = *dt_type_base(t);

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/probe.h"
 #include "compiler/ast.h"
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
-#include "providers/probe.h"
 #include "providers/pattr.h"
 #include "providers/provider.h"
 #include "providers/uprobe.h"
@@ -71,7 +71,7 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 	struct dt_probe *prp = dt_probe_lookup(dtp, prov, o->name, func, name);
 	struct dt_uprobe *u;
 	if (prp == NULL) {
-		u = dt_arena_zalloc(&dtp->arena, sizeof(*u));
+		u = dt_arena_zalloc(&dtp->core->arena, sizeof(*u));
 		if (u == NULL)
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
 		u->pid = up->pid;
@@ -87,7 +87,7 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 	for (; *tail != NULL; tail = &(*tail)->next)
 		if ((*tail)->off == off)
 			return 0;	/* seen for an earlier description */
-	struct dt_usite *s = dt_arena_zalloc(&dtp->arena, sizeof(*s));
+	struct dt_usite *s = dt_arena_zalloc(&dtp->core->arena, sizeof(*s));
 	if (s == NULL)
 		return dt_set_error(dtp, -ENOMEM, "out of memory");
 	s->off = off;

@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "base/maps.h"
+#include "base/probe.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
@@ -29,7 +29,7 @@
 /* A bare tracepoint (no tracefs event): the kernel's BTF has its btf_trace_ type. */
 static bool bare_exists(dtrace_hdl_t *dtp, const char *event)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->types);
+	struct btf *btf = dt_kernel_btf(&dtp->core->types);
 	char name[128];
 
 	snprintf(name, sizeof(name), "btf_trace_%s", event);
@@ -120,7 +120,7 @@ const char *sp_unavailable(dtrace_hdl_t *dtp)
 
 uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->dtp->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -133,7 +133,7 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 
 uint32_t sp_task_cpu(struct dt_cg *cg)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->dtp->core->types;
 	struct dt_type *t = dt_type_lookup(tt, "struct task_struct");
 	uint32_t ti, cpu;
 
@@ -201,7 +201,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 	int key = cg_stack_alloc(cg, 8), tmp = cg_stack_alloc(cg, 8);
 
 	(void)dctx;
-	cg->dtp->need_curcpu_map = true;
+	cg->dtp->descs->need_curcpu_map = true;
 	if (cpu_reg >= 0)
 		cg_emit(cg, I_MOV64_REG(BPF_R3, cpu_reg));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
@@ -227,7 +227,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
 	const struct sp_probe *sp = made(cg->dtp, prp);
-	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
+	struct btf *btf = dt_kernel_btf(&cg->dtp->core->types);
 	char name[128];
 	const char *why = "this kernel's BTF does not describe it";
 
@@ -250,8 +250,8 @@ static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char
 	if (np < want)
 		goto bad;
 	for (int i = 0; i < want; i++) {
-		struct dt_type *pt = dt_type_from_btf(&cg->dtp->types, btf, p[i + 1].type);
-		const char *s = pt != NULL ? dt_type_str(&cg->dtp->types, pt) : "";
+		struct dt_type *pt = dt_type_from_btf(&cg->dtp->core->types, btf, p[i + 1].type);
+		const char *s = pt != NULL ? dt_type_str(&cg->dtp->core->types, pt) : "";
 		if (strcmp(s, sp->params[i]) != 0)
 			goto bad;
 	}

@@ -121,7 +121,7 @@ int dt_tp_format(const char *group, const char *event, struct dt_tp_field *f, in
 /* The D type of a field's C type; an integer of its size if D does not know the type. */
 struct dt_type *dt_tp_field_type(struct dtrace_hdl *dtp, const struct dt_tp_field *f)
 {
-	struct dt_typetab *tt = &dtp->types;
+	struct dt_typetab *tt = &dtp->core->types;
 
 	if (f->data_loc)
 		return tt->t_charptr;

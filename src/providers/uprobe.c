@@ -16,11 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/probe.h"
 #include "base/stack.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/pt_regs.h"
 #include "providers/stapsdt.h"

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "base/insn.h"
+#include "base/probe.h"
 #include "lib/dt_impl.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"

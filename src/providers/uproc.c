@@ -34,7 +34,7 @@ static void uproc_free(struct dt_uproc *up)
 
 void dt_uprocs_free(dtrace_hdl_t *dtp)
 {
-	struct dt_uprocs *c = dtp->uprocs;
+	struct dt_uprocs *c = dtp->reg->uprocs;
 
 	if (c == NULL)
 		return;
@@ -42,7 +42,7 @@ void dt_uprocs_free(dtrace_hdl_t *dtp)
 		uproc_free(c->v.v[i]);
 	dt_vec_free(&c->v);
 	free(c);
-	dtp->uprocs = NULL;
+	dtp->reg->uprocs = NULL;
 }
 
 struct mapline {
@@ -142,12 +142,12 @@ static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
 
 struct dt_uprocs *dt_uprocs(dtrace_hdl_t *dtp)
 {
-	if (dtp->uprocs == NULL) {
-		dtp->uprocs = calloc(1, sizeof(*dtp->uprocs));
-		if (dtp->uprocs != NULL)
-			dtp->uprocs->multi = -1;
+	if (dtp->reg->uprocs == NULL) {
+		dtp->reg->uprocs = calloc(1, sizeof(*dtp->reg->uprocs));
+		if (dtp->reg->uprocs != NULL)
+			dtp->reg->uprocs->multi = -1;
 	}
-	return dtp->uprocs;
+	return dtp->reg->uprocs;
 }
 
 int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp)

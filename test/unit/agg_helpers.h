@@ -87,7 +87,7 @@ static inline struct fk_agg *fk_new(struct fake *f, const char *name, int func)
 	a->ad.map_name = "fake";
 	fk_set_value_size(f, a);
 	f->aggs[f->naggs++] = a;
-	assert_int_equal(dt_vec_push(&f->dtp->aggs, &a->ad), 0);
+	assert_int_equal(dt_vec_push(&f->dtp->descs->aggs, &a->ad), 0);
 	return a;
 }
 

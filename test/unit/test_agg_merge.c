@@ -135,7 +135,7 @@ static void test_percpu_output(void **state)
 	struct fk_agg *c = fk_new(f, "c", AGG_COUNT), *a = fk_new(f, "a", AGG_AVG);
 	struct fk_agg *mn = fk_new(f, "mn", AGG_MIN), *mx = fk_new(f, "mx", AGG_MAX);
 
-	f->dtp->opts.aggpercpu = true;
+	f->dtp->core->opts.aggpercpu = true;
 	for (int cpu = 0; cpu < 2; cpu++) {
 		fk_apply(f, c, NULL, cpu, 0, 1);
 		fk_apply(f, a, NULL, cpu, 10 * cpu + 3, 1);
@@ -231,7 +231,7 @@ static void test_symbol_keys(void **state)
 
 	struct dt_pf_syms syms = { .kaddr = fake_kaddr, .kmod = fake_kmod, .uaddr = fake_uaddr };
 	assert_int_equal(dt_agg_set_syms(f->dtp, &syms), 0);
-	f->dtp->opts.stackindent = 4;
+	f->dtp->core->opts.stackindent = 4;
 	out = fk_exit_print(f);
 	/* sym() and usym() show the function without the offset */
 	assert_output("\n"

@@ -24,7 +24,7 @@ static void test_signed_keys(void **state)
 	struct fake *f = fk_open(1);
 	static const uint32_t sizes[] = { 1, 2, 4, 8 };
 
-	f->dtp->opts.aggsortkey = true;
+	f->dtp->core->opts.aggsortkey = true;
 	for (int s = 0; s < 4; s++) {
 		struct fk_agg *a = fk_new(f, "i", AGG_SUM);
 		fk_key_int(a, sizes[s], true);
@@ -51,9 +51,9 @@ static void test_signed_keys_pos_rev(void **state)
 	};
 	static const int mult[3] = { 1, 11, 111 };
 
-	f->dtp->opts.aggsortkey = true;
-	f->dtp->opts.aggsortkeypos = 1;
-	f->dtp->opts.aggsortrev = true;
+	f->dtp->core->opts.aggsortkey = true;
+	f->dtp->core->opts.aggsortkeypos = 1;
+	f->dtp->core->opts.aggsortrev = true;
 	for (int s = 0; s < 4; s++) {
 		struct fk_agg *a = fk_new(f, "i", AGG_SUM);
 		fk_key_str(a, STRSIZE);
@@ -80,7 +80,7 @@ static void test_value_sort_keypos(void **state)
 	struct fake *f = fk_open(1);
 	struct fk_agg *a = fk_new(f, "_", AGG_SUM);
 
-	f->dtp->opts.aggsortkeypos = 1;
+	f->dtp->core->opts.aggsortkeypos = 1;
 	fk_key_int(a, 4, true);
 	fk_key_int(a, 4, true);
 	for (int i = 1; i <= 3; i++) {
@@ -264,7 +264,7 @@ static void test_joined_sortpos(void **state)
 	dt_sb_init(&sb);
 	for (int j = 0; j < 10; j++) {
 		dt_sb_printf(&sb, "Sorted at position %d:\n", j);
-		f->dtp->opts.aggsortpos = j;
+		f->dtp->core->opts.aggsortpos = j;
 		fk_printa(f, &sb, "%9d %@9d %@9d %@9d %@9d %@9d %@9d\n", ids, 6);
 		dt_sb_puts(&sb, "\n");
 	}

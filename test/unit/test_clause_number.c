@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "base/probe.h"
 #include "base/rdesc.h"
-#include "providers/probe.h"
 
 static struct dt_probe p1 = { .id = 1 }, p2 = { .id = 2 }, p3 = { .id = 3 };
 

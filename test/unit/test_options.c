@@ -16,10 +16,10 @@
 #include <cmocka.h>
 
 #include "base/attr.h"
+#include "base/options.h"
 #include "base/optval.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
-#include "lib/options.h"
 
 static void test_size(void **state)
 {
@@ -253,7 +253,7 @@ static void test_program_context(void **state)
 	/* ... and accepted on the command line. */
 	assert_int_equal(dt_option_set_from(dtp, "cpppath", "/bin/cpp", false), 0);
 	assert_int_equal(dt_option_set_from(dtp, "cppargs", "-DA -DB", false), 0);
-	assert_string_equal(dtp->opts.cppargs[dtp->opts.ncppargs - 1], "-DB");
+	assert_string_equal(dtp->core->opts.cppargs[dtp->core->opts.ncppargs - 1], "-DB");
 	/* Other options are set from programs too. */
 	assert_int_equal(dt_option_set_from(dtp, "libdir", "/tmp", true), 0);
 	assert_int_equal(dt_option_set_from(dtp, "quiet", NULL, true), 0);

@@ -20,11 +20,11 @@
 #include "base/abi.h"
 #include "base/rdesc.h"
 #include "base/spec_abi.h"
+#include "bpf/runtime.h"
 #include "consumer/consume.h"
 #include "consumer/spec.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 #define NSPEC 2
 
@@ -52,8 +52,8 @@ static struct fix F;
 /* The record description with an item of this kind. */
 static const struct dt_rdesc *desc_with(int kind)
 {
-	for (size_t i = 1; i < F.dtp->rdescs.n; i++) {
-		const struct dt_rdesc *rd = F.dtp->rdescs.v[i];
+	for (size_t i = 1; i < F.dtp->descs->rdescs.n; i++) {
+		const struct dt_rdesc *rd = F.dtp->descs->rdescs.v[i];
 		for (size_t k = 0; rd != NULL && k < rd->items.n; k++)
 			if ((int)rd->items.v[k].kind == kind)
 				return rd;
@@ -80,7 +80,7 @@ static int setup(void **state)
 	F.rt.ncpus = 2;
 	F.rt.state = &F.state;
 	F.rt.walloff = &F.walloff;
-	F.dtp->rt = &F.rt;
+	F.dtp->out->rt = &F.rt;
 	F.area = calloc(1, DT_SPEC_AREA_SIZE(NSPEC));
 	assert_non_null(F.area);
 	assert_int_equal(dt_spec_init_area(F.dtp, F.area, DT_SPEC_AREA_SIZE(NSPEC)), 0);
@@ -94,7 +94,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	dt_spec_close(F.dtp);
-	F.dtp->rt = NULL;
+	F.dtp->out->rt = NULL;
 	fclose(F.fp);
 	free(F.out);
 	free(F.area);

@@ -8,8 +8,8 @@
 
 #include <errno.h>
 
+#include "base/probe.h"
 #include "providers/pattr.h"
-#include "providers/probe.h"
 #include "providers/provider.h"
 
 static const struct dt_attr stable = DT_ATTR(STABLE, STABLE, COMMON);

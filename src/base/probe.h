@@ -5,10 +5,34 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/htab.h"
+#include "base/util.h"
 #include "dtrace.h"
 
+struct dt_core;
+struct dt_procs;
 struct dt_provider;
 struct dt_pdesc;
+struct dt_pattr;
+struct dt_uprocs;
+struct dt_fbt;
+
+/*
+ * The probe registry's part of the handle: the providers, the probes they
+ * listed, and what providers keep of their own.  Providers are handed it.
+ */
+struct dt_registry {
+	struct dt_core *core;
+	struct dt_procs *procs;			/* the -c and -p processes (pid, usdt) */
+	DT_VEC(struct dt_probe *) probes;	/* by id - 1 */
+	struct dt_htab probe_names;		/* "prov:mod:func:name" -> probe */
+	const struct dt_provider *const *providers;
+	size_t nproviders;
+	uint32_t populated;			/* providers fully listed (bitmask) */
+	struct dt_htab prov_pattr;		/* providers' attributes #pragma D attributes set */
+	struct dt_uprocs *uprocs;		/* processes the pid/usdt providers read */
+	struct dt_fbt *fbt;			/* fbt: kernel functions, kernel features */
+};
 
 struct dt_probe {
 	uint32_t id;
