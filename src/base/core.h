@@ -25,4 +25,12 @@ struct dt_core {
 	bool active;			/* tracing started: run-time options are fixed */
 };
 
+/* Set a (non-compile) error: message printf-style, returns -err. */
+int dt_set_error(struct dt_core *core, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A debugging message (-x debug): DTrace's "libdtrace DEBUG <time>: ..." on stderr. */
+void dt_dprintf(const struct dt_core *core, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

@@ -7,7 +7,7 @@
 
 #include "base/attr.h"
 
-struct dtrace_hdl;
+struct dt_core;
 
 /* The D programming interface version this compiler implements (DTrace's). */
 #define DT_D_VERSION "2.0"
@@ -91,12 +91,12 @@ void dt_options_fini(struct dt_options *o);
  * the options that only matter before compiling (cpp, linker and path
  * options) are refused.
  */
-int dt_option_set_from(struct dtrace_hdl *dtp, const char *name, const char *value,
+int dt_option_set_from(struct dt_core *core, const char *name, const char *value,
 		       bool from_program);
-int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value);
+int dt_option_set(struct dt_core *core, const char *name, const char *value);
 
 /* An option's value as an integer (flags 0 or 1): 0, or -ENOENT/-EINVAL. */
-int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp);
+int dt_option_get(struct dt_core *core, const char *name, int64_t *valp);
 
 /* Whether `name` is a run-time option that cannot change once tracing started. */
 bool dt_option_is_runtime(const char *name);

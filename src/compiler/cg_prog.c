@@ -431,7 +431,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	for (size_t i = 0; i < dtp->descs->rdescs.n; i++) {
 		const struct dt_rdesc *rd = dtp->descs->rdescs.v[i];
 		if (rd != NULL && !rd->internal && (int64_t)rd->size > dtp->core->opts.bufsize)
-			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+			return dt_set_error(dtp->core, -E2BIG, "Enabling exceeds size of buffer");
 	}
 	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
 		      pow2_at_least((uint64_t)dtp->core->opts.bufsize, 4096), 0);
@@ -454,7 +454,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		uint32_t ks = dt_var_key_size(dtp, id), vs = id->size;
 		/* As DTrace: an array that cannot hold one element cannot be enabled. */
 		if (id->kind == IDK_ARRAY && (uint64_t)dtp->core->opts.dynvarsize < (uint64_t)ks + vs)
-			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+			return dt_set_error(dtp->core, -E2BIG, "Enabling exceeds size of buffer");
 		uint64_t max = (uint64_t)dtp->core->opts.dynvarsize / (ks + vs + 32);
 		if (max < 16)
 			max = 16;
@@ -468,7 +468,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		uint64_t max = (uint64_t)dtp->core->opts.aggsize / (ad->key_size + ad->value_size);
 		/* DTrace's message (one entry of @name does not fit in aggsize). */
 		if (max < 1)
-			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+			return dt_set_error(dtp->core, -E2BIG, "Enabling exceeds size of buffer");
 		if (max > (1u << 24))
 			max = 1u << 24;
 		rc |= add_map(dtp, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
@@ -498,14 +498,14 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	}
 	if ((rc = form_groups(dtp, rt)) < 0) {
 		dt_arena_free(&arena);
-		return dt_set_error(dtp, rc, "out of memory");
+		return dt_set_error(dtp->core, rc, "out of memory");
 	}
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
 		const char *why = g->prov->unavailable ? g->prov->unavailable(dtp) : NULL;
 		if (why != NULL) {
 			dt_arena_free(&arena);
-			return dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes: %s",
+			return dt_set_error(dtp->core, -ENOTSUP, "cannot enable %s probes: %s",
 					    g->prov->name, why);
 		}
 		/* Groups split off below come with their mechanism chosen. */
@@ -513,12 +513,12 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			g->mech = g->prov->choose(dtp, g);
 		if (g->mech == NULL) {
 			dt_arena_free(&arena);
-			return dtp->core->err ? dtp->core->err : dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes",
+			return dtp->core->err ? dtp->core->err : dt_set_error(dtp->core, -ENOTSUP, "cannot enable %s probes",
 								  g->prov->name);
 		}
 		if (g->mech->per_probe && g->probes.n > 1 && split_group(dtp, rt, g) < 0) {
 			dt_arena_free(&arena);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		}
 		if (g->mech->section == NULL) {
 			error_group = g;
@@ -544,7 +544,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	if (dt_vec_push(&dtp->cc->obj->bss_vars, v) < 0 || dt_vec_push(&dtp->cc->obj->bss_vars, w) < 0 ||
 	    add_maps(dtp, rt) < 0) {
 		dt_arena_free(&arena);
-		return dtp->core->err ? dtp->core->err : dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dtp->core->err ? dtp->core->err : dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	dt_arena_free(&arena);
 	return 0;

@@ -110,7 +110,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		mc.pdesc = i;
 		mc.seen.n = 0;
 		dtp->core->errtag[0] = '\0';
-		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
+		dt_dprintf(dtp->core, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
 		if (n < 0 && dtp->core->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
@@ -211,7 +211,7 @@ static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, si
 	size_t len;
 	char *s = dt_read_file(text, &len);
 	if (s == NULL)
-		dt_set_error(dtp, -errno, "failed to open %s: %s", text, strerror(errno));
+		dt_set_error(dtp->core, -errno, "failed to open %s: %s", text, strerror(errno));
 	*lenp = len;
 	return s;
 }
@@ -248,10 +248,10 @@ static void check_ctfpath(dtrace_hdl_t *dtp)
 	if (fp != NULL)
 		fclose(fp);
 	if (why != NULL)
-		dt_dprintf(dtp, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
+		dt_dprintf(dtp->core, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
 			   path, why);
 	else
-		dt_dprintf(dtp, "CTF archive %s not read: kernel types come from BTF\n", path);
+		dt_dprintf(dtp->core, "CTF archive %s not read: kernel types come from BTF\n", path);
 }
 
 /* -x ctypes / -x dtypes: after every compile, successful or not, as DTrace. */
@@ -298,7 +298,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pgp = calloc(1, sizeof(*pgp));
 	if (pgp == NULL) {
 		free(refs);
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (setjmp(pcb.jb) != 0) {
@@ -350,7 +350,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	if (dt_vec_push(&dtp->cc->progs, pgp) < 0) {
 		free(pgp->stmts.v);
 		free(pgp);
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return pgp;
@@ -366,14 +366,14 @@ int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 	if (pgp->execed)
 		return 0;
 	if (dtp->core->active)
-		return dt_set_error(dtp, -EBUSY, "tracing is already active");
+		return dt_set_error(dtp->core, -EBUSY, "tracing is already active");
 	for (size_t i = 0; i < pgp->stmts.n; i++) {
 		struct dt_stmt *st = pgp->stmts.v[i];
 		struct dt_cdesc *cd = dt_arena_zalloc(&dtp->core->arena, sizeof(*cd));
 		if (cd == NULL || dt_vec_push(&dtp->cc->stmts, st) < 0 ||
 		    dt_vec_push(&dtp->descs->cdescs, cd) < 0 ||
 		    dt_vec_push(&dtp->cc->obj->funcs, st->func) < 0)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		cd->clause = st->id;
 		cd->nprobes = st->probes.n;
 		cd->probes = st->probes.v;

@@ -32,7 +32,7 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	size_t n = 0;
 
 	if (argv == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	/* As DTrace: argv[0] is the program's base name. */
 	const char *base = strrchr(cpp, '/');
 	argv[n++] = base != NULL ? base + 1 : cpp;
@@ -56,18 +56,18 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 		src += skip;
 		len -= skip;
 	}
-	dt_dprintf(dtp, "running %s with %zu arguments\n", cpp, n - 1);
+	dt_dprintf(dtp->core, "running %s with %zu arguments\n", cpp, n - 1);
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
 		free(argv);
-		return dt_set_error(dtp, -errno, "failed to run cpp: %s", strerror(errno));
+		return dt_set_error(dtp->core, -errno, "failed to run cpp: %s", strerror(errno));
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		int err = errno;
 		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
 		free(argv);
-		return dt_set_error(dtp, -err, "failed to run cpp: %s", strerror(err));
+		return dt_set_error(dtp->core, -err, "failed to run cpp: %s", strerror(err));
 	}
 	if (pid == 0) {
 		dup2(in[0], 0);
@@ -122,14 +122,14 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	dt_dprintf(dtp, "%s returned exit status %i\n", cpp, status);
+	dt_dprintf(dtp->core, "%s returned exit status %i\n", cpp, status);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		dt_sb_free(&res);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			return dt_set_error(dtp, -EINVAL, "Preprocessor not found");
+			return dt_set_error(dtp->core, -EINVAL, "Preprocessor not found");
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 126)
-			return dt_set_error(dtp, -EINVAL, "Failed to exec preprocessor");
-		return dt_set_error(dtp, -EINVAL, "Preprocessor failed to process input program");
+			return dt_set_error(dtp->core, -EINVAL, "Failed to exec preprocessor");
+		return dt_set_error(dtp->core, -EINVAL, "Preprocessor failed to process input program");
 	}
 	*outlenp = res.len;
 	*outp = dt_sb_take(&res);

@@ -67,7 +67,7 @@ static void compile_kernel(struct dt_pcb *pcb)
 	for (struct dt_node *n = pcb->root, *next; n != NULL; n = next) {
 		next = n->next;
 		if (!sema_one(pcb, n))
-			dt_dprintf(pcb->hdl, "D library declaration left out: %s\n", pcb->hdl->core->errmsg);
+			dt_dprintf(pcb->hdl->core, "D library declaration left out: %s\n", pcb->hdl->core->errmsg);
 	}
 }
 

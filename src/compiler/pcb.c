@@ -116,7 +116,7 @@ int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t l
 	if (pcb->src == NULL || pcb->argref == NULL) {
 		free(pcb->argref);
 		pcb->argref = NULL;
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	return 0;
 }

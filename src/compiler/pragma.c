@@ -208,7 +208,7 @@ static void pragma_option(struct pctx *c, const struct dt_ctok *t, int n)
 	/* amin from a program is that compile's, from this line on (dt_opt_amin()). */
 	struct dt_attr amin = dtp->core->opts.amin;
 	bool amin_set = dtp->core->opts.amin_set;
-	int rc = dt_option_set_from(dtp, name, val, true);
+	int rc = dt_option_set_from(dtp->core, name, val, true);
 	if (rc == 0 && strcmp(name, "amin") == 0) {
 		pcb->amin = dtp->core->opts.amin;
 		pcb->amin_set = true;

@@ -80,7 +80,7 @@ static int scan_depends(struct dtrace_hdl *dtp, struct ulib *l)
 			char *dep = strdup(name);
 			if (dep == NULL || dt_vec_push(&l->deps, dep) < 0) {
 				free(dep);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
+				return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 			}
 		} else if (strcmp(cls, "module") == 0) {
 			l->absent |= !module_present(name);
@@ -117,7 +117,7 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 			if (l.path == NULL || dt_vec_push(&ls->libs, l) < 0) {
 				free(l.path);
 				closedir(dp);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
+				return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 			}
 			ls->libs.v[ls->libs.n - 1].name = strrchr(l.path, '/') + 1;
 		}
@@ -127,7 +127,7 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 	for (size_t i = 0; i < ls->libs.n; i++) {
 		struct ulib *l = &ls->libs.v[i];
 		if ((l->text = dt_read_file(l->path, NULL)) == NULL)
-			return dt_set_error(dtp, -errno, "cannot read library %s: %s", l->path,
+			return dt_set_error(dtp->core, -errno, "cannot read library %s: %s", l->path,
 					    strerror(errno));
 		int rc = scan_depends(dtp, l);
 		if (rc < 0)
@@ -150,13 +150,13 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
 	if (l->mark == UL_DONE)
 		return 0;
 	if (l->mark == UL_VISITING)
-		return dt_set_error(dtp, -EINVAL, "circular library dependency: %s depends on itself "
+		return dt_set_error(dtp->core, -EINVAL, "circular library dependency: %s depends on itself "
 				    "through #pragma D depends_on library", l->name);
 	l->mark = UL_VISITING;
 	for (size_t i = 0; i < l->deps.n; i++) {
 		struct ulib *d = find(ls, l->deps.v[i]);
 		if (d == NULL)
-			return dt_set_error(dtp, -EINVAL, "library %s depends on library %s, which no "
+			return dt_set_error(dtp->core, -EINVAL, "library %s depends on library %s, which no "
 					    "library directory holds", l->path, l->deps.v[i]);
 		int rc = visit(dtp, ls, d);
 		if (rc < 0)
@@ -165,7 +165,7 @@ static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
 	}
 	l->mark = UL_DONE;
 	if (dt_vec_push(&ls->order, l) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -174,7 +174,7 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 {
 	struct dt_pcb pcb;
 
-	dt_dprintf(dtp, "loading library %s\n", l->path);
+	dt_dprintf(dtp->core, "loading library %s\n", l->path);
 	memset(&pcb, 0, sizeof(pcb));
 	pcb.hdl = dtp;
 	pcb.arena = &dtp->core->arena;
@@ -185,7 +185,7 @@ static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
 	dt_nest_init(&pcb);
 	pcb.src = dt_arena_strdup(&dtp->core->arena, l->text);
 	if (pcb.src == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	pcb.srclen = strlen(pcb.src);
 	if (setjmp(pcb.jb) != 0)
 		return -EINVAL;

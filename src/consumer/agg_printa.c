@@ -19,8 +19,8 @@
 static int print_error(dtrace_hdl_t *dtp, int rc)
 {
 	if (rc == -ENOMEM)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
-	return dt_set_error(dtp, rc, "Data record list does not match statement");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
+	return dt_set_error(dtp->core, rc, "Data record list does not match statement");
 }
 
 static int printa_one(dtrace_hdl_t *dtp, struct dt_strbuf *out, const struct dt_pf_format *fmt,
@@ -151,7 +151,7 @@ int dt_agg_printa(dtrace_hdl_t *dtp, struct dt_strbuf *out, const struct dt_pf_f
 	struct dt_aggprint pc;
 
 	if (naggs < 1 || aggids == NULL)
-		return dt_set_error(dtp, -EINVAL, "Invalid aggregation variable identifier");
+		return dt_set_error(dtp->core, -EINVAL, "Invalid aggregation variable identifier");
 	dt_aggprint_get(dtp, &pc);
 	/* printa() without a format starts with a newline (dt_printa) */
 	if (fmt == NULL)
@@ -176,7 +176,7 @@ static int flush(struct dt_strbuf *sb, FILE *fp)
 static int write_error(dtrace_hdl_t *dtp, int rc)
 {
 	if (rc == -EIO)
-		return dt_set_error(dtp, rc, "write error: %s", strerror(errno));
+		return dt_set_error(dtp->core, rc, "write error: %s", strerror(errno));
 	return print_error(dtp, rc);
 }
 

@@ -167,7 +167,7 @@ int dt_agg_set_syms(dtrace_hdl_t *dtp, const struct dt_pf_syms *syms)
 	struct dt_aggstate *st = state(dtp);
 
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	st->have_syms = syms != NULL;
 	if (syms != NULL)
 		st->syms = *syms;
@@ -179,7 +179,7 @@ int dt_agg_set_source(dtrace_hdl_t *dtp, const struct dt_agg_source *src)
 	struct dt_aggstate *st = state(dtp);
 
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	if (src != NULL) {
 		st->src = *src;
 	} else {
@@ -192,7 +192,7 @@ int dt_agg_set_source(dtrace_hdl_t *dtp, const struct dt_agg_source *src)
 const struct dt_aggdesc *dt_agg_desc(dtrace_hdl_t *dtp, uint32_t aggid)
 {
 	if (aggid >= dtp->descs->aggs.n || dtp->descs->aggs.v[aggid] == NULL) {
-		dt_set_error(dtp, -EINVAL, "Invalid aggregation variable identifier");
+		dt_set_error(dtp->core, -EINVAL, "Invalid aggregation variable identifier");
 		return NULL;
 	}
 	return dtp->descs->aggs.v[aggid];
@@ -234,18 +234,18 @@ static int read_maps(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_a
 
 	memset(s, 0, sizeof(*s));
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	/* The printers read this many words: a shorter value is a layout mismatch. */
 	if (need == 0 || ad->value_size / 8 < need || (ad->nkeys > 0 && ad->keys == NULL))
-		return dt_set_error(dtp, -EINVAL, "aggregation @%s: %s", ad->name,
+		return dt_set_error(dtp->core, -EINVAL, "aggregation @%s: %s", ad->name,
 				    "Data record has incorrect size");
 	dt_aggsnap_init(s, ad, dtp->core->opts.aggpercpu);
 	rc = st->src.read(st->src.ctx, ad, s);
 	if (rc < 0) {
 		dt_aggsnap_free(s);
 		if (rc == -ENOMEM)
-			return dt_set_error(dtp, rc, "Memory allocation failure");
-		return dt_set_error(dtp, rc, "failed to read aggregation @%s: %s", ad->name,
+			return dt_set_error(dtp->core, rc, "Memory allocation failure");
+		return dt_set_error(dtp->core, rc, "failed to read aggregation @%s: %s", ad->name,
 				    strerror(-rc));
 	}
 	dt_aggsnap_finish(s);
@@ -267,7 +267,7 @@ static int view(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsna
 	memset(tmp, 0, sizeof(*tmp));
 	*sp = tmp;
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	/* Sized for every aggregation at once: kept snapshots never move. */
 	if (st->firing.set && dtp->descs->aggs.n > 0 && var(dtp, (uint32_t)dtp->descs->aggs.n - 1) != NULL &&
 	    ad->id < st->nvars)
@@ -311,14 +311,14 @@ int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_ag
 		*s = tmp;
 	} else if (copy_snap(s, v) < 0) {
 		memset(s, 0, sizeof(*s));
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	}
 	st = dtp->out->aggstate;
 	/* Only with the real symbolizer installed (dtrace_go), not a test's. */
 	if (st->have_syms && dtp->out->symbolizer != NULL &&
 	    st->syms.ctx == (void *)dtp->out->symbolizer && dt_aggsnap_symkeys(dtp, s) < 0) {
 		dt_aggsnap_free(s);
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	}
 	dt_aggsnap_finish(s);
 	return 0;
@@ -338,8 +338,8 @@ static const uint8_t **keys_of(const struct dt_aggsnap *s)
 static int source_error(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, const char *what, int rc)
 {
 	if (rc == -ENOMEM)
-		return dt_set_error(dtp, rc, "Memory allocation failure");
-	return dt_set_error(dtp, rc, "failed to %s aggregation @%s: %s", what, ad->name,
+		return dt_set_error(dtp->core, rc, "Memory allocation failure");
+	return dt_set_error(dtp->core, rc, "failed to %s aggregation @%s: %s", what, ad->name,
 			    strerror(-rc));
 }
 
@@ -439,7 +439,7 @@ int dt_agg_normalize(dtrace_hdl_t *dtp, uint32_t aggid, uint64_t n)
 	if (dt_agg_desc(dtp, aggid) == NULL)
 		return dtp->core->err;
 	if ((v = var(dtp, aggid)) == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	v->normal = n;
 	return 0;
 }

@@ -122,9 +122,9 @@ int dt_agg_walk_id(dtrace_hdl_t *dtp, uint32_t aggid, dtrace_aggwalk_f *func, vo
 	dt_vec_free(&w.buckets);
 	dt_aggsnap_free(&s);
 	if (rc == -ECANCELED)
-		return dt_set_error(dtp, rc, "aggregation walk stopped by its callback");
+		return dt_set_error(dtp->core, rc, "aggregation walk stopped by its callback");
 	if (rc < 0)
-		return dt_set_error(dtp, rc, "out of memory");
+		return dt_set_error(dtp->core, rc, "out of memory");
 	return n;
 }
 
@@ -134,7 +134,7 @@ int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f 
 	bool found = false;
 
 	if (func == NULL)
-		return dt_set_error(dtp, -EINVAL, "no aggregation walk function");
+		return dt_set_error(dtp->core, -EINVAL, "no aggregation walk function");
 	dt_agg_forget(dtp);
 	if (name != NULL && name[0] == '@')
 		name++;
@@ -149,6 +149,6 @@ int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f 
 		total += rc;
 	}
 	if (!found && name != NULL)
-		return dt_set_error(dtp, -ENOENT, "no aggregation named @%s", name);
+		return dt_set_error(dtp->core, -ENOENT, "no aggregation named @%s", name);
 	return total;
 }

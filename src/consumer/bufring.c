@@ -60,7 +60,7 @@ static int keep(struct dtrace_hdl *dtp, const void *data, size_t size)
 	if (r == NULL) {
 		r = dtp->out->bufring = calloc(1, sizeof(*r));
 		if (r == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	/* fill: the BPF side counts what fits in bufsize (cg_clause.c); keep all. */
 	if (dtp->core->opts.bufpolicy == DT_BUFPOLICY_RING) {
@@ -78,13 +78,13 @@ static int keep(struct dtrace_hdl *dtp, const void *data, size_t size)
 		size_t cap = r->cap ? r->cap * 2 : 64;
 		struct kept **v = realloc(r->v, cap * sizeof(*v));
 		if (v == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		r->v = v;
 		r->cap = cap;
 	}
 	struct kept *k = malloc(sizeof(*k) + size);
 	if (k == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	k->size = size;
 	memcpy(k->data, data, size);
 	r->v[r->n++] = k;

@@ -63,21 +63,21 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, MAP_RING);
 
 	if (m == NULL)
-		return dt_set_error(dtp, -ENOENT, "ring buffer map missing");
+		return dt_set_error(dtp->core, -ENOENT, "ring buffer map missing");
 	rt->ring = ring_buffer__new(bpf_map__fd(m), on_record, dtp, NULL);
 	if (rt->ring == NULL)
-		return dt_set_error(dtp, -errno, "failed to set up the ring buffer: %s",
+		return dt_set_error(dtp->core, -errno, "failed to set up the ring buffer: %s",
 				    strerror(errno));
 	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	int rc0 = dt_waitset_open(dtp);
 	if (rc0 < 0)
 		return rc0;
 	/* Stacks and symbols in aggregations resolve through the handle's symbolizer. */
 	const struct dt_pf_syms *syms = dt_syms(dtp);
 	if (syms == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	int rc = dt_agg_set_syms(dtp, syms);
 	if (rc < 0)
 		return rc;
@@ -162,7 +162,7 @@ int dt_consume_pending(struct dtrace_hdl *dtp)
 	dt_report_drops(dtp);
 	dt_spec_pass(dtp);
 	if (dtp->out->cb_aborted)
-		return dt_set_error(dtp, -ECANCELED, "stopped by a callback");
+		return dt_set_error(dtp->core, -ECANCELED, "stopped by a callback");
 	return rc < 0 ? rc : 0;
 }
 

@@ -59,7 +59,7 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 	if (out == NULL || sysout == NULL) {
 		free(out);
 		free(sysout);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	dt_sb_init(&line);
 	dt_sb_init(&aggs);
@@ -104,7 +104,7 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 			fwrite(aggs.s, 1, aggs.len, dtp->out->fp);
 	}
 	if (line.oom || aggs.oom)
-		rc = dt_set_error(dtp, -ENOMEM, "out of memory");
+		rc = dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	for (size_t k = 0; k < pd.nactions; k++)
 		dt_sb_free(&out[k]);
 	free(out);

@@ -27,13 +27,13 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 	int err[2];
 
 	if (pipe2(err, O_CLOEXEC) < 0)
-		return dt_set_error(dtp, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
+		return dt_set_error(dtp->core, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
 		close(err[0]), close(err[1]);
-		return dt_set_error(dtp, -e, "failed to execute %s: %s", argv[0], strerror(e));
+		return dt_set_error(dtp->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	if (pid == 0) {
 		close(err[0]);
@@ -61,7 +61,7 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 		}
-		return dt_set_error(dtp, -e, "failed to execute %s: %s", argv[0], strerror(e));
+		return dt_set_error(dtp->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	close(err[0]);
 	dtp->procs->child_pid = pid;
@@ -125,7 +125,7 @@ int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
 			dtp->procs->child_stopped = false;
 			dtp->procs->child_exited = true;
 			dtp->procs->child_status = status;
-			return dt_set_error(dtp, -ESRCH, "process %d exited before its entry point",
+			return dt_set_error(dtp->core, -ESRCH, "process %d exited before its entry point",
 					    (int)pid);
 		}
 		if (!WIFSTOPPED(status))
@@ -163,7 +163,7 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 	dtp->procs->child_stopped = false;
 	dt_syms_track_targets(dtp, 0);
 	if (ptrace(PTRACE_DETACH, dtp->procs->child_pid, NULL, NULL) < 0)
-		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->procs->child_pid,
+		return dt_set_error(dtp->core, -errno, "failed to start pid %d: %s", (int)dtp->procs->child_pid,
 				    strerror(errno));
 	return 0;
 }
@@ -171,9 +171,9 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 {
 	if (kill(pid, 0) < 0 && errno == ESRCH)
-		return dt_set_error(dtp, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
+		return dt_set_error(dtp->core, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
 	if (dt_vec_push(&dtp->procs->grabbed, pid) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	if (dtp->procs->target_pid == 0)
 		dtp->procs->target_pid = pid;
 	return 0;

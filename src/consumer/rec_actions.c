@@ -51,7 +51,7 @@ static void setopt(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char
 	dt_rec_setopt_args(it, data, &name, &val);
 	if (val == NULL)
 		val = "1";
-	if (dt_option_set(dtp, name, val) < 0)
+	if (dt_option_set(dtp->core, name, val) < 0)
 		dt_report_liberr(dtp, data, "couldn't set option \"%s\" to \"%s\": %s", name, val,
 				 dtp->core->errmsg);
 }

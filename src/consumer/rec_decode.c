@@ -220,7 +220,7 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 	if (rd == NULL) {
 		rd = dtp->out->recdec = calloc(1, sizeof(*rd));
 		if (rd == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	dt_datums_reset(&rd->datums);
 	rd->acts.n = rd->arg0.n = rd->out.n = rd->outlen.n = rd->agg0.n = rd->aggnames.n = 0;
@@ -238,7 +238,7 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 	if (rc == 0)
 		rc = dt_datums_finish(&rd->datums);
 	if (rc < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 
 	for (size_t i = 0; i < rd->acts.n; i++) {
 		dtrace_action_t *a = &rd->acts.v[i];

@@ -71,11 +71,11 @@ int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz)
 	struct dt_runtime *rt = dtp->out->rt;
 
 	if (area == NULL || sz < DT_SPEC_AREA_SIZE(dtp->descs->spec_nspec))
-		return dt_set_error(dtp, -ENOENT, "speculation buffers of the BPF object not found");
+		return dt_set_error(dtp->core, -ENOENT, "speculation buffers of the BPF object not found");
 	struct dt_specstate *sp = calloc(1, sizeof(*sp));
 	if (sp == NULL || (sp->ids = calloc(dtp->descs->spec_nspec + 1, sizeof(*sp->ids))) == NULL) {
 		free(sp);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	sp->area = area;
 	sp->nspec = dtp->descs->spec_nspec;

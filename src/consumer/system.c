@@ -24,7 +24,7 @@ int dt_run_system(struct dtrace_hdl *dtp, const char *cmd)
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0)
-		return dt_set_error(dtp, errno, "system(): cannot fork: %s", strerror(errno));
+		return dt_set_error(dtp->core, errno, "system(): cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		/* The command writes where dtrace's output goes (-o). */
 		if (dtp->out->fp != NULL && fileno(dtp->out->fp) != STDOUT_FILENO)
@@ -34,7 +34,7 @@ int dt_run_system(struct dtrace_hdl *dtp, const char *cmd)
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
-			return dt_set_error(dtp, errno, "system(): %s", strerror(errno));
+			return dt_set_error(dtp->core, errno, "system(): %s", strerror(errno));
 	}
 	return 0;
 }
@@ -45,13 +45,13 @@ int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_str
 	char buf[4096];
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return dt_set_error(dtp, errno, "system(): cannot make a pipe: %s", strerror(errno));
+		return dt_set_error(dtp->core, errno, "system(): cannot make a pipe: %s", strerror(errno));
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return dt_set_error(dtp, errno, "system(): cannot fork: %s", strerror(errno));
+		return dt_set_error(dtp->core, errno, "system(): cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		dup2(fds[1], STDOUT_FILENO);
@@ -70,7 +70,7 @@ int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_str
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
-			return dt_set_error(dtp, errno, "system(): %s", strerror(errno));
+			return dt_set_error(dtp->core, errno, "system(): %s", strerror(errno));
 	}
 	return 0;
 }

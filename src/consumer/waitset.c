@@ -42,19 +42,19 @@ int dt_waitset_open(struct dtrace_hdl *dtp)
 	struct dt_waitset *ws = calloc(1, sizeof(*ws));
 
 	if (ws == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	ws->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ws->epfd < 0) {
 		int err = errno;
 		free(ws);
-		return dt_set_error(dtp, -err, "epoll_create1: %s", strerror(err));
+		return dt_set_error(dtp->core, -err, "epoll_create1: %s", strerror(err));
 	}
 	rt->wait = ws;
 	int rc = add(ws, ring_buffer__epoll_fd(rt->ring));
 	if (rc == 0 && dtp->out->wake_fd >= 0)
 		rc = add(ws, dtp->out->wake_fd);
 	if (rc < 0)
-		return dt_set_error(dtp, rc, "epoll_ctl: %s", strerror(-rc));
+		return dt_set_error(dtp->core, rc, "epoll_ctl: %s", strerror(-rc));
 	if (dtp->procs->child_pid != 0)
 		watch_pid(ws, dtp->procs->child_pid);
 	for (size_t i = 0; i < dtp->procs->grabbed.n; i++)

@@ -265,6 +265,6 @@ int dt_ctf_write(struct dtrace_hdl *dtp, int fd, bool dtypes)
 	dt_sb_free(&w.types);
 	dt_vec_free(&w.ents);
 	if (rc < 0)
-		dt_dprintf(dtp, "failed to update CTF cache: %s\n", strerror(-rc));
+		dt_dprintf(dtp->core, "failed to update CTF cache: %s\n", strerror(-rc));
 	return rc;
 }

@@ -42,13 +42,6 @@ struct dtrace_hdl {
 	struct dt_procs *procs;
 };
 
-/* A debugging message (-x debug): DTrace's "libdtrace DEBUG <time>: ..." on stderr. */
-void dt_dprintf(const dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Set a (non-compile) error: message printf-style, returns -err. */
-int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /*
  * After a compile error: add what the system lacks when that explains it
  * (an unavailable provider, no kernel BTF), see syscheck.c.

@@ -51,7 +51,7 @@ static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			}
 			uint32_t key = prp->id;
 			if (bpf_map_update_elem(bpf_map__fd(m), &key, val, BPF_ANY) < 0)
-				return dt_set_error(dtp, -errno, "failed to fill the probe map: %s",
+				return dt_set_error(dtp->core, -errno, "failed to fill the probe map: %s",
 						    strerror(errno));
 		}
 	}
@@ -72,7 +72,7 @@ int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
 		opts.cpu = (__u32)dtp->core->opts.cpu;
 	}
 	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
-		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
+		return dt_set_error(dtp->core, -errno, "failed to run the %s probe: %s",
 				    g->probes.v[0]->desc[3], strerror(errno));
 	return 0;
 }
@@ -86,7 +86,7 @@ static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		return 0;
 	rt->vtime_link = bpf_program__attach_raw_tracepoint(p, DT_VTIME_TP);
 	if (rt->vtime_link == NULL)
-		return dt_set_error(dtp, -errno, "failed to attach vtimestamp's program to the %s "
+		return dt_set_error(dtp->core, -errno, "failed to attach vtimestamp's program to the %s "
 				    "raw tracepoint: %s", DT_VTIME_TP, strerror(errno));
 	return 0;
 }
@@ -102,7 +102,7 @@ static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *lin
 	int rc = bo_open(linked, linkedsz, &rt->obj, err, sizeof(err));
 
 	if (rc < 0)
-		return dt_set_error(dtp, rc, "%s", err);
+		return dt_set_error(dtp->core, rc, "%s", err);
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
 		if (g->fn == NULL || g->mech->prepare == NULL)
@@ -134,7 +134,7 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	free(elf);
 	if (rc < 0) {
 		free(linked);
-		return dt_set_error(dtp, rc, "%s", err);
+		return dt_set_error(dtp->core, rc, "%s", err);
 	}
 	/* A refused program whose log did not fit: again, with bpflogsize for its log. */
 	for (;;) {
@@ -167,7 +167,7 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		}
 		/* Each clause is a BPF function of its probe's program. */
 		if (nclauses > 0 && strstr(err, "too many subprograms") != NULL)
-			return dt_set_error(dtp, -E2BIG, "failed to enable '%s': %zu clauses: the "
+			return dt_set_error(dtp->core, -E2BIG, "failed to enable '%s': %zu clauses: the "
 					    "kernel allows at most %d BPF functions in one program "
 					    "(one per clause of a probe, and the run-time functions "
 					    "they call)", what, nclauses, BPF_MAX_SUBPROGS);
@@ -176,11 +176,11 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		if (failed == NULL && rc != -EPERM && (mrc = dt_map_refused_error(dtp, rt->obj, rc)) < 0)
 			return mrc;
 		if (rc == -EPERM)
-			return dt_set_error(dtp, rc, "failed to enable '%s': %s (the kernel refused "
+			return dt_set_error(dtp->core, rc, "failed to enable '%s': %s (the kernel refused "
 					    "BPF: run as root, or with CAP_BPF and CAP_PERFMON; in a "
 					    "container, seccomp or a security module may block bpf())",
 					    what, err);
-		return dt_set_error(dtp, rc, "failed to enable '%s': %s", what, err);
+		return dt_set_error(dtp->core, rc, "failed to enable '%s': %s", what, err);
 	}
 	return 0;
 }
@@ -192,10 +192,10 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 static int dt_check_bufsize(struct dtrace_hdl *dtp)
 {
 	if (dtp->core->opts.bufsize <= 0)
-		return dt_set_error(dtp, -EINVAL, "Enabling exceeds size of buffer");
+		return dt_set_error(dtp->core, -EINVAL, "Enabling exceeds size of buffer");
 	/* The ring is a power of two the kernel caps at 2g: say so rather than shrink it. */
 	if (dtp->core->opts.bufsize > (INT64_C(1) << 31))
-		return dt_set_error(dtp, -E2BIG,
+		return dt_set_error(dtp->core, -E2BIG,
 				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
 				    (long long)dtp->core->opts.bufsize);
 	/* END first: with bufpolicy=fill its records must fit (DTrace keeps room for them). */
@@ -207,7 +207,7 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 		for (size_t j = 0; j < st->probes.n; j++) {
 			struct dt_probe *prp = st->probes.v[j];
 			if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "END") == 0)
-				return dt_set_error(dtp, -ENOSPC,
+				return dt_set_error(dtp->core, -ENOSPC,
 						    "END enablings exceed size of principal buffer");
 		}
 	}
@@ -219,7 +219,7 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 		const struct dt_stmt *st = dtp->cc->stmts.v[i];
 		if (st->rdesc != NULL &&
 		    dtp->core->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
-			return dt_set_error(dtp, -ENOSPC, "Enabling exceeds size of buffer");
+			return dt_set_error(dtp->core, -ENOSPC, "Enabling exceeds size of buffer");
 	}
 	return 0;
 }
@@ -230,13 +230,13 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	int rc;
 
 	if (dtp->core->active)
-		return dt_set_error(dtp, -EBUSY, "tracing is already active");
+		return dt_set_error(dtp->core, -EBUSY, "tracing is already active");
 	if (dtp->cc->obj == NULL || dtp->cc->stmts.n == 0)
-		return dt_set_error(dtp, -EINVAL, "no probes specified");
+		return dt_set_error(dtp->core, -EINVAL, "no probes specified");
 	/* system(), raise(), stop(), chill(), freopen(), copyout() ... only with -w. */
 	for (size_t i = 0; i < dtp->cc->stmts.n && !dtp->core->opts.destructive; i++)
 		if (dtp->cc->stmts.v[i]->destructive)
-			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
+			return dt_set_error(dtp->core, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
 	if ((rc = dt_check_bufsize(dtp)) < 0)
@@ -249,12 +249,12 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		rlim_t v = dtp->core->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->core->opts.lockmem;
 		struct rlimit lim = { v, v };
 		if (setrlimit(RLIMIT_MEMLOCK, &lim) < 0)
-			dt_dprintf(dtp, "cannot set the locked-memory limit to %lld: %s\n",
+			dt_dprintf(dtp->core, "cannot set the locked-memory limit to %lld: %s\n",
 				   (long long)dtp->core->opts.lockmem, strerror(errno));
 	}
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	dtp->out->rt = rt;
 	rt->cpuinfo_fd = -1;
 	if ((rc = dt_cg_programs(dtp, rt)) < 0 || (rc = load(dtp, rt)) < 0)
@@ -265,7 +265,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 			continue;
 		g->prog = bpf_object__find_program_by_name(rt->obj, g->fn->name);
 		if (g->prog == NULL) {
-			rc = dt_set_error(dtp, -ENOENT, "program %s missing after load", g->fn->name);
+			rc = dt_set_error(dtp->core, -ENOENT, "program %s missing after load", g->fn->name);
 			goto fail;
 		}
 	}
@@ -273,7 +273,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt->state = bo_bss_var(rt->obj, "dt_state", &sz);
 	rt->walloff = bo_bss_var(rt->obj, "dt_walloff", &sz);
 	if (rt->state == NULL || rt->walloff == NULL) {
-		rc = dt_set_error(dtp, -ENOENT, "global data of the BPF object not found");
+		rc = dt_set_error(dtp->core, -ENOENT, "global data of the BPF object not found");
 		goto fail;
 	}
 	struct timespec real, mono;

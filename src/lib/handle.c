@@ -106,11 +106,11 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 		for (size_t i = 0; i < n; i++)
 			name[i] = (char)tolower((unsigned char)(*e)[11 + i]);
 		name[n] = '\0';
-		dt_option_set(dtp, name, eq + 1);
+		dt_option_set(dtp->core, name, eq + 1);
 	}
 	dtp->core->err = 0;
 	dtp->core->errmsg[0] = '\0';
-	dt_dprintf(dtp, "detected %ld CPUs online\n", sysconf(_SC_NPROCESSORS_ONLN));
+	dt_dprintf(dtp->core, "detected %ld CPUs online\n", sysconf(_SC_NPROCESSORS_ONLN));
 	return dtp;
 }
 
@@ -165,23 +165,9 @@ int dtrace_errno(const dtrace_hdl_t *dtp)
 	return dtp->core->err;
 }
 
-int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err > 0)
-		err = -err;
-	dtp->core->err = err;
-	dtp->core->errtag[0] = '\0';
-	va_start(ap, fmt);
-	vsnprintf(dtp->core->errmsg, sizeof(dtp->core->errmsg), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 int dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 {
-	return dt_option_set(dtp, name, value);
+	return dt_option_set(dtp->core, name, value);
 }
 
 int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
@@ -214,7 +200,7 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
 		*valp = o->flowindent;
 		return 0;
 	}
-	return dt_option_get(dtp, name, valp);
+	return dt_option_get(dtp->core, name, valp);
 }
 
 int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
@@ -222,14 +208,14 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 
 	if (v == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		v[i] = strdup(argv[i]);
 		if (v[i] == NULL) {
 			while (i-- > 0)
 				free(v[i]);
 			free(v);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		}
 	}
 	for (int i = 0; i < dtp->cc->argc; i++)

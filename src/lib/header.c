@@ -174,6 +174,6 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 	}
 	fprintf(fp, "#endif\n\n#ifdef\t__cplusplus\n}\n#endif\n\n#endif\t/* %s */\n", guard);
 	if (ferror(fp))
-		return dt_set_error(dtp, -EIO, "failed to write header file %s", fname);
+		return dt_set_error(dtp->core, -EIO, "failed to write header file %s", fname);
 	return 0;
 }

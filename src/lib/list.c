@@ -30,9 +30,9 @@ int dtrace_probe_iter(dtrace_hdl_t *dtp, const char *desc, enum dtrace_pspec kin
 	memset(&pd, 0, sizeof(pd));
 	pd.prov = pd.mod = pd.func = pd.name = "";
 	if (desc != NULL)
-		return dt_set_error(dtp, -EINVAL, "descriptions must be compiled first");
+		return dt_set_error(dtp->core, -EINVAL, "descriptions must be compiled first");
 	if (dt_probes_populate_all(dtp) < 0)
-		return dt_set_error(dtp, -EIO, "failed to list probes");
+		return dt_set_error(dtp->core, -EIO, "failed to list probes");
 	return dt_probe_match(dtp, &pd, list_one, &lc);
 }
 

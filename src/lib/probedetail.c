@@ -74,7 +74,7 @@ int dtrace_probe_detail(dtrace_hdl_t *dtp, uint32_t id, dtrace_probedetail_t *pd
 
 	memset(pd, 0, sizeof(*pd));
 	if (prp == NULL)
-		return dt_set_error(dtp, -ENOENT, "no probe %u", id);
+		return dt_set_error(dtp->core, -ENOENT, "no probe %u", id);
 	/* As DTrace: what dt_probe_info() says of the probe's own description. */
 	struct dt_attr da;
 	const struct dt_pattr *ctx;

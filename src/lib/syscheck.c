@@ -50,7 +50,7 @@ static int check_privileges(dtrace_hdl_t *dtp)
 		return 0;	/* allowed, or cannot tell: the kernel decides */
 	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0)
 		exe[n] = '\0';
-	return dt_set_error(dtp, -EPERM,
+	return dt_set_error(dtp->core, -EPERM,
 			    "DTrace requires additional privileges: run as root, or grant "
 			    "CAP_BPF and CAP_PERFMON (and CAP_DAC_READ_SEARCH for the syscall "
 			    "and sdt providers), e.g. setcap "
@@ -70,7 +70,7 @@ static int check_lockdown(dtrace_hdl_t *dtp)
 	fclose(fp);
 	if (strstr(buf, "[confidentiality]") == NULL)
 		return 0;
-	return dt_set_error(dtp, -EPERM,
+	return dt_set_error(dtp->core, -EPERM,
 			    "the kernel is locked down in confidentiality mode (%s), which "
 			    "forbids BPF programs to read kernel memory: boot with "
 			    "lockdown=integrity or lockdown=none (with Secure Boot, the kernel "

@@ -18,11 +18,11 @@ int dt_group_link(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_link *l, con
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
-		return dt_set_error(dtp, -err, "%s: %s", what, strerror(err));
+		return dt_set_error(dtp->core, -err, "%s: %s", what, strerror(err));
 	}
 	if (dt_vec_push(&g->links, l) < 0) {
 		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -188,7 +188,7 @@ static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		attached++;
 	}
 	if (attached == 0)
-		return dt_set_error(dtp, -EINVAL, "failed to attach %s: the kernel refuses to trace "
+		return dt_set_error(dtp->core, -EINVAL, "failed to attach %s: the kernel refuses to trace "
 				    "any of the %zu functions", ret ? "kretprobes" : "kprobes",
 				    g->probes.n);
 	return 0;
@@ -249,7 +249,7 @@ static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, s
 		return rc < 0 ? rc : multi_range(dtp, g, m, mid, hi);
 	}
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[lo]);
-	return dt_set_error(dtp, -err, "failed to attach kprobe_multi to %s`%s%s: %s",
+	return dt_set_error(dtp->core, -err, "failed to attach kprobe_multi to %s`%s%s: %s",
 			    f->mod->name, f->name, hi - lo > 1 ? " and other functions" : "",
 			    strerror(err));
 }
@@ -266,7 +266,7 @@ static int kprobe_multi_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	int rc = 0;
 
 	if (m.addrs == NULL || m.syms == NULL || m.cookies == NULL) {
-		rc = dt_set_error(dtp, -ENOMEM, "out of memory");
+		rc = dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -278,7 +278,7 @@ static int kprobe_multi_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	}
 	rc = multi_range(dtp, g, &m, 0, n);
 	if (rc == 0 && m.attached == 0)
-		rc = dt_set_error(dtp, -EINVAL, "failed to attach kprobe_multi: the kernel refuses "
+		rc = dt_set_error(dtp->core, -EINVAL, "failed to attach kprobe_multi: the kernel refuses "
 				  "to trace any of the %zu functions", n);
 out:
 	free(m.addrs);

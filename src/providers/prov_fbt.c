@@ -228,19 +228,19 @@ static const struct dt_mech *forced(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struc
 		if (strcmp(want, k == FBT_FENTRY ? "fentry" : kind_names[k]) != 0)
 			continue;
 		if (!dt_fbt_feature(dtp, fbt, (enum fbt_kind)k, FBT_FUNC(g->probes.v[0]))) {
-			dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: fbtmech=%s: %s", want,
+			dt_set_error(dtp->core, -ENOTSUP, "cannot enable fbt probes: fbtmech=%s: %s", want,
 				     fbt->feat[k].why);
 			return NULL;
 		}
 		const struct fbt_func *bad = k == FBT_FENTRY ? no_fentry(g) : NULL;
 		if (bad != NULL) {
-			dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: fbtmech=fentry: %s",
+			dt_set_error(dtp->core, -ENOTSUP, "cannot enable fbt probes: fbtmech=fentry: %s",
 				     no_fentry_why(fbt, bad));
 			return NULL;
 		}
 		return mech((enum fbt_kind)k, g);
 	}
-	dt_set_error(dtp, -EINVAL,
+	dt_set_error(dtp->core, -EINVAL,
 		     "invalid fbtmech '%s': expected auto, fentry, kprobe_multi or kprobe", want);
 	return NULL;
 }
@@ -252,7 +252,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	const struct fbt_func *sample = FBT_FUNC(g->probes.v[0]);
 
 	if (fbt == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	bool fentry_ok = no_fentry(g) == NULL;
@@ -267,7 +267,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	/* Wide, but trampolines are all there is: one program per function. */
 	bool fentry = !kprobe && fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample);
 	if ((kprobe || fentry) && g->probes.n > SINGLE_MAX_PROBES) {
-		dt_set_error(dtp, -E2BIG, "cannot enable fbt probes: %zu functions would need a %s "
+		dt_set_error(dtp->core, -E2BIG, "cannot enable fbt probes: %zu functions would need a %s "
 			     "each, which take seconds to attach and minutes to detach (%s: %s); "
 			     "at most %d are enabled this way unless -x fbtmech=%s insists",
 			     g->probes.n, kprobe ? "kprobe" : "trampoline",
@@ -292,7 +292,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		}
 		dt_sb_printf(&sb, "%s%s: %s", k ? "; " : "", kind_names[k], why ? why : "?");
 	}
-	dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: %s", sb.oom ? "out of memory" : sb.s);
+	dt_set_error(dtp->core, -ENOTSUP, "cannot enable fbt probes: %s", sb.oom ? "out of memory" : sb.s);
 	dt_sb_free(&sb);
 	return NULL;
 }

@@ -126,7 +126,7 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	struct dt_uprobe *up = dt_arena_zalloc(&dtp->core->arena, sizeof(*up));
 	struct dt_usite *s = dt_arena_zalloc(&dtp->core->arena, sizeof(*s));
 	if (up == NULL || s == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	up->pid = c->up->pid;
 	up->kind = kind;
 	up->obj = o;
@@ -136,7 +136,7 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	s->off = foff;
 	s->entry = kind != DT_UPROBE_RETURN && off == 0;
 	if (dt_probe_add_named(dtp, &dt_prov_pid, c->prov, o->name, sym->name, name, 0, up) == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -348,7 +348,7 @@ static int absolute(struct pid_ctx *c)
 	/* The address is the process's: the executable's link-time address is that less its bias. */
 	struct dt_elf_sym *sym = dt_arena_zalloc(&c->dtp->core->arena, sizeof(*sym));
 	if (sym == NULL)
-		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+		return dt_set_error(c->dtp->core, -ENOMEM, "out of memory");
 	sym->name = "-";
 	sym->addr = addr - (uint64_t)dt_uobj_bias(o);
 	sym->size = 1;

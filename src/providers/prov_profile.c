@@ -182,7 +182,7 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 			if (fd < 0) {
 				if (!tick && errno == ENODEV)
 					continue;	/* offline CPU */
-				return dt_set_error(dtp, -errno,
+				return dt_set_error(dtp->core, -errno,
 						    "failed to create perf event for %s on CPU %d: %s",
 						    prp->desc[3], cpu, strerror(errno));
 			}

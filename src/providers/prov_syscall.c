@@ -294,7 +294,7 @@ static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
 	};
 
 	if (m.name == NULL || dt_vec_push(&dtp->cc->obj->maps, m) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	g->priv = (void *)m.name;
 	return 0;
 }
@@ -304,13 +304,13 @@ static int raw_fill_maps(dtrace_hdl_t *dtp, struct dt_group *g)
 	struct bpf_map *map = bpf_object__find_map_by_name(dt_runtime_object(dtp), g->priv);
 
 	if (map == NULL)
-		return dt_set_error(dtp, -ENOENT, "syscall dispatch map missing");
+		return dt_set_error(dtp->core, -ENOENT, "syscall dispatch map missing");
 	for (size_t i = 0; i < g->probes.n; i++) {
 		uint32_t nr = (uint32_t)g->probes.v[i]->data, id = g->probes.v[i]->id;
 		if (nr >= NR_MAX)
 			continue;
 		if (bpf_map_update_elem(bpf_map__fd(map), &nr, &id, BPF_ANY) < 0)
-			return dt_set_error(dtp, -errno, "failed to fill the syscall dispatch map: %s",
+			return dt_set_error(dtp->core, -errno, "failed to fill the syscall dispatch map: %s",
 					    strerror(errno));
 	}
 	return 0;

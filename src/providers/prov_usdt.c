@@ -73,14 +73,14 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 	if (prp == NULL) {
 		u = dt_arena_zalloc(&dtp->core->arena, sizeof(*u));
 		if (u == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		u->pid = up->pid;
 		u->kind = DT_UPROBE_USDT;
 		u->obj = o;
 		u->types = dt_elf_usdt_types(e, n->provider, n->name);
 		prp = dt_probe_add_named(dtp, &dt_prov_usdt, prov, o->name, func, name, 0, u);
 		if (prp == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	}
 	u = (struct dt_uprobe *)prp->priv;
 	struct dt_usite **tail = &u->sites;
@@ -89,7 +89,7 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 			return 0;	/* seen for an earlier description */
 	struct dt_usite *s = dt_arena_zalloc(&dtp->core->arena, sizeof(*s));
 	if (s == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	s->off = off;
 	s->ref_ctr = ref;
 	s->args = n->args;

@@ -296,7 +296,7 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 		if (fd < 0 && errno == ENODEV)
 			continue;	/* offline CPU */
 		if (fd < 0)
-			return dt_set_error(dtp, -errno, "failed to create the clock tick on CPU %d: %s",
+			return dt_set_error(dtp->core, -errno, "failed to create the clock tick on CPU %d: %s",
 					    cpu, strerror(errno));
 		struct bpf_link *l = bpf_program__attach_perf_event(g->prog, fd);
 		if (l == NULL) {

@@ -99,7 +99,7 @@ int dt_uprobe_prepare(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program 
 {
 	(void)g;
 	if (bpf_program__set_expected_attach_type(prog, ATTACH_UPROBE_MULTI) < 0)
-		return dt_set_error(dtp, -EINVAL, "cannot make a uprobe_multi program");
+		return dt_set_error(dtp->core, -EINVAL, "cannot make a uprobe_multi program");
 	return 0;
 }
 
@@ -141,9 +141,9 @@ static int fail(struct attach_ctx *c, const struct place *p, int err)
 
 	dt_probe_fullname(p->prp, name, sizeof(name));
 	if (err == ESRCH)
-		return dt_set_error(c->dtp, -err, "failed to enable '%s': process %d has exited", name,
+		return dt_set_error(c->dtp->core, -err, "failed to enable '%s': process %d has exited", name,
 				    (int)up->pid);
-	return dt_set_error(c->dtp, -err, "failed to enable '%s': uprobe at %s+0x%llx: %s", name,
+	return dt_set_error(c->dtp->core, -err, "failed to enable '%s': uprobe at %s+0x%llx: %s", name,
 			    up->obj->path, (unsigned long long)p->site->off,
 			    strerror(err == ENOTSUPP_KERNEL ? EOPNOTSUPP : err));
 }
@@ -185,7 +185,7 @@ static int attach_multi(struct attach_ctx *c, const struct place *p, size_t n)
 	bool refs = false;
 
 	if (a == NULL)
-		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+		return dt_set_error(c->dtp->core, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		a[i] = p[i].site->off;
 		a[n + i] = p[i].site->ref_ctr;
@@ -199,7 +199,7 @@ static int attach_multi(struct attach_ctx *c, const struct place *p, size_t n)
 	if (fd >= 0) {
 		if (dt_vec_push(&c->g->fds, fd) < 0) {
 			close(fd);
-			return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+			return dt_set_error(c->dtp->core, -ENOMEM, "out of memory");
 		}
 		c->attached += n;
 		return 0;
@@ -248,7 +248,7 @@ int dt_uprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 			struct place p = { prp, s, cookie | (s->entry ? DT_UPROBE_COOKIE_ENTRY : 0) };
 			if (dt_vec_push(&places, p) < 0) {
 				dt_vec_free(&places);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
+				return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 			}
 		}
 	}

@@ -115,7 +115,7 @@ static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
 	char *text = dt_read_file(path, NULL);
 	if (text == NULL) {
 		int err = errno == ENOENT ? ESRCH : errno;
-		return dt_set_error(dtp, -err, "failed to read the mappings of process %d: %s",
+		return dt_set_error(dtp->core, -err, "failed to read the mappings of process %d: %s",
 				    (int)up->pid, strerror(err));
 	}
 	int rc = 0;
@@ -137,7 +137,7 @@ static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
 			rc = add_obj(up, &m, exe.st_dev, exe.st_ino);
 	}
 	free(text);
-	return rc < 0 ? dt_set_error(dtp, rc, "out of memory") : 0;
+	return rc < 0 ? dt_set_error(dtp->core, rc, "out of memory") : 0;
 }
 
 struct dt_uprocs *dt_uprocs(dtrace_hdl_t *dtp)
@@ -156,7 +156,7 @@ int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp)
 
 	*upp = NULL;
 	if (c == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->v.n; i++) {
 		if (c->v.v[i]->pid == pid) {
 			*upp = c->v.v[i];
@@ -164,17 +164,17 @@ int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp)
 		}
 	}
 	if (kill(pid, 0) < 0 && errno == ESRCH)
-		return dt_set_error(dtp, -ESRCH, "failed to grab process %d", (int)pid);
+		return dt_set_error(dtp->core, -ESRCH, "failed to grab process %d", (int)pid);
 	int rc = dt_proc_run_to_entry(dtp, pid);
 	if (rc < 0)
 		return rc;
 	struct dt_uproc *up = calloc(1, sizeof(*up));
 	if (up == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	up->pid = pid;
 	if ((rc = read_maps(dtp, up)) < 0 || (rc = dt_vec_push(&c->v, up)) < 0) {
 		uproc_free(up);
-		return rc == -ENOMEM ? dt_set_error(dtp, rc, "out of memory") : rc;
+		return rc == -ENOMEM ? dt_set_error(dtp->core, rc, "out of memory") : rc;
 	}
 	*upp = up;
 	return 0;

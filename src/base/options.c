@@ -8,13 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/core.h"
 #include "base/optval.h"
-#include "lib/dt_impl.h"
 
 enum optclass {
 	OC_COMPILE,	/* compile-time: not readable with dtrace_getopt() in DTrace */
@@ -259,18 +260,18 @@ bool dt_option_is_runtime(const char *name)
 	return d != NULL && d->cls == OC_RUNTIME;
 }
 
-static int badval(struct dtrace_hdl *dtp)
+static int badval(struct dt_core *core)
 {
-	return dt_set_error(dtp, -EINVAL, "Invalid value for specified option");
+	return dt_set_error(core, -EINVAL, "Invalid value for specified option");
 }
 
-static int nomem(struct dtrace_hdl *dtp)
+static int nomem(struct dt_core *core)
 {
-	return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	return dt_set_error(core, -ENOMEM, "Memory allocation failure");
 }
 
 /* Add prefix + value to a list option (-D/-U/-I arguments, -L directories). */
-static int append(struct dtrace_hdl *dtp, char ***v, int *n, const char *prefix, const char *value)
+static int append(struct dt_core *core, char ***v, int *n, const char *prefix, const char *value)
 {
 	char **nv = realloc(*v, sizeof(char *) * (size_t)(*n + 1));
 	char *s = NULL;
@@ -278,17 +279,17 @@ static int append(struct dtrace_hdl *dtp, char ***v, int *n, const char *prefix,
 	if (nv != NULL)
 		*v = nv;
 	if (nv == NULL || asprintf(&s, "%s%s", prefix, value) < 0)
-		return nomem(dtp);
+		return nomem(core);
 	(*v)[(*n)++] = s;
 	return 0;
 }
 
-static int set_string(struct dtrace_hdl *dtp, char **sp, const char *value)
+static int set_string(struct dt_core *core, char **sp, const char *value)
 {
 	char *s = strdup(value);
 
 	if (s == NULL)
-		return nomem(dtp);
+		return nomem(core);
 	free(*sp);
 	*sp = s;
 	return 0;
@@ -307,40 +308,40 @@ static const struct word *find_word(const struct optdef *d, const char *value)
  * version=M.m[.u]: a D version DTrace defines, no later than this
  * compiler's or than a version asked for before (versions only go down).
  */
-static int set_version(struct dtrace_hdl *dtp, const char *value)
+static int set_version(struct dt_core *core, const char *value)
 {
 	uint32_t v;
 
 	if (value == NULL)
-		return badval(dtp);
+		return badval(core);
 	if (dt_optval_version(value, &v) < 0)
-		return dt_set_error(dtp, -EINVAL, "Version is not properly formatted or is too large");
+		return dt_set_error(core, -EINVAL, "Version is not properly formatted or is too large");
 	if (!dt_version_defined(v))
-		return dt_set_error(dtp, -ENOTSUP, "Requested version is not supported by compiler");
-	if (v > dtp->core->opts.vmax)
-		return dt_set_error(dtp, -EINVAL, "Requested version conflicts with earlier setting");
-	dtp->core->opts.vmax = v;
+		return dt_set_error(core, -ENOTSUP, "Requested version is not supported by compiler");
+	if (v > core->opts.vmax)
+		return dt_set_error(core, -EINVAL, "Requested version conflicts with earlier setting");
+	core->opts.vmax = v;
 	return 0;
 }
 
-static int set_sizes(struct dtrace_hdl *dtp, const struct optdef *d, const char *value,
+static int set_sizes(struct dt_core *core, const struct optdef *d, const char *value,
 		     int64_t *p)
 {
 	int64_t v = 0;
 
 	if (value != NULL && dt_optval_size(value, &v) < 0)
-		return badval(dtp);
+		return badval(core);
 	switch (d->kind) {
 	case OK_STRSIZE:
 		/* The smallest string holds DTrace's two-byte NULL-string mark. */
 		if (value == NULL || v < 2)
-			return badval(dtp);
+			return badval(core);
 		if (v > UINT32_MAX)
-			return dt_set_error(dtp, -EOVERFLOW, "%s", strerror(EOVERFLOW));
+			return dt_set_error(core, -EOVERFLOW, "%s", strerror(EOVERFLOW));
 		/* Strings live in BPF scratch and maps: larger ones cannot be loaded. */
 		if (v > 65536)
-			return badval(dtp);
-		dtp->core->types.t_string->size = (uint32_t)v;
+			return badval(core);
+		core->types.t_string->size = (uint32_t)v;
 		break;
 	case OK_CLAMPSIZE:
 		if (value == NULL || v <= 0 || v > d->aux)
@@ -354,9 +355,9 @@ static int set_sizes(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 	return 0;
 }
 
-static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char *value)
+static int set_value(struct dt_core *core, const struct optdef *d, const char *value)
 {
-	struct dt_options *o = &dtp->core->opts;
+	struct dt_options *o = &core->opts;
 	char *base = (char *)o;
 	int64_t *ip = (int64_t *)(base + d->off);
 	bool *bp = (bool *)(base + d->off);
@@ -367,7 +368,7 @@ static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 	case OK_CFLAG:
 	case OK_CFLAG_OFF:
 		if (value != NULL)
-			return badval(dtp);
+			return badval(core);
 		*bp = d->kind == OK_CFLAG;
 		return 0;
 	case OK_ANYFLAG:
@@ -375,21 +376,21 @@ static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 		return 0;
 	case OK_RTFLAG:
 		if ((on = dt_optval_flag(value, &v)) < 0)
-			return badval(dtp);
+			return badval(core);
 		*bp = on == 1;
 		return 0;
 	case OK_RTINT:
 		if ((on = dt_optval_flag(value, &v)) < 0)
-			return badval(dtp);
+			return badval(core);
 		*ip = on == 1 ? v : d->aux;
 		return 0;
 	case OK_SIZE:
 	case OK_STRSIZE:
 	case OK_CLAMPSIZE:
-		return set_sizes(dtp, d, value, ip);
+		return set_sizes(core, d, value, ip);
 	case OK_LOCKMEM:
 		if (value == NULL)
-			return badval(dtp);
+			return badval(core);
 		/* As DTrace: a size it cannot read leaves the limit alone, silently. */
 		if (strcmp(value, "unlimited") == 0)
 			*ip = INT64_MAX;
@@ -398,73 +399,73 @@ static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 		return 0;
 	case OK_PREALLOC:
 		if (value == NULL || dt_optval_size(value, &v) < 0)
-			return badval(dtp);
+			return badval(core);
 		return 0;
 	case OK_RATE:
 		v = 0;
 		if (value != NULL && dt_optval_rate(value, &v) < 0)
-			return badval(dtp);
+			return badval(core);
 		*ip = v;
 		return 0;
 	case OK_WORD:
 	case OK_OURWORD: {
 		const struct word *w = find_word(d, value);
 		if (w == NULL)
-			return badval(dtp);
+			return badval(core);
 		if (d->kind == OK_OURWORD)
-			return set_string(dtp, (char **)(base + d->off), w->word);
+			return set_string(core, (char **)(base + d->off), w->word);
 		if (d->off != 0)
 			*ip = w->value;
 		return 0;
 	}
 	case OK_ATOI:
 		if (value == NULL || (v = atoi(value)) < d->aux)
-			return badval(dtp);
+			return badval(core);
 		*ip = v;
 		return 0;
 	case OK_IREGS:
 		/* DTrace generates code for exactly its 8 registers: fewer cannot do. */
 		if (value == NULL || (v = atoi(value)) <= 0 || v > 8)
-			return badval(dtp);
+			return badval(core);
 		if (v < 8)
-			return dt_set_error(dtp, -ENOSPC, "Insufficient registers to generate code");
+			return dt_set_error(core, -ENOSPC, "Insufficient registers to generate code");
 		*ip = v;
 		return 0;
 	case OK_STRING:
 		if (value == NULL)
-			return badval(dtp);
-		return set_string(dtp, (char **)(base + d->off), value);
+			return badval(core);
+		return set_string(core, (char **)(base + d->off), value);
 	case OK_CPPARG:
 		if (value == NULL)
-			return badval(dtp);
-		return append(dtp, &o->cppargs, &o->ncppargs, d->prefix, value);
+			return badval(core);
+		return append(core, &o->cppargs, &o->ncppargs, d->prefix, value);
 	case OK_CPPARGS: {
 		if (value == NULL)
-			return badval(dtp);
+			return badval(core);
 		char *copy = strdup(value), *save = NULL;
 		if (copy == NULL)
-			return nomem(dtp);
+			return nomem(core);
 		int rc = 0;
 		for (char *a = strtok_r(copy, "\f\n\r\t\v ", &save); a != NULL && rc == 0;
 		     a = strtok_r(NULL, "\f\n\r\t\v ", &save))
-			rc = append(dtp, &o->cppargs, &o->ncppargs, "", a);
+			rc = append(core, &o->cppargs, &o->ncppargs, "", a);
 		free(copy);
 		return rc;
 	}
 	case OK_CPPHDRS:
 		if (value != NULL)
-			return badval(dtp);
-		return append(dtp, &o->cppargs, &o->ncppargs, "", "-H");
+			return badval(core);
+		return append(core, &o->cppargs, &o->ncppargs, "", "-H");
 	case OK_LIBDIR:
 		if (value == NULL)
-			return badval(dtp);
-		return append(dtp, &o->libdirs, &o->nlibdirs, "", value);
+			return badval(core);
+		return append(core, &o->libdirs, &o->nlibdirs, "", value);
 	case OK_TYPEFILE: {
 		if (value == NULL)
-			return badval(dtp);
+			return badval(core);
 		int fd = open(value, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
 		if (fd < 0)
-			return dt_set_error(dtp, -errno, "%s", strerror(errno));
+			return dt_set_error(core, -errno, "%s", strerror(errno));
 		int *fp = (int *)(base + d->off);
 		if (*fp >= 0)
 			close(*fp);
@@ -474,49 +475,49 @@ static int set_value(struct dtrace_hdl *dtp, const struct optdef *d, const char 
 	case OK_AMIN: {
 		struct dt_attr a;
 		if (value == NULL || dt_str2attr(value, &a) < 0)
-			return badval(dtp);
+			return badval(core);
 		o->amin = a;
 		o->amin_set = true;
 		return 0;
 	}
 	case OK_VERSION:
-		return set_version(dtp, value);
+		return set_version(core, value);
 	}
-	return badval(dtp);
+	return badval(core);
 }
 
-int dt_option_set_from(struct dtrace_hdl *dtp, const char *name, const char *value,
+int dt_option_set_from(struct dt_core *core, const char *name, const char *value,
 		       bool from_program)
 {
 	const struct optdef *d = find(name);
 
 	if (d == NULL)
-		return dt_set_error(dtp, -ENOENT, "Invalid option name");
+		return dt_set_error(core, -ENOENT, "Invalid option name");
 	/* Only dynamic options may change once tracing has started. */
-	if (d->cls == OC_RUNTIME && dtp->core->active)
-		return dt_set_error(dtp, -EBUSY, "Operation illegal when tracing is active");
+	if (d->cls == OC_RUNTIME && core->active)
+		return dt_set_error(core, -EBUSY, "Operation illegal when tracing is active");
 	if (from_program && d->restricted) {
 		/* DTrace checks the value's presence first, then where it comes from. */
 		bool needs_value = d->kind != OK_CPPHDRS;
 		if ((value == NULL) == needs_value)
-			return badval(dtp);
-		return dt_set_error(dtp, -EINVAL, "Option cannot be used from within a D program");
+			return badval(core);
+		return dt_set_error(core, -EINVAL, "Option cannot be used from within a D program");
 	}
-	return set_value(dtp, d, value);
+	return set_value(core, d, value);
 }
 
-int dt_option_set(struct dtrace_hdl *dtp, const char *name, const char *value)
+int dt_option_set(struct dt_core *core, const char *name, const char *value)
 {
-	return dt_option_set_from(dtp, name, value, false);
+	return dt_option_set_from(core, name, value, false);
 }
 
-int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
+int dt_option_get(struct dt_core *core, const char *name, int64_t *valp)
 {
 	const struct optdef *d = find(name);
-	const char *base = (const char *)&dtp->core->opts;
+	const char *base = (const char *)&core->opts;
 
 	if (d == NULL)
-		return dt_set_error(dtp, -ENOENT, "Invalid option name");
+		return dt_set_error(core, -ENOENT, "Invalid option name");
 	switch (d->kind) {
 	case OK_CFLAG:
 	case OK_CFLAG_OFF:
@@ -552,5 +553,5 @@ int dt_option_get(struct dtrace_hdl *dtp, const char *name, int64_t *valp)
 	default:
 		break;
 	}
-	return dt_set_error(dtp, -EINVAL, "option %s has no integer value", name);
+	return dt_set_error(core, -EINVAL, "option %s has no integer value", name);
 }
