@@ -12,7 +12,6 @@
 struct dt_core;
 struct dt_procs;
 struct dt_provider;
-struct dt_pdesc;
 struct dt_pattr;
 struct dt_uprocs;
 struct dt_fbt;
@@ -34,6 +33,14 @@ struct dt_registry {
 	struct dt_fbt *fbt;			/* fbt: kernel functions, kernel features */
 };
 
+/* A probe description: four glob patterns, or a probe id. */
+struct dt_pdesc {
+	char *prov, *mod, *func, *name;
+	char *text;		/* the original specifier, for messages */
+	int line;
+	unsigned long id;	/* numeric probe ID (-i), 0 if none */
+};
+
 struct dt_probe {
 	uint32_t id;
 	const struct dt_provider *prov;
@@ -42,43 +49,43 @@ struct dt_probe {
 	const void *priv;		/* provider data: names, formats ... */
 };
 
-int dt_probes_init(dtrace_hdl_t *dtp);
-void dt_probes_fini(dtrace_hdl_t *dtp);
+int dt_probes_init(struct dt_registry *reg, const struct dt_provider *const *providers, size_t n);
+void dt_probes_fini(struct dt_registry *reg);
 
 /* Register a probe (strings are copied); returns it or NULL. */
-struct dt_probe *dt_probe_add(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+struct dt_probe *dt_probe_add(struct dt_registry *reg, const struct dt_provider *prov,
 			      const char *mod, const char *func, const char *name,
 			      uint64_t data, const void *priv);
 
 /* The same, with a provider name of its own ("pid1234"). */
-struct dt_probe *dt_probe_add_named(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+struct dt_probe *dt_probe_add_named(struct dt_registry *reg, const struct dt_provider *prov,
 				    const char *provname, const char *mod, const char *func,
 				    const char *name, uint64_t data, const void *priv);
 
 /* The probe named prov:mod:func:name, or NULL. */
-struct dt_probe *dt_probe_lookup(dtrace_hdl_t *dtp, const char *prov, const char *mod,
+struct dt_probe *dt_probe_lookup(struct dt_registry *reg, const char *prov, const char *mod,
 				 const char *func, const char *name);
 
 /*
  * A provider's error in matching a description, with DTrace's error tag
  * (D_PROC_FUNC ...) for the compiler to report; returns -err.
  */
-int dt_probe_error(dtrace_hdl_t *dtp, int err, const char *tag, const char *fmt, ...)
+int dt_probe_error(struct dt_registry *reg, int err, const char *tag, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-struct dt_probe *dt_probe_by_id(dtrace_hdl_t *dtp, uint32_t id);
+struct dt_probe *dt_probe_by_id(struct dt_registry *reg, uint32_t id);
 
-typedef int dt_probe_match_f(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg);
+typedef int dt_probe_match_f(struct dt_registry *reg, struct dt_probe *prp, void *arg);
 
 /*
  * Call f for every probe matching the description (populating providers
  * that may match).  Returns the number matched or a negative errno.
  */
-int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_f *f,
+int dt_probe_match(struct dt_registry *reg, const struct dt_pdesc *pd, dt_probe_match_f *f,
 		   void *arg);
 
 /* Make sure every provider is populated (dtrace -l). */
-int dt_probes_populate_all(dtrace_hdl_t *dtp);
+int dt_probes_populate_all(struct dt_registry *reg);
 
 /* Field strings and their offsets in the dt_probes map values. */
 const char *dt_probe_field(const struct dt_probe *prp, int which);
@@ -89,6 +96,6 @@ uint32_t dt_probe_field_offset(int which);
 const char *dt_probe_fullname(const struct dt_probe *prp, char *buf, size_t len);
 
 /* The provider named `name`, or NULL. */
-const struct dt_provider *dt_provider_lookup(dtrace_hdl_t *dtp, const char *name);
+const struct dt_provider *dt_provider_lookup(struct dt_registry *reg, const char *name);
 
 #endif

@@ -53,12 +53,6 @@ enum dt_nkind {
 };
 
 /* A probe description as written: "prov:mod:func:name" with fields split. */
-struct dt_pdesc {
-	char *prov, *mod, *func, *name;
-	char *text;		/* the original specifier, for messages */
-	int line;
-	unsigned long id;	/* numeric probe ID (-i), 0 if none */
-};
 
 /* Storage classes of declarations. */
 enum dt_dclass {

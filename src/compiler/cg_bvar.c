@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -11,7 +12,6 @@
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 
 static int helper0(struct dt_cg *cg, int helper)
 {
@@ -107,7 +107,7 @@ static const struct dt_probe *other_thread_probe(struct dt_cg *cg)
 
 	for (size_t i = 0; s != NULL && i < s->probes.n; i++) {
 		const struct dt_probe *prp = s->probes.v[i];
-		if (prp->prov->other_thread != NULL && prp->prov->other_thread(cg->dtp, prp))
+		if (prp->prov->other_thread != NULL && prp->prov->other_thread(cg->dtp->reg, prp))
 			return prp;
 	}
 	return NULL;

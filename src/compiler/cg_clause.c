@@ -374,7 +374,7 @@ static void block_end(struct dt_cg *cg)
 		return;
 	cg->block_exit = false;
 	int go_on = cg_label_new(cg);
-	struct dt_probe *end = dt_probe_lookup(cg->dtp, "dtrace", "", "", "END");
+	struct dt_probe *end = dt_probe_lookup(cg->dtp->reg, "dtrace", "", "", "END");
 	if (end != NULL) {
 		cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
 		cg_jmp_imm(cg, BPF_JEQ, BPF_R1, (int32_t)end->id, go_on);

@@ -11,6 +11,7 @@
 
 #include "base/aggdesc.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/rdesc.h"
 #include "bpf/runtime.h"
 #include "compiler/cg.h"
@@ -21,7 +22,6 @@
 #include "compiler/program.h"
 #include "compiler/vars.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 
 /* Clauses enabled on each probe, in program order. */
 struct probe_clauses {
@@ -213,7 +213,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 {
 	dtrace_hdl_t *dtp = pcb->hdl;
 	struct dt_cg cg;
-	const char *section = g->mech->group_section ? g->mech->group_section(dtp, g)
+	const char *section = g->mech->group_section ? g->mech->group_section(dtp->reg, g)
 						     : g->mech->section;
 	struct bo_func *fn = section ? new_func(dtp, g->name, section, 1) : NULL;
 
@@ -476,7 +476,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	}
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
-		if (g->mech->add_maps != NULL && g->mech->add_maps(dtp, g) < 0)
+		if (g->mech->add_maps != NULL && g->mech->add_maps(dtp->reg, g, dtp->cc->obj) < 0)
 			return -EINVAL;
 	}
 	return rc ? -ENOMEM : 0;
@@ -502,7 +502,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	}
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
-		const char *why = g->prov->unavailable ? g->prov->unavailable(dtp) : NULL;
+		const char *why = g->prov->unavailable ? g->prov->unavailable(dtp->reg) : NULL;
 		if (why != NULL) {
 			dt_arena_free(&arena);
 			return dt_set_error(dtp->core, -ENOTSUP, "cannot enable %s probes: %s",
@@ -510,7 +510,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		}
 		/* Groups split off below come with their mechanism chosen. */
 		if (g->mech == NULL)
-			g->mech = g->prov->choose(dtp, g);
+			g->mech = g->prov->choose(dtp->reg, g);
 		if (g->mech == NULL) {
 			dt_arena_free(&arena);
 			return dtp->core->err ? dtp->core->err : dt_set_error(dtp->core, -ENOTSUP, "cannot enable %s probes",

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/aggdesc.h"
+#include "base/provider.h"
 #include "base/rdesc.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -27,7 +28,6 @@
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 
 int64_t cg_stack_kskip(const struct dt_mech *mech)
 {

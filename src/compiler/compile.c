@@ -57,14 +57,14 @@ struct match_ctx {
 	DT_VEC(uint64_t) seen;	/* bit per probe id this description matched already */
 };
 
-static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
+static int add_probe(struct dt_registry *reg, struct dt_probe *prp, void *arg)
 {
 	struct match_ctx *mc = arg;
 	struct dt_stmt *st = mc->st;
 	size_t w = prp->id / 64;
 	uint64_t bit = 1ULL << (prp->id % 64);
 
-	(void)dtp;
+	(void)reg;
 	/* A bitmap, not a scan: a glob such as fbt:::entry matches tens of thousands. */
 	if (dt_vec_reserve(&mc->seen, w + 1) < 0)
 		return -ENOMEM;
@@ -111,7 +111,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		mc.seen.n = 0;
 		dtp->core->errtag[0] = '\0';
 		dt_dprintf(dtp->core, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
-		int n = dt_probe_match(dtp, pd, add_probe, &mc);
+		int n = dt_probe_match(dtp->reg, pd, add_probe, &mc);
 		if (n < 0 && dtp->core->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
 			char tag[sizeof(dtp->core->errtag)], msg[sizeof(dtp->core->errmsg)];

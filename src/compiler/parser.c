@@ -1559,8 +1559,8 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 					  "probe identifier %llu not permitted when specifying %s", id,
 					  what[pcb->pspec_kind]);
 			/* Ids are numbered over every provider's probes. */
-			dt_probes_populate_all(pcb->hdl);
-			if (id == 0 || dt_probe_by_id(pcb->hdl, (uint32_t)id) == NULL)
+			dt_probes_populate_all(pcb->hdl->reg);
+			if (id == 0 || dt_probe_by_id(pcb->hdl->reg, (uint32_t)id) == NULL)
 				dt_cerror(pcb, "D_PDESC_INVAL", line,
 					  "invalid probe identifier %llu: Unknown probe identifier", id);
 			d->id = (unsigned long)id;

@@ -13,12 +13,12 @@
 
 #include "base/attr.h"
 #include "base/optval.h"
+#include "base/pattr.h"
 #include "base/probe.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/pcb.h"
 #include "lib/dt_impl.h"
-#include "providers/pattr.h"
 
 /* Where a directive may appear: after '#', after "#pragma", after "#pragma D". */
 enum { PK_DIR, PK_SUB, PK_DCP };
@@ -70,7 +70,7 @@ static bool provider_known(struct dt_pcb *pcb, const char *name)
 {
 	int i = 0;
 
-	if (dt_provider_lookup(pcb->hdl, name) != NULL)
+	if (dt_provider_lookup(pcb->hdl->reg, name) != NULL)
 		return true;
 	for (struct dt_node *n = pcb->parsed; n != NULL && i < pcb->nparsed; n = n->next, i++)
 		if (n->kind == N_PROVIDER && strcmp(n->provider.name, name) == 0)
@@ -98,7 +98,7 @@ static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
 		name = t[2].s;
 		if (provider_known(pcb, name)) {
 			/* The provider's attributes change for the rest of the handle's life. */
-			int rc = dt_pattr_set(pcb->hdl, name, dt_provider_lookup(pcb->hdl, name),
+			int rc = dt_pattr_set(pcb->hdl->reg, name, dt_provider_lookup(pcb->hdl->reg, name),
 					      t[3].s, attr);
 			if (rc == -ENOMEM)
 				dt_cnomem(pcb);
@@ -155,7 +155,7 @@ static void pragma_depends(struct pctx *c, const struct dt_ctok *t, int n)
 			  c->name);
 	const char *cls = t[0].s, *name = t[1].s;
 	if (strcmp(cls, "provider") == 0) {
-		found = dt_provider_lookup(pcb->hdl, name) != NULL;
+		found = dt_provider_lookup(pcb->hdl->reg, name) != NULL;
 	} else if (strcmp(cls, "module") == 0) {
 		found = module_present(name);
 	} else if (strcmp(cls, "library") == 0) {

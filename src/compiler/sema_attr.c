@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/pattr.h"
 #include "base/probe.h"
 #include "base/types.h"
 #include "compiler/ident.h"
@@ -38,7 +39,6 @@
 #include "compiler/sema_impl.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
-#include "providers/pattr.h"
 
 /* How a tree is walked: from what sema left (memo) or afresh in another context. */
 struct walk {
@@ -558,7 +558,7 @@ static bool pdesc_info(struct dt_pcb *pcb, struct dt_stmt *st, int i, struct dt_
 	size_t n;
 
 	pdesc_fields(st, i, f, &first, &n);
-	return dt_pdesc_info(pcb->hdl, f, first, n, da, ctx);
+	return dt_pdesc_info(pcb->hdl->reg, f, first, n, da, ctx);
 }
 
 bool dt_attr_pdesc_known(struct dt_pcb *pcb, struct dt_stmt *st)

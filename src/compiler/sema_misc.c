@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/types.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
@@ -14,7 +15,6 @@
 #include "compiler/sema_impl.h"
 #include "compiler/xlator.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 {
@@ -25,7 +25,7 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 	for (size_t k = 0; st != NULL && k < st->probes.n; k++) {
 		struct dt_probe *prp = st->probes.v[k];
 		struct dt_type *pt = prp->prov->arg_type != NULL ?
-			prp->prov->arg_type(pcb->hdl, prp, i) : NULL;
+			prp->prov->arg_type(pcb->hdl->reg, prp, i) : NULL;
 		if (pt == NULL || (t != NULL && !dt_type_equal(t, pt)))
 			return pcb->hdl->core->types.t_int64;
 		t = pt;
@@ -108,7 +108,7 @@ void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line)
 		struct dt_probe *p = st->probes.v[k];
 		if (st->probe_pdesc.v[k] != 0)
 			continue;
-		int c = p->prov->arg_count ? p->prov->arg_count(pcb->hdl, p) : -1;
+		int c = p->prov->arg_count ? p->prov->arg_count(pcb->hdl->reg, p) : -1;
 		if (c < 0 || c > i)
 			return;
 		n = c;
@@ -157,7 +157,7 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 	const char *native = NULL, *xlate = NULL;
 
 	if (prp == NULL || prp->prov->arg_desc == NULL ||
-	    !prp->prov->arg_desc(pcb->hdl, prp, i, &native, &xlate)) {
+	    !prp->prov->arg_desc(pcb->hdl->reg, prp, i, &native, &xlate)) {
 		n->type = dt_sema_args_type(pcb, i);
 		return;
 	}

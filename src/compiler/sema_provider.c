@@ -200,7 +200,7 @@ void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n)
 			  name);
 
 	const struct dt_node *prev = previous(pcb, n);
-	const struct dt_provider *sys = prev == NULL ? dt_provider_lookup(pcb->hdl, name) : NULL;
+	const struct dt_provider *sys = prev == NULL ? dt_provider_lookup(pcb->hdl->reg, name) : NULL;
 	for (const struct dt_node *pr = n->provider.probes; pr != NULL; pr = pr->next) {
 		struct probe_args pa;
 		const char *pname = probe_name(pr);
@@ -219,7 +219,7 @@ void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n)
 		if (sys != NULL) {
 			struct dt_pdesc pd = { .prov = (char *)name, .mod = "", .func = "",
 					       .name = (char *)pname };
-			exists = dt_probe_match(pcb->hdl, &pd, NULL, NULL) > 0;
+			exists = dt_probe_match(pcb->hdl->reg, &pd, NULL, NULL) > 0;
 		}
 		if ((prev != NULL || sys != NULL) && !exists)
 			dt_cerror(pcb, "D_PROV_INCOMPAT", pr->line,

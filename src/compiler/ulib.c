@@ -85,7 +85,7 @@ static int scan_depends(struct dtrace_hdl *dtp, struct ulib *l)
 		} else if (strcmp(cls, "module") == 0) {
 			l->absent |= !module_present(name);
 		} else if (strcmp(cls, "provider") == 0) {
-			l->absent |= dt_provider_lookup(dtp, name) == NULL;
+			l->absent |= dt_provider_lookup(dtp->reg, name) == NULL;
 		}
 	}
 	return 0;

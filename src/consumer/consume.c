@@ -11,6 +11,7 @@
 
 #include "base/abi.h"
 #include "base/maps.h"
+#include "base/proc.h"
 #include "base/rdesc.h"
 #include "bpf/runtime.h"
 #include "consumer/agg.h"
@@ -231,4 +232,10 @@ int dtrace_exited(const dtrace_hdl_t *dtp, int *statusp)
 	if (statusp)
 		*statusp = dtp->out->exit_status;
 	return dtp->out->exited;
+}
+
+void dt_proc_check(struct dtrace_hdl *dtp)
+{
+	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
+	dt_proc_poll(dtp->procs);
 }

@@ -32,10 +32,7 @@ int dt_run_system(struct dtrace_hdl *dtp, const char *cmd);
 struct dt_strbuf;
 int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_strbuf *out);
 
-/* Process control (proc.c). */
-void dt_proc_release_all(struct dtrace_hdl *dtp);
+/* Read the traced processes' mappings now and then; note which processes exited. */
 void dt_proc_check(struct dtrace_hdl *dtp);
-/* Run a -c child still stopped at its exec to its entry point (pid provider). */
-int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid);
 
 #endif

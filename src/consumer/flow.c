@@ -44,7 +44,7 @@ static struct dt_flow *state(struct dtrace_hdl *dtp)
 
 void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_rec_hdr *h)
 {
-	struct dt_probe *prp = dt_probe_by_id(dtp, h->prid);
+	struct dt_probe *prp = dt_probe_by_id(dtp->reg, h->prid);
 	const char *prov = prp ? prp->desc[0] : "", *func = prp ? prp->desc[2] : "";
 	const char *name = prp ? prp->desc[3] : "";
 	struct dt_flow none = { 0 }, *st = state(dtp);

@@ -37,7 +37,7 @@ static void flush(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
 
 static void header(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_rec_hdr *h)
 {
-	struct dt_probe *prp = dt_probe_by_id(dtp, h->prid);
+	struct dt_probe *prp = dt_probe_by_id(dtp->reg, h->prid);
 	char name[300];
 
 	if (!dtp->out->printed_header) {

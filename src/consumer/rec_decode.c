@@ -68,7 +68,7 @@ static dtrace_actkind_t act_kind(enum dt_rkind k)
 
 void dt_rec_probeinfo(struct dtrace_hdl *dtp, uint32_t prid, dtrace_probeinfo_t *pi)
 {
-	struct dt_probe *prp = dt_probe_by_id(dtp, prid);
+	struct dt_probe *prp = dt_probe_by_id(dtp->reg, prid);
 
 	pi->id = prid;
 	pi->provider = prp ? prp->desc[0] : "";

@@ -108,7 +108,7 @@ void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, 
 	va_end(ap);
 	dt_rec_probeinfo(dtp, h->prid, &pi);
 	snprintf(msg, sizeof(msg), "error in dt_clause_%u for probe ID %u (%s:%s:%s:%s): %s",
-		 clause_number(dtp, stmt, dt_probe_by_id(dtp, h->prid)), h->prid, pi.provider,
+		 clause_number(dtp, stmt, dt_probe_by_id(dtp->reg, h->prid)), h->prid, pi.provider,
 		 pi.module, pi.function, pi.name, what);
 	/* Not a fault: no probe, as for the consumer's other errors. */
 	dtrace_errdata_t ed = { .cpu = h->cpu, .timestamp = h->timestamp, .msg = msg };
@@ -119,7 +119,7 @@ void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
 {
 	const struct dt_rec_hdr *h = rec;
 	const struct dt_rec_error *e = (const void *)((const char *)rec + DT_REC_DATA_OFF);
-	struct dt_probe *prp = dt_probe_by_id(dtp, h->prid);
+	struct dt_probe *prp = dt_probe_by_id(dtp->reg, h->prid);
 	dtrace_probeinfo_t pi;
 	char details[64] = "", msg[1024];
 

@@ -14,6 +14,7 @@
 #include "base/maps.h"
 #include "base/object.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/rdesc.h"
 #include "bpf/elf_writer.h"
 #include "bpf/link.h"
@@ -25,7 +26,6 @@
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
-#include "providers/provider.h"
 
 struct bpf_object *dt_runtime_object(struct dtrace_hdl *dtp)
 {
@@ -108,7 +108,7 @@ static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *lin
 		if (g->fn == NULL || g->mech->prepare == NULL)
 			continue;
 		struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, g->fn->name);
-		if (p != NULL && (rc = g->mech->prepare(dtp, g, p)) < 0)
+		if (p != NULL && (rc = g->mech->prepare(dtp->reg, g, p)) < 0)
 			return rc;
 	}
 	return 0;
@@ -287,7 +287,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		goto fail;
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
-		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp, g)) < 0)
+		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp->reg, g, rt->obj)) < 0)
 			goto fail;
 	}
 	if ((rc = dt_consume_init(dtp)) < 0)
@@ -300,7 +300,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		struct dt_group *g = rt->groups.v[i];
 		if (g->prog == NULL || g->mech->by_consumer || g->mech->attach == NULL)
 			continue;
-		if ((rc = g->mech->attach(dtp, g)) < 0)
+		if ((rc = g->mech->attach(dtp->reg, g)) < 0)
 			goto fail;
 	}
 	dtp->core->active = true;
@@ -335,7 +335,7 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 			bpf_link__destroy(g->links.v[j]);
 		dt_vec_free(&g->links);
 		if (g->mech && g->mech->detach)
-			g->mech->detach(dtp, g);
+			g->mech->detach(dtp->reg, g);
 		dt_vec_free(&g->fds);
 		dt_vec_free(&g->stmts);
 		dt_vec_free(&g->probes);

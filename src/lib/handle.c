@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/object.h"
+#include "base/pattr.h"
 #include "base/probe.h"
 #include "bpf/features.h"
 #include "bpf/runtime.h"
@@ -20,7 +21,8 @@
 #include "consumer/report.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
-#include "providers/pattr.h"
+#include "providers/providers.h"
+#include "providers/uproc.h"
 
 /* libbpf's messages are replaced by ours; DTRACE_DEBUG shows them. */
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -85,7 +87,7 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	dtp->out->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	dtp->out->testing = getenv("_DTRACE_TESTING") != NULL;
 	dt_features_probe(&dtp->core->features);
-	if (dt_typetab_init(&dtp->core->types) < 0 || dt_probes_init(dtp) < 0) {
+	if (dt_typetab_init(&dtp->core->types) < 0 || dt_probes_init(dtp->reg, dt_providers, dt_nproviders) < 0) {
 		dtrace_close(dtp);
 		if (errp)
 			*errp = ENOMEM;
@@ -119,9 +121,10 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return;
 	dt_runtime_destroy(dtp);
-	dt_proc_release_all(dtp);
-	dt_probes_fini(dtp);
-	dt_pattr_fini(dtp);
+	dt_proc_release_all(dtp->procs);
+	dt_uprocs_free(dtp->reg);
+	dt_probes_fini(dtp->reg);
+	dt_pattr_fini(dtp->reg);
 	dt_idents_fini(dtp);
 	dt_agg_fini(dtp);
 	dt_syms_free(dtp);

@@ -15,8 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/provider.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 #include "providers/tracefs.h"
 
 #ifndef CAP_PERFMON
@@ -88,7 +88,7 @@ int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
 {
 	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
 		const struct dt_provider *p = dtp->reg->providers[i];
-		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
+		const char *why = p->unavailable ? p->unavailable(dtp->reg) : NULL;
 		int rc = func(dtp, p->name, why, arg);
 		if (rc != 0)
 			return rc;
@@ -124,7 +124,7 @@ static void pdesc_hint(dtrace_hdl_t *dtp)
 	prov[n] = '\0';
 	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
 		const struct dt_provider *p = dtp->reg->providers[i];
-		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
+		const char *why = p->unavailable ? p->unavailable(dtp->reg) : NULL;
 		if (why != NULL && (prov[0] == '\0' || dt_gmatch(p->name, prov))) {
 			append(dtp, " (the %s provider is unavailable: %s)", p->name, why);
 			return;

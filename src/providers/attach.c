@@ -1,14 +1,15 @@
 /* Keeping a group's links, or saying why one could not be made (provider.h). */
-#include "providers/provider.h"
+#include "base/provider.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/probe.h"
 
-int dt_group_link(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
+int dt_group_link(struct dt_registry *reg, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
 {
 	if (l == NULL) {
 		int err = errno;
@@ -18,11 +19,11 @@ int dt_group_link(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_link *l, con
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
-		return dt_set_error(dtp->core, -err, "%s: %s", what, strerror(err));
+		return dt_set_error(reg->core, -err, "%s: %s", what, strerror(err));
 	}
 	if (dt_vec_push(&g->links, l) < 0) {
 		bpf_link__destroy(l);
-		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	}
 	return 0;
 }

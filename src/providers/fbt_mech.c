@@ -23,12 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
 #include "providers/fbt.h"
-#include "providers/provider.h"
 #include "providers/pt_regs.h"
 
 #define NARGS 10	/* argN slots in the probe context */
@@ -55,11 +56,11 @@ static void read_into_arg(struct dt_cg *cg, int dctx_off, int i)
 
 /* ---- fentry/fexit ---- */
 
-static const char *fentry_section(dtrace_hdl_t *dtp, struct dt_group *g)
+static const char *fentry_section(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[0]);
 
-	return dt_arena_printf(&dtp->core->arena, "%s/%s", is_return(g) ? "fexit" : "fentry", f->name);
+	return dt_arena_printf(&reg->core->arena, "%s/%s", is_return(g) ? "fexit" : "fentry", f->name);
 }
 
 /*
@@ -95,12 +96,12 @@ static void fentry_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, 
 	}
 }
 
-static int fentry_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int fentry_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[0]);
 	struct bpf_link *l = bpf_program__attach_trace(g->prog);
 
-	return dt_group_link(dtp, g, l, "failed to attach %s to %s`%s",
+	return dt_group_link(reg, g, l, "failed to attach %s to %s`%s",
 			     is_return(g) ? "fexit" : "fentry", f->mod->name, f->name);
 }
 
@@ -159,14 +160,14 @@ static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, 
 }
 
 /* "function" for vmlinux, "module:function" for a module (the kprobe syntax). */
-static const char *kprobe_name(dtrace_hdl_t *dtp, const struct fbt_func *f)
+static const char *kprobe_name(struct dt_registry *reg, const struct fbt_func *f)
 {
 	if (strcmp(f->mod->name, "vmlinux") == 0)
 		return f->name;
-	return dt_arena_printf(&dtp->core->arena, "%s:%s", f->mod->name, f->name);
+	return dt_arena_printf(&reg->core->arena, "%s:%s", f->mod->name, f->name);
 }
 
-static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int kprobe_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	bool ret = is_return(g);
 	size_t attached = 0;
@@ -177,18 +178,18 @@ static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		/* By address when kallsyms shows it: names may be ambiguous. */
 		LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = prp->id, .retprobe = ret,
 			    .offset = (size_t)f->addr);
-		const char *name = f->addr != 0 ? NULL : kprobe_name(dtp, f);
+		const char *name = f->addr != 0 ? NULL : kprobe_name(reg, f);
 		struct bpf_link *l = bpf_program__attach_kprobe_opts(g->prog, name, &o);
 		if (l == NULL && g->probes.n > 1 && dt_fbt_refused(errno))
 			continue;
-		int rc = dt_group_link(dtp, g, l, "failed to attach %s to %s`%s",
+		int rc = dt_group_link(reg, g, l, "failed to attach %s to %s`%s",
 				       ret ? "kretprobe" : "kprobe", f->mod->name, f->name);
 		if (rc < 0)
 			return rc;
 		attached++;
 	}
 	if (attached == 0)
-		return dt_set_error(dtp->core, -EINVAL, "failed to attach %s: the kernel refuses to trace "
+		return dt_set_error(reg->core, -EINVAL, "failed to attach %s: the kernel refuses to trace "
 				    "any of the %zu functions", ret ? "kretprobes" : "kprobes",
 				    g->probes.n);
 	return 0;
@@ -224,7 +225,7 @@ struct multi {
  * refuses some function of a set of several, each half is tried alone,
  * down to the functions it refuses, which are left out.
  */
-static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, size_t lo,
+static int multi_range(struct dt_registry *reg, struct dt_group *g, struct multi *m, size_t lo,
 		       size_t hi)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .cookies = m->cookies + lo, .cnt = hi - lo,
@@ -235,7 +236,7 @@ static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, s
 		o.syms = m->syms + lo;
 	struct bpf_link *l = bpf_program__attach_kprobe_multi_opts(g->prog, NULL, &o);
 	if (l != NULL) {
-		int rc = dt_group_link(dtp, g, l, "kprobe_multi");
+		int rc = dt_group_link(reg, g, l, "kprobe_multi");
 		if (rc == 0)
 			m->attached += hi - lo;
 		return rc;
@@ -245,16 +246,16 @@ static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, s
 		if (hi - lo == 1)
 			return 0;
 		size_t mid = lo + (hi - lo) / 2;
-		int rc = multi_range(dtp, g, m, lo, mid);
-		return rc < 0 ? rc : multi_range(dtp, g, m, mid, hi);
+		int rc = multi_range(reg, g, m, lo, mid);
+		return rc < 0 ? rc : multi_range(reg, g, m, mid, hi);
 	}
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[lo]);
-	return dt_set_error(dtp->core, -err, "failed to attach kprobe_multi to %s`%s%s: %s",
+	return dt_set_error(reg->core, -err, "failed to attach kprobe_multi to %s`%s%s: %s",
 			    f->mod->name, f->name, hi - lo > 1 ? " and other functions" : "",
 			    strerror(err));
 }
 
-static int kprobe_multi_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int kprobe_multi_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	size_t n = g->probes.n;
 	struct multi m = {
@@ -266,19 +267,19 @@ static int kprobe_multi_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	int rc = 0;
 
 	if (m.addrs == NULL || m.syms == NULL || m.cookies == NULL) {
-		rc = dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		rc = dt_set_error(reg->core, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct fbt_func *f = FBT_FUNC(g->probes.v[i]);
 		m.addrs[i] = (unsigned long)f->addr;
-		m.syms[i] = kprobe_name(dtp, f);
+		m.syms[i] = kprobe_name(reg, f);
 		m.cookies[i] = g->probes.v[i]->id;
 		m.by_addr = m.by_addr && f->addr != 0;
 	}
-	rc = multi_range(dtp, g, &m, 0, n);
+	rc = multi_range(reg, g, &m, 0, n);
 	if (rc == 0 && m.attached == 0)
-		rc = dt_set_error(dtp->core, -EINVAL, "failed to attach kprobe_multi: the kernel refuses "
+		rc = dt_set_error(reg->core, -EINVAL, "failed to attach kprobe_multi: the kernel refuses "
 				  "to trace any of the %zu functions", n);
 out:
 	free(m.addrs);

@@ -10,10 +10,10 @@
  * wait-start and wait-done (a thread waits for a given request) have no
  * tracepoint that names the request, and are not listed.
  */
+#include "base/pattr.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
 #include "providers/sprov.h"
 
 #define RQ "struct request *"
@@ -32,9 +32,9 @@ static const struct sp_probe probes[] = {
 	{ "start", SP_RAW, "block", { "block_rq_issue" }, { RQ }, ARGS, request, false },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return sp_populate(dtp, &dt_prov_io, probes, sizeof(probes) / sizeof(probes[0]));
+	return sp_populate(reg, &dt_prov_io, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_io = {

@@ -20,12 +20,13 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
 
@@ -242,9 +243,9 @@ static const struct sp_probe probes[] = {
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, wakeup, false },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return sp_populate(dtp, &dt_prov_sched, probes, sizeof(probes) / sizeof(probes[0]));
+	return sp_populate(reg, &dt_prov_sched, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_sched = {

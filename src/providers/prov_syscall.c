@@ -14,14 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "base/object.h"
+#include "base/pattr.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/types.h"
 #include "bpf/runtime.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
 #include "providers/pt_regs.h"
 #include "providers/syscall_table.h"
 #include "providers/tp_format.h"
@@ -62,7 +63,7 @@ static uint64_t syscall_nr(const char *name)
 
 static int add_event(const char *group, const char *event, void *arg)
 {
-	dtrace_hdl_t *dtp = arg;
+	struct dt_registry *reg = arg;
 
 	const char *name;
 
@@ -76,15 +77,15 @@ static int add_event(const char *group, const char *event, void *arg)
 		return 0;
 	/* Entry and return together, entry first, whichever tracefs lists first. */
 	uint64_t nr = syscall_nr(name);
-	if (dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", name, "entry", nr, NULL) == NULL ||
-	    dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", name, "return", nr, NULL) == NULL)
+	if (dt_probe_add(reg, &dt_prov_syscall, "vmlinux", name, "entry", nr, NULL) == NULL ||
+	    dt_probe_add(reg, &dt_prov_syscall, "vmlinux", name, "return", nr, NULL) == NULL)
 		return -ENOMEM;
 	return 0;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	int rc = dt_tracefs_events(add_event, dtp);
+	int rc = dt_tracefs_events(add_event, reg);
 
 	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
 }
@@ -185,7 +186,7 @@ static void tp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint
 	emit_errno(cg, dctx_off, BPF_R0);
 }
 
-static int tp_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int tp_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	bool entry = is_entry(g);
 
@@ -196,7 +197,7 @@ static int tp_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		snprintf(ev, sizeof(ev), "%s%s", entry ? "sys_enter_" : "sys_exit_", prp->desc[2]);
 		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, "syscalls", ev,
 									 &opts);
-		int rc = dt_group_link(dtp, g, l, "failed to attach tracepoint syscalls:%s", ev);
+		int rc = dt_group_link(reg, g, l, "failed to attach tracepoint syscalls:%s", ev);
 		if (rc < 0)
 			return rc;
 	}
@@ -213,12 +214,12 @@ static const struct dt_mech mech_tp = {
 
 /* ---- raw_syscalls ---- */
 
-static const char *sysmap_name(dtrace_hdl_t *dtp, struct dt_group *g)
+static const char *sysmap_name(struct dt_registry *reg, struct dt_group *g)
 {
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "dt_sysmap_%s", g->name + 8 /* after "dt_prog_" */);
-	return dt_arena_strdup(&dtp->core->arena, buf);
+	return dt_arena_strdup(&reg->core->arena, buf);
 }
 
 /* Read a u64 at R7 + off into the dctx slot, with probe_read_kernel. */
@@ -239,7 +240,7 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 	bool entry = is_entry(g);
 
 	if (g->priv == NULL)
-		g->priv = (void *)sysmap_name(cg->dtp, g);
+		g->priv = (void *)sysmap_name(cg->dtp->reg, g);
 	const char *map = g->priv;
 
 	/* R7 = struct pt_regs *; the syscall number into R1. */
@@ -283,45 +284,45 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 	emit_errno(cg, dctx_off, BPF_R0);
 }
 
-static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_add_maps(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj)
 {
 	struct bo_map m = {
-		.name = g->priv ? g->priv : sysmap_name(dtp, g),
+		.name = g->priv ? g->priv : sysmap_name(reg, g),
 		.type = BPF_MAP_TYPE_ARRAY,
 		.key_size = 4,
 		.value_size = 4,
 		.max_entries = NR_MAX,
 	};
 
-	if (m.name == NULL || dt_vec_push(&dtp->cc->obj->maps, m) < 0)
-		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
+	if (m.name == NULL || dt_vec_push(&obj->maps, m) < 0)
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	g->priv = (void *)m.name;
 	return 0;
 }
 
-static int raw_fill_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_fill_maps(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(dt_runtime_object(dtp), g->priv);
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, g->priv);
 
 	if (map == NULL)
-		return dt_set_error(dtp->core, -ENOENT, "syscall dispatch map missing");
+		return dt_set_error(reg->core, -ENOENT, "syscall dispatch map missing");
 	for (size_t i = 0; i < g->probes.n; i++) {
 		uint32_t nr = (uint32_t)g->probes.v[i]->data, id = g->probes.v[i]->id;
 		if (nr >= NR_MAX)
 			continue;
 		if (bpf_map_update_elem(bpf_map__fd(map), &nr, &id, BPF_ANY) < 0)
-			return dt_set_error(dtp->core, -errno, "failed to fill the syscall dispatch map: %s",
+			return dt_set_error(reg->core, -errno, "failed to fill the syscall dispatch map: %s",
 					    strerror(errno));
 	}
 	return 0;
 }
 
-static int raw_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const char *tp = is_entry(g) ? "sys_enter" : "sys_exit";
 	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, tp);
 
-	return dt_group_link(dtp, g, l, "failed to attach raw tracepoint %s", tp);
+	return dt_group_link(reg, g, l, "failed to attach raw tracepoint %s", tp);
 }
 
 static const struct dt_mech mech_raw = {
@@ -335,17 +336,17 @@ static const struct dt_mech mech_raw = {
 };
 
 /* args[] have the syscall's parameter types; its pointers are user addresses. */
-static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+static struct dt_type *arg_type(struct dt_registry *reg, const struct dt_probe *prp, int i)
 {
 	struct dt_tp_field f[6];
 	int n = syscall_fields(prp, f, 6);
 
 	if (i < 0 || i >= n)
 		return NULL;
-	struct dt_type *t = dt_tp_field_type(dtp, &f[i]);
+	struct dt_type *t = dt_tp_field_type(reg, &f[i]);
 	if (t == NULL || !dt_type_is_pointer(t))
 		return t;
-	struct dt_type *u = dt_arena_alloc(&dtp->core->types.arena, sizeof(*u));
+	struct dt_type *u = dt_arena_alloc(&reg->core->types.arena, sizeof(*u));
 	if (u == NULL)
 		return t;
 	*u = *dt_type_base(t);
@@ -354,18 +355,18 @@ static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, i
 	return u;
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	struct dt_tp_field f[6];
 
-	(void)dtp;
+	(void)reg;
 	int n = syscall_fields(prp, f, 6);
 	return n < 0 ? -1 : n;
 }
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	if (strstr(g->mclass, "-tp") != NULL)
 		return &mech_tp;
 	if (g->probes.n > RAW_THRESHOLD)
@@ -376,9 +377,9 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	return &mech_tp;
 }
 
-static const char *unavailable(dtrace_hdl_t *dtp)
+static const char *unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 

@@ -17,26 +17,27 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/core.h"
 #include "base/maps.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
 /* A bare tracepoint (no tracefs event): the kernel's BTF has its btf_trace_ type. */
-static bool bare_exists(dtrace_hdl_t *dtp, const char *event)
+static bool bare_exists(struct dt_registry *reg, const char *event)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->core->types);
+	struct btf *btf = dt_kernel_btf(&reg->core->types);
 	char name[128];
 
 	snprintf(name, sizeof(name), "btf_trace_%s", event);
 	return btf != NULL && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
 }
 
-static bool event_exists(dtrace_hdl_t *dtp, const struct sp_probe *sp, const char *event)
+static bool event_exists(struct dt_registry *reg, const struct sp_probe *sp, const char *event)
 {
 	const char *base = dt_tracefs();
 	const char *group = sp->group;
@@ -44,14 +45,14 @@ static bool event_exists(dtrace_hdl_t *dtp, const struct sp_probe *sp, const cha
 	struct stat st;
 
 	if (sp->bare)
-		return bare_exists(dtp, event);
+		return bare_exists(reg, event);
 	if (base == NULL)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", base, group, event);
 	return stat(path, &st) == 0;
 }
 
-int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
+int sp_populate(struct dt_registry *reg, const struct dt_provider *prov, const struct sp_probe *probes,
 		size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -59,19 +60,19 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 		/* With an alternative, whether the bare tracepoint is there waits for enabling. */
 		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = lsp->kind == SP_TICK || event_exists(dtp, lsp, lsp->events[0]);
-		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
+		bool ok = lsp->kind == SP_TICK || event_exists(reg, lsp, lsp->events[0]);
+		if (ok && dt_probe_add(reg, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 /* How the probe is made on this kernel: the entry, or its alternative. */
-static const struct sp_probe *made(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static const struct sp_probe *made(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct sp_probe *sp = prp->priv;
 
-	if (sp->bare && sp->alt != NULL && !bare_exists(dtp, sp->events[0]))
+	if (sp->bare && sp->alt != NULL && !bare_exists(reg, sp->events[0]))
 		return sp->alt;
 	return sp;
 }
@@ -81,12 +82,12 @@ const char *sp_mech_class(const struct dt_probe *prp)
 	return prp->desc[3];
 }
 
-bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+bool sp_arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		 const char **xlate)
 {
 	const struct sp_probe *sp = prp->priv;
 
-	(void)dtp;
+	(void)reg;
 	if (i < 0 || i >= 4 || sp->args[i].native == NULL)
 		return false;
 	*native = sp->args[i].native;
@@ -94,25 +95,25 @@ bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const cha
 	return true;
 }
 
-int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+int sp_arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct sp_probe *sp = prp->priv;
 	int n = 0;
 
-	(void)dtp;
+	(void)reg;
 	while (n < 4 && sp->args[n].native != NULL)
 		n++;
 	return n;
 }
 
-bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+bool sp_other_thread(struct dt_registry *reg, const struct dt_probe *prp)
 {
-	return made(dtp, prp)->other_thread;
+	return made(reg, prp)->other_thread;
 }
 
-const char *sp_unavailable(dtrace_hdl_t *dtp)
+const char *sp_unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 
@@ -226,7 +227,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
-	const struct sp_probe *sp = made(cg->dtp, prp);
+	const struct sp_probe *sp = made(cg->dtp->reg, prp);
 	struct btf *btf = dt_kernel_btf(&cg->dtp->core->types);
 	char name[128];
 	const char *why = "this kernel's BTF does not describe it";
@@ -264,11 +265,11 @@ bad:
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = made(cg->dtp, prp);
+	const struct sp_probe *sp = made(cg->dtp->reg, prp);
 
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
-			if (e == 0 || event_exists(cg->dtp, sp, sp->events[e]))
+			if (e == 0 || event_exists(cg->dtp->reg, sp, sp->events[e]))
 				check_proto(cg, prp, sp->events[e]);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	/* Arguments the probe does not give are 0. */
@@ -280,7 +281,7 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t ar
 }
 
 /* The clock tick: a cpu-clock event at 100 Hz on every online CPU. */
-static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach_tick(struct dt_registry *reg, struct dt_group *g)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct perf_event_attr attr;
@@ -296,7 +297,7 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 		if (fd < 0 && errno == ENODEV)
 			continue;	/* offline CPU */
 		if (fd < 0)
-			return dt_set_error(dtp->core, -errno, "failed to create the clock tick on CPU %d: %s",
+			return dt_set_error(reg->core, -errno, "failed to create the clock tick on CPU %d: %s",
 					    cpu, strerror(errno));
 		struct bpf_link *l = bpf_program__attach_perf_event(g->prog, fd);
 		if (l == NULL) {
@@ -304,27 +305,27 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 			close(fd);
 			errno = err;
 		}
-		int rc = dt_group_link(dtp, g, l, "failed to attach to the clock tick");
+		int rc = dt_group_link(reg, g, l, "failed to attach to the clock tick");
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = made(dtp, prp);
+	const struct sp_probe *sp = made(reg, prp);
 
 	if (sp->kind == SP_TICK)
-		return attach_tick(dtp, g);
+		return attach_tick(reg, g);
 	for (int e = 0; e < 4 && sp->events[e] != NULL; e++) {
-		if (e > 0 && !event_exists(dtp, sp, sp->events[e]))
+		if (e > 0 && !event_exists(reg, sp, sp->events[e]))
 			continue;
 		struct bpf_link *l = sp->kind == SP_RAW
 			? bpf_program__attach_raw_tracepoint(g->prog, sp->events[e])
 			: bpf_program__attach_tracepoint(g->prog, sp->group, sp->events[e]);
-		int rc = dt_group_link(dtp, g, l, "failed to attach %s:::%s to %s %s:%s",
+		int rc = dt_group_link(reg, g, l, "failed to attach %s:::%s to %s %s:%s",
 				       prp->desc[0], prp->desc[3],
 				       sp->kind == SP_RAW ? "raw tracepoint" : "tracepoint",
 				       sp->group, sp->events[e]);
@@ -358,10 +359,10 @@ static const struct dt_mech mech_tick = {
 	.attach = attach,
 };
 
-const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+const struct dt_mech *sp_choose(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct sp_probe *sp = g->probes.v[0]->priv;
 
-	(void)dtp;
+	(void)reg;
 	return sp->kind == SP_RAW ? &mech_raw : sp->kind == SP_TICK ? &mech_tick : &mech_tp;
 }

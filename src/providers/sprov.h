@@ -19,6 +19,7 @@
 
 #include "dtrace.h"
 
+struct dt_registry;
 struct dt_cg;
 struct dt_group;
 struct dt_probe;
@@ -63,17 +64,17 @@ struct sp_probe {
 };
 
 /* Register the probes of `probes` whose tracepoints this kernel has. */
-int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
+int sp_populate(struct dt_registry *reg, const struct dt_provider *prov, const struct sp_probe *probes,
 		size_t n);
 
 /* The dt_provider functions, for every stable provider. */
 const char *sp_mech_class(const struct dt_probe *prp);
-const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g);
-bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+const struct dt_mech *sp_choose(struct dt_registry *reg, struct dt_group *g);
+bool sp_arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		 const char **xlate);
-bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp);
-int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
-const char *sp_unavailable(dtrace_hdl_t *dtp);
+bool sp_other_thread(struct dt_registry *reg, const struct dt_probe *prp);
+int sp_arg_count(struct dt_registry *reg, const struct dt_probe *prp);
+const char *sp_unavailable(struct dt_registry *reg);
 /* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */
 
 /* ---- For prologues ---- */

@@ -6,6 +6,8 @@
  * PRELEASE_KILL), it does not outlive dtrace: it is killed when the handle
  * is closed, and by the kernel (PR_SET_PDEATHSIG) if dtrace is killed.
  */
+#include "base/proc.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,22 +20,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "consumer/consume.h"
-#include "consumer/symbolize.h"
-#include "lib/dt_impl.h"
+#include "base/core.h"
 
-int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
+int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 {
 	int err[2];
 
 	if (pipe2(err, O_CLOEXEC) < 0)
-		return dt_set_error(dtp->core, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
+		return dt_set_error(pc->core, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
 		close(err[0]), close(err[1]);
-		return dt_set_error(dtp->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
+		return dt_set_error(pc->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	if (pid == 0) {
 		close(err[0]);
@@ -61,13 +61,13 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 		}
-		return dt_set_error(dtp->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
+		return dt_set_error(pc->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	close(err[0]);
-	dtp->procs->child_pid = pid;
-	dtp->procs->child_stopped = true;
-	dtp->procs->child_name = argv[0];
-	dtp->procs->target_pid = pid;
+	pc->child_pid = pid;
+	pc->child_stopped = true;
+	pc->child_name = argv[0];
+	pc->target_pid = pid;
 	if (pidp)
 		*pidp = pid;
 	return 0;
@@ -97,12 +97,12 @@ static uint64_t entry_point(pid_t pid)
  * providers look at), and the program itself has not run yet.  A
  * breakpoint at AT_ENTRY, put back as it was once hit.
  */
-int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
+int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
 {
 #if defined(__x86_64__)
-	if (pid != dtp->procs->child_pid || !dtp->procs->child_stopped || dtp->procs->child_at_entry)
+	if (pid != pc->child_pid || !pc->child_stopped || pc->child_at_entry)
 		return 0;
-	dtp->procs->child_at_entry = true;
+	pc->child_at_entry = true;
 	uint64_t entry = entry_point(pid);
 	if (entry == 0)
 		return 0;
@@ -122,10 +122,10 @@ int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
 		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 			;
 		if (r != pid || WIFEXITED(status) || WIFSIGNALED(status)) {
-			dtp->procs->child_stopped = false;
-			dtp->procs->child_exited = true;
-			dtp->procs->child_status = status;
-			return dt_set_error(dtp->core, -ESRCH, "process %d exited before its entry point",
+			pc->child_stopped = false;
+			pc->child_exited = true;
+			pc->child_status = status;
+			return dt_set_error(pc->core, -ESRCH, "process %d exited before its entry point",
 					    (int)pid);
 		}
 		if (!WIFSTOPPED(status))
@@ -143,86 +143,66 @@ int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid)
 		ptrace(PTRACE_SETREGS, pid, NULL, &regs);
 	}
 #else
-	(void)dtp;
+	(void)pc;
 	(void)pid;
 #endif
 	return 0;
 }
 
-int dtrace_proc_continue(dtrace_hdl_t *dtp)
+int dt_proc_detach(struct dt_procs *pc)
 {
-	if (!dtp->procs->child_stopped)
-		return 0;
-	/*
-	 * Its mappings while it is stopped, at its entry point (its libraries
-	 * mapped) if user symbols are printed: its stacks resolve even if it
-	 * exits at once.  Failing to get there leaves the periodic reads.
-	 */
-	if (dtp->descs->uses_usyms && dt_proc_run_to_entry(dtp, dtp->procs->child_pid) < 0 && dtp->procs->child_exited)
-		return 0;
-	dtp->procs->child_stopped = false;
-	dt_syms_track_targets(dtp, 0);
-	if (ptrace(PTRACE_DETACH, dtp->procs->child_pid, NULL, NULL) < 0)
-		return dt_set_error(dtp->core, -errno, "failed to start pid %d: %s", (int)dtp->procs->child_pid,
+	if (ptrace(PTRACE_DETACH, pc->child_pid, NULL, NULL) < 0)
+		return dt_set_error(pc->core, -errno, "failed to start pid %d: %s", (int)pc->child_pid,
 				    strerror(errno));
 	return 0;
 }
 
-int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
+int dt_proc_grab(struct dt_procs *pc, pid_t pid)
 {
 	if (kill(pid, 0) < 0 && errno == ESRCH)
-		return dt_set_error(dtp->core, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
-	if (dt_vec_push(&dtp->procs->grabbed, pid) < 0)
-		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
-	if (dtp->procs->target_pid == 0)
-		dtp->procs->target_pid = pid;
+		return dt_set_error(pc->core, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
+	if (dt_vec_push(&pc->grabbed, pid) < 0)
+		return dt_set_error(pc->core, -ENOMEM, "out of memory");
+	if (pc->target_pid == 0)
+		pc->target_pid = pid;
 	return 0;
 }
 
-void dt_proc_check(struct dtrace_hdl *dtp)
+void dt_proc_poll(struct dt_procs *pc)
 {
-	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
-	if (dtp->procs->child_pid != 0 && !dtp->procs->child_exited) {
+	if (pc->child_pid != 0 && !pc->child_exited) {
 		int status;
-		pid_t r = waitpid(dtp->procs->child_pid, &status, WNOHANG);
-		if (r == dtp->procs->child_pid) {
-			dtp->procs->child_exited = true;
-			dtp->procs->child_status = status;
+		pid_t r = waitpid(pc->child_pid, &status, WNOHANG);
+		if (r == pc->child_pid) {
+			pc->child_exited = true;
+			pc->child_status = status;
 		}
 	}
-	for (size_t i = 0; i < dtp->procs->grabbed.n; i++) {
-		if (dtp->procs->grabbed.v[i] > 0 && kill(dtp->procs->grabbed.v[i], 0) < 0 && errno == ESRCH) {
-			dtp->procs->grabbed_exited++;
-			dtp->procs->grabbed.v[i] = -dtp->procs->grabbed.v[i];
+	for (size_t i = 0; i < pc->grabbed.n; i++) {
+		if (pc->grabbed.v[i] > 0 && kill(pc->grabbed.v[i], 0) < 0 && errno == ESRCH) {
+			pc->grabbed_exited++;
+			pc->grabbed.v[i] = -pc->grabbed.v[i];
 		}
 	}
 }
 
-int dtrace_proc_done(dtrace_hdl_t *dtp)
-{
-	dt_proc_check(dtp);
-	if (dtp->procs->child_pid != 0)
-		return dtp->procs->child_exited;
-	return dtp->procs->grabbed.n > 0 && dtp->procs->grabbed_exited == (int)dtp->procs->grabbed.n;
-}
-
-void dt_proc_release_all(struct dtrace_hdl *dtp)
+void dt_proc_release_all(struct dt_procs *pc)
 {
 	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
-	if (dtp->procs->child_pid != 0 && !dtp->procs->child_exited) {
-		kill(dtp->procs->child_pid, SIGKILL);
-		while (waitpid(dtp->procs->child_pid, NULL, 0) < 0 && errno == EINTR)
+	if (pc->child_pid != 0 && !pc->child_exited) {
+		kill(pc->child_pid, SIGKILL);
+		while (waitpid(pc->child_pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		dtp->procs->child_stopped = false;
-		dtp->procs->child_exited = true;
+		pc->child_stopped = false;
+		pc->child_exited = true;
 	}
 }
 
-int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp)
+int dt_proc_status(const struct dt_procs *pc, int *statusp)
 {
-	if (dtp->procs->child_pid == 0 || !dtp->procs->child_exited)
+	if (pc->child_pid == 0 || !pc->child_exited)
 		return 0;
 	if (statusp != NULL)
-		*statusp = dtp->procs->child_status;
+		*statusp = pc->child_status;
 	return 1;
 }

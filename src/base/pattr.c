@@ -1,12 +1,12 @@
 /* Providers' stability attributes and what they say of probe descriptions. */
-#include "providers/pattr.h"
+#include "base/pattr.h"
 
 #include <errno.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "base/probe.h"
-#include "lib/dt_impl.h"
-#include "providers/provider.h"
+#include "base/provider.h"
 
 /* DTrace's, provider by provider: provider, module, function, name, args. */
 const struct dt_pattr dt_pattr_dtrace = {
@@ -45,20 +45,20 @@ const struct dt_pattr dt_pattr_uprobe = {
 	DT_ATTR(PRIVATE, PRIVATE, UNKNOWN),
 };
 
-const struct dt_pattr *dt_pattr_of(dtrace_hdl_t *dtp, const char *name,
+const struct dt_pattr *dt_pattr_of(struct dt_registry *reg, const char *name,
 				   const struct dt_provider *pv)
 {
-	const struct dt_pattr *pa = name != NULL ? dt_htab_get(&dtp->reg->prov_pattr, name) : NULL;
+	const struct dt_pattr *pa = name != NULL ? dt_htab_get(&reg->prov_pattr, name) : NULL;
 
 	if (pa == NULL && pv != NULL)
-		pa = dt_htab_get(&dtp->reg->prov_pattr, pv->name);
+		pa = dt_htab_get(&reg->prov_pattr, pv->name);
 	if (pa != NULL)
 		return pa;
 	/* A provider DTrace creates without attributes of its own gets Unstable ones. */
 	return pv != NULL && pv->pattr != NULL ? pv->pattr : &dt_pattr_unstable;
 }
 
-int dt_pattr_set(dtrace_hdl_t *dtp, const char *name, const struct dt_provider *pv,
+int dt_pattr_set(struct dt_registry *reg, const char *name, const struct dt_provider *pv,
 		 const char *part, struct dt_attr attr)
 {
 	static const char *const parts[] = { "provider", "module", "function", "name", "args" };
@@ -68,15 +68,15 @@ int dt_pattr_set(dtrace_hdl_t *dtp, const char *name, const struct dt_provider *
 		;
 	if (i == ARRAY_SIZE(parts))
 		return -EINVAL;
-	struct dt_pattr *pa = dt_htab_get(&dtp->reg->prov_pattr, name);
+	struct dt_pattr *pa = dt_htab_get(&reg->prov_pattr, name);
 	if (pa == NULL) {
-		const struct dt_pattr *old = dt_pattr_of(dtp, name, pv);
-		char *key = dt_arena_strdup(&dtp->core->arena, name);
-		pa = dt_arena_alloc(&dtp->core->arena, sizeof(*pa));
+		const struct dt_pattr *old = dt_pattr_of(reg, name, pv);
+		char *key = dt_arena_strdup(&reg->core->arena, name);
+		pa = dt_arena_alloc(&reg->core->arena, sizeof(*pa));
 		if (key == NULL || pa == NULL)
 			return -ENOMEM;
 		*pa = *old;
-		if (dt_htab_put(&dtp->reg->prov_pattr, key, pa) < 0)
+		if (dt_htab_put(&reg->prov_pattr, key, pa) < 0)
 			return -ENOMEM;
 	}
 	struct dt_attr *a[] = { &pa->provider, &pa->mod, &pa->func, &pa->name, &pa->args };
@@ -84,9 +84,9 @@ int dt_pattr_set(dtrace_hdl_t *dtp, const char *name, const struct dt_provider *
 	return 0;
 }
 
-void dt_pattr_fini(dtrace_hdl_t *dtp)
+void dt_pattr_fini(struct dt_registry *reg)
 {
-	dt_htab_free(&dtp->reg->prov_pattr);
+	dt_htab_free(&reg->prov_pattr);
 }
 
 /* Empty or a pattern (DTrace's strisglob(): *, ?, [ or a backslash). */
@@ -95,7 +95,7 @@ static bool is_glob(const char *f)
 	return f == NULL || f[0] == '\0' || strpbrk(f, "*?[\\") != NULL;
 }
 
-bool dt_pdesc_info(dtrace_hdl_t *dtp, const char *const fields[4], const struct dt_probe *first,
+bool dt_pdesc_info(struct dt_registry *reg, const char *const fields[4], const struct dt_probe *first,
 		   size_t nmatch, struct dt_attr *descattr, const struct dt_pattr **ctx)
 {
 	bool glob[4];
@@ -106,7 +106,7 @@ bool dt_pdesc_info(dtrace_hdl_t *dtp, const char *const fields[4], const struct 
 	*descattr = dt_pattr_unstable.provider;
 	if (first == NULL || nmatch == 0)
 		return false;
-	const struct dt_pattr *pa = dt_pattr_of(dtp, first->desc[0], first->prov);
+	const struct dt_pattr *pa = dt_pattr_of(reg, first->desc[0], first->prov);
 	/*
 	 * Several probes: they may differ in what a provider keeps less than
 	 * Evolving (its arguments), or in a field it keeps Evolving or better

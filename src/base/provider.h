@@ -13,13 +13,16 @@
 #include "base/util.h"
 #include "dtrace.h"
 
+struct dt_registry;
 struct dt_probe;
 struct dt_pdesc;
 struct dt_cg;
 struct dt_group;
 struct dt_type;
 struct dt_pattr;
+struct bpf_object;
 struct bpf_program;
+struct bo_object;
 struct bpf_link;
 
 /* How a set of probes fires one BPF program. */
@@ -27,7 +30,7 @@ struct dt_mech {
 	const char *name;
 	const char *section;	/* ELF section of the program (program type for libbpf) */
 	/* The section of one group's program, when it names its target (fentry/<function>). */
-	const char *(*group_section)(dtrace_hdl_t *dtp, struct dt_group *g);
+	const char *(*group_section)(struct dt_registry *reg, struct dt_group *g);
 	/* One program per probe (fentry/fexit bind one function each): groups are split. */
 	bool per_probe;
 	bool by_consumer;	/* run by the consumer with BPF_PROG_TEST_RUN (BEGIN, END) */
@@ -40,15 +43,15 @@ struct dt_mech {
 	void (*cg_prologue)(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			    int skip);
 	/* Attach the loaded program to every probe of the group. */
-	int (*attach)(dtrace_hdl_t *dtp, struct dt_group *g);
+	int (*attach)(struct dt_registry *reg, struct dt_group *g);
 	/* Undo what attach did beyond links (e.g. perf event fds). */
-	void (*detach)(dtrace_hdl_t *dtp, struct dt_group *g);
-	/* Extra maps the mechanism's prologue uses (created before load). */
-	int (*add_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
-	/* Fill such maps after load. */
-	int (*fill_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
+	void (*detach)(struct dt_registry *reg, struct dt_group *g);
+	/* Extra maps the mechanism's prologue uses, added to the object being built. */
+	int (*add_maps)(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj);
+	/* Fill such maps once the object is loaded. */
+	int (*fill_maps)(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj);
 	/* Adjust the program after the object is opened, before it is loaded. */
-	int (*prepare)(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
+	int (*prepare)(struct dt_registry *reg, struct dt_group *g, struct bpf_program *prog);
 };
 
 struct dt_provider {
@@ -59,9 +62,9 @@ struct dt_provider {
 	 */
 	bool lazy;
 	/* Register every probe of this provider (called once, when needed). */
-	int (*populate)(dtrace_hdl_t *dtp);
+	int (*populate)(struct dt_registry *reg);
 	/* Create probes a description names that populate does not list (tick-7s). */
-	int (*provide)(dtrace_hdl_t *dtp, const struct dt_pdesc *pd);
+	int (*provide)(struct dt_registry *reg, const struct dt_pdesc *pd);
 	/*
 	 * Mechanism class of a probe: probes of one class with the same clauses
 	 * share a program.  Returns a short string (e.g. "entry").
@@ -71,28 +74,28 @@ struct dt_provider {
 	 * Pick the mechanism for a group of probes of one class; NULL (with the
 	 * error set in the handle) if the kernel offers none that fits.
 	 */
-	const struct dt_mech *(*choose)(dtrace_hdl_t *dtp, struct dt_group *g);
+	const struct dt_mech *(*choose)(struct dt_registry *reg, struct dt_group *g);
 	/* Type of args[i] for a probe, or NULL (untyped: int64_t). */
-	struct dt_type *(*arg_type)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i);
+	struct dt_type *(*arg_type)(struct dt_registry *reg, const struct dt_probe *prp, int i);
 	/*
 	 * Or args[i] as D type names: the type of the value in argi and, if
 	 * args[i] is translated, the type it is translated to ("psinfo_t *",
 	 * or "string" for a user string); false if the probe has no args[i].
 	 */
-	bool (*arg_desc)(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+	bool (*arg_desc)(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 			 const char **xlate);
 	/*
 	 * Whether built-in variables (pid, curthread ...) describe a thread
 	 * other than the one running the probe (sched:::on-cpu: the thread
 	 * switched to), whose task_struct the prologue leaves in DCTX_TASK.
 	 */
-	bool (*other_thread)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+	bool (*other_thread)(struct dt_registry *reg, const struct dt_probe *prp);
 	/* Stability attributes of its probe descriptions' parts and arguments (pattr.h). */
 	const struct dt_pattr *pattr;
 	/* How many args[] a probe has, or -1 if that is not known. */
-	int (*arg_count)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+	int (*arg_count)(struct dt_registry *reg, const struct dt_probe *prp);
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
-	const char *(*unavailable)(dtrace_hdl_t *dtp);
+	const char *(*unavailable)(struct dt_registry *reg);
 	/*
 	 * Providers whose probes carry a process id in the provider name
 	 * (pid1234, myprov1234): whether a description's provider field may
@@ -104,9 +107,9 @@ struct dt_provider {
 	 * better than the four fields (module aliases such as a.out, function
 	 * aliases).  Without it the four fields are matched as globs.
 	 */
-	bool (*match)(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd);
+	bool (*match)(struct dt_registry *reg, const struct dt_probe *prp, const struct dt_pdesc *pd);
 	/* Free what the provider keeps in the handle. */
-	void (*fini)(dtrace_hdl_t *dtp);
+	void (*fini)(struct dt_registry *reg);
 };
 
 /* A BPF program: one mechanism, one ordered set of clauses, its probes. */
@@ -131,7 +134,7 @@ struct dt_group {
  * NULL, report the failure errno holds as "<fmt's text>: <strerror>".
  * 0 or a negative errno.
  */
-int dt_group_link(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
+int dt_group_link(struct dt_registry *reg, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 extern const struct dt_provider dt_prov_dtrace;

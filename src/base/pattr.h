@@ -12,6 +12,7 @@
 #include "base/attr.h"
 #include "dtrace.h"
 
+struct dt_registry;
 struct dt_probe;
 struct dt_provider;
 
@@ -27,7 +28,7 @@ extern const struct dt_pattr dt_pattr_uprobe;	/* pid, usdt */
  * them, else its own (Unstable throughout for a provider that says none).
  * `name` is the provider's name in probe descriptions ("pid1234").
  */
-const struct dt_pattr *dt_pattr_of(dtrace_hdl_t *dtp, const char *name,
+const struct dt_pattr *dt_pattr_of(struct dt_registry *reg, const char *name,
 				   const struct dt_provider *pv);
 
 /*
@@ -35,10 +36,10 @@ const struct dt_pattr *dt_pattr_of(dtrace_hdl_t *dtp, const char *name,
  * ("provider", "module", "function", "name", "args"); -EINVAL for
  * another part, -ENOMEM.
  */
-int dt_pattr_set(dtrace_hdl_t *dtp, const char *name, const struct dt_provider *pv,
+int dt_pattr_set(struct dt_registry *reg, const char *name, const struct dt_provider *pv,
 		 const char *part, struct dt_attr attr);
 
-void dt_pattr_fini(dtrace_hdl_t *dtp);
+void dt_pattr_fini(struct dt_registry *reg);
 
 /*
  * What dt_probe_info() says of a description (its fields, NULL or "" if
@@ -48,7 +49,7 @@ void dt_pattr_fini(dtrace_hdl_t *dtp);
  * Unstable attributes, if it says nothing: no probe, or several that a
  * glob may make differ (EDT_UNSTABLE).
  */
-bool dt_pdesc_info(dtrace_hdl_t *dtp, const char *const fields[4], const struct dt_probe *first,
+bool dt_pdesc_info(struct dt_registry *reg, const char *const fields[4], const struct dt_probe *first,
 		   size_t nmatch, struct dt_attr *descattr, const struct dt_pattr **ctx);
 
 #endif
