@@ -1,0 +1,52 @@
+/*
+ * User symbols of a short-lived command that execs and loads a library
+ * just before it exits.  Its frames are in assembly with frame pointers
+ * (as in stack_work), so that they are known to the byte: the user PC at
+ * the system call is inner+0xb, the return address outer+0x9; the
+ * library's (usym_lib.c) are lib_inner+0xb and lib_outer+0x9.
+ *   usym_late        outer() twice, then exec itself as "usym_late late"
+ *   usym_late late   dlopen() libusym_lib.so (beside the executable), call
+ *                    its lib_outer() three times and exit at once
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void outer(void);
+__asm__(".text\n"
+	".globl inner\n.type inner, @function\ninner:\n"
+	"\tpush %rbp\n\tmov %rsp, %rbp\n"
+	"\tmov $110, %eax\n"	/* __NR_getppid */
+	"\tsyscall\n"		/* returns to 0xb */
+	"\tpop %rbp\n\tret\n.size inner, .-inner\n"
+	".globl outer\n.type outer, @function\nouter:\n"
+	"\tpush %rbp\n\tmov %rsp, %rbp\n\tcall inner\n"	/* returns to 0x9 */
+	"\tpop %rbp\n\tret\n.size outer, .-outer\n");
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX], lib[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return 1;
+	self[n] = '\0';
+	if (argc < 2) {
+		outer();
+		outer();
+		execl(self, argv[0], "late", (char *)NULL);
+		return 1;
+	}
+	char *slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(lib, sizeof(lib), "%s/libusym_lib.so", self);
+	void *h = dlopen(lib, RTLD_NOW);
+	void (*f)(void) = h != NULL ? (void (*)(void))dlsym(h, "lib_outer") : NULL;
+	if (f == NULL)
+		return 1;
+	for (int i = 0; i < 3; i++)
+		f();
+	_exit(0);
+}
