@@ -136,5 +136,6 @@ extern const struct dt_provider dt_prov_proc;
 extern const struct dt_provider dt_prov_sched;
 extern const struct dt_provider dt_prov_io;
 extern const struct dt_provider dt_prov_fbt;
+extern const struct dt_provider dt_prov_rawfbt;
 
 #endif
