@@ -7,11 +7,16 @@
  *   usym_late        outer() twice, then exec itself as "usym_late late"
  *   usym_late late   dlopen() libusym_lib.so (beside the executable), call
  *                    its lib_outer() three times and exit at once
+ *   usym_late fork   a child does the same, but sleeps a second before its
+ *                    exec and before its exit ("late-sleep"); the parent
+ *                    waits for it and exits
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 void outer(void);
@@ -33,10 +38,22 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self[n] = '\0';
-	if (argc < 2) {
+	bool fork_mode = argc > 1 && strcmp(argv[1], "fork") == 0;
+	if (fork_mode) {
+		pid_t child = fork();
+		if (child > 0) {
+			waitpid(child, NULL, 0);
+			return 0;
+		}
+		if (child < 0)
+			return 1;
+	}
+	if (argc < 2 || fork_mode) {
 		outer();
 		outer();
-		execl(self, argv[0], "late", (char *)NULL);
+		if (fork_mode)
+			sleep(1);
+		execl(self, argv[0], fork_mode ? "late-sleep" : "late", (char *)NULL);
 		return 1;
 	}
 	char *slash = strrchr(self, '/');
@@ -48,5 +65,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (int i = 0; i < 3; i++)
 		f();
+	if (strcmp(argv[1], "late-sleep") == 0)
+		sleep(1);
 	_exit(0);
 }
