@@ -7,7 +7,8 @@
  *   usym_late        outer() twice, then exec itself as "usym_late late"
  *   usym_late late   dlopen() libusym_lib.so (beside the executable), call
  *                    its lib_outer() three times and exit at once
- *   usym_late fork   a child does the same, but sleeps a second before its
+ *   usym_late exec PROG ARGS...  outer() twice, then exec PROG
+ *   usym_late fork   a child does the same as usym_late, but sleeps a second before its
  *                    exec and before its exit ("late-sleep"); the parent
  *                    waits for it and exits
  */
@@ -38,6 +39,12 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self[n] = '\0';
+	if (argc > 2 && strcmp(argv[1], "exec") == 0) {
+		outer();
+		outer();
+		execv(argv[2], argv + 2);
+		return 1;
+	}
 	bool fork_mode = argc > 1 && strcmp(argv[1], "fork") == 0;
 	if (fork_mode) {
 		pid_t child = fork();
