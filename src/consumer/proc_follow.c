@@ -77,7 +77,12 @@ int dt_proc_follow_start(struct dtrace_hdl *dtp)
 	f->wake_fd = dtp->wake_fd;
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
+	/* Signals sent to dtrace stay with the thread that handles them (its sleep ends). */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&f->thread, NULL, watch, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
