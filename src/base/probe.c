@@ -156,8 +156,11 @@ int dt_probe_match(struct dt_registry *reg, const struct dt_pdesc *pd, dt_probe_
 		const struct dt_provider *pv = reg->providers[i];
 		if (pv->prov_match ? !pv->prov_match(pd->prov) : !field_match(pv->name, pd->prov))
 			continue;
-		/* A lazy provider's earlier neighbours are listed, not itself. */
-		int rc = !pv->lazy ? populate(reg, i) : i > 0 ? populate(reg, i - 1) : 0;
+		/* A lazy provider's earlier neighbours are listed, not itself nor other lazy ones. */
+		size_t before = i;
+		while (pv->lazy && before > 0 && reg->providers[before - 1]->lazy)
+			before--;
+		int rc = !pv->lazy ? populate(reg, i) : before > 0 ? populate(reg, before - 1) : 0;
 		if (rc == 0 && pv->provide != NULL)
 			rc = pv->provide(reg, pd);
 		if (rc < 0)

@@ -149,9 +149,9 @@ int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
 	return 0;
 }
 
-int dt_proc_detach(struct dt_procs *pc)
+int dt_proc_detach(struct dt_procs *pc, bool follow)
 {
-	if (ptrace(PTRACE_DETACH, pc->child_pid, NULL, NULL) < 0)
+	if (ptrace(follow ? PTRACE_CONT : PTRACE_DETACH, pc->child_pid, NULL, NULL) < 0)
 		return dt_set_error(pc->core, -errno, "failed to start pid %d: %s", (int)pc->child_pid,
 				    strerror(errno));
 	return 0;
@@ -168,9 +168,9 @@ int dt_proc_grab(struct dt_procs *pc, pid_t pid)
 	return 0;
 }
 
-void dt_proc_poll(struct dt_procs *pc)
+void dt_proc_poll(struct dt_procs *pc, bool child_followed)
 {
-	if (pc->child_pid != 0 && !pc->child_exited) {
+	if (pc->child_pid != 0 && !pc->child_exited && !child_followed) {
 		int status;
 		pid_t r = waitpid(pc->child_pid, &status, WNOHANG);
 		if (r == pc->child_pid) {
@@ -186,13 +186,23 @@ void dt_proc_poll(struct dt_procs *pc)
 	}
 }
 
-void dt_proc_release_all(struct dt_procs *pc)
+void dt_proc_release_all(struct dt_procs *pc, bool traced)
 {
 	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
 	if (pc->child_pid != 0 && !pc->child_exited) {
 		kill(pc->child_pid, SIGKILL);
-		while (waitpid(pc->child_pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		for (;;) {
+			int status;
+			pid_t r = waitpid(pc->child_pid, &status, __WALL);
+			if (r < 0 && errno == EINTR)
+				continue;
+			/* A followed child may stop at its exit first. */
+			if (r == pc->child_pid && WIFSTOPPED(status) && traced) {
+				ptrace(PTRACE_CONT, pc->child_pid, NULL, NULL);
+				continue;
+			}
+			break;
+		}
 		pc->child_stopped = false;
 		pc->child_exited = true;
 	}

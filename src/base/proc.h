@@ -34,17 +34,17 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp);
 /* Run a -c child still stopped at its exec to its entry point (pid provider). */
 int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid);
 
-/* Let the stopped -c child run. */
-int dt_proc_detach(struct dt_procs *pc);
+/* Let the stopped -c child run: detached, or still traced to be followed (proc_follow.h). */
+int dt_proc_detach(struct dt_procs *pc, bool follow);
 
 /* Grab a running process (-p): $target unless a -c child is. */
 int dt_proc_grab(struct dt_procs *pc, pid_t pid);
 
-/* Note which of the processes have exited. */
-void dt_proc_poll(struct dt_procs *pc);
+/* Note which of the processes have exited (a followed child's end is the follower's to see). */
+void dt_proc_poll(struct dt_procs *pc, bool child_followed);
 
-/* Kill a -c child that has not exited: it does not outlive dtrace. */
-void dt_proc_release_all(struct dt_procs *pc);
+/* Kill a -c child that has not exited (`traced`: followed): it does not outlive dtrace. */
+void dt_proc_release_all(struct dt_procs *pc, bool traced);
 
 /* The -c child's wait status once it exited: 1, else 0. */
 int dt_proc_status(const struct dt_procs *pc, int *statusp);

@@ -129,23 +129,4 @@ struct dt_group {
 	void *priv;			/* mechanism data */
 };
 
-/*
- * Keep a link just made for the group (destroyed with it), or, when `l` is
- * NULL, report the failure errno holds as "<fmt's text>: <strerror>".
- * 0 or a negative errno.
- */
-int dt_group_link(struct dt_registry *reg, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-extern const struct dt_provider dt_prov_dtrace;
-extern const struct dt_provider dt_prov_syscall;
-extern const struct dt_provider dt_prov_profile;
-extern const struct dt_provider dt_prov_sdt;
-extern const struct dt_provider dt_prov_pid;
-extern const struct dt_provider dt_prov_usdt;
-extern const struct dt_provider dt_prov_proc;
-extern const struct dt_provider dt_prov_sched;
-extern const struct dt_provider dt_prov_io;
-extern const struct dt_provider dt_prov_fbt;
-
 #endif

@@ -19,6 +19,7 @@
 #include "consumer/consume.h"
 #include "consumer/freopen.h"
 #include "consumer/printf.h"
+#include "consumer/proc_follow.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
 #include "consumer/spec.h"
@@ -237,5 +238,6 @@ int dtrace_exited(const dtrace_hdl_t *dtp, int *statusp)
 void dt_proc_check(struct dtrace_hdl *dtp)
 {
 	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
-	dt_proc_poll(dtp->procs);
+	struct dt_procs *pc = dtp->procs;
+	dt_proc_poll(pc, pc->child_pid != 0 && !pc->child_exited && dt_proc_follow_events(dtp));
 }

@@ -24,6 +24,7 @@ struct dt_recdec;
 struct dt_symbolizer;
 struct dt_flow;
 struct dt_bufring;
+struct dt_follow;
 
 struct dt_output {
 	struct dt_core *core;
@@ -53,6 +54,7 @@ struct dt_output {
 	bool cb_aborted;		/* a callback returned DTRACE_CONSUME_ABORT */
 	struct dt_recdec *recdec;	/* decoding scratch for callbacks and JSON */
 	struct dt_symbolizer *symbolizer;	/* kernel and user symbols (symbolize.h) */
+	struct dt_follow *follow;	/* the -c child followed under ptrace (proc_follow.h) */
 
 	/* The end of tracing. */
 	bool stopped;

@@ -18,6 +18,7 @@
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/proc_follow.h"
 #include "consumer/report.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
@@ -121,7 +122,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return;
 	dt_runtime_destroy(dtp);
-	dt_proc_release_all(dtp->procs);
+	dt_proc_release_all(dtp->procs, dt_proc_following(dtp));
+	dt_proc_follow_end(dtp);
 	dt_uprocs_free(dtp->reg);
 	dt_probes_fini(dtp->reg);
 	dt_pattr_fini(dtp->reg);

@@ -1,6 +1,7 @@
 /* Process control through the API: -c and -p (base/proc.c does the work). */
 #include "base/proc.h"
 #include "consumer/consume.h"
+#include "consumer/proc_follow.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 
@@ -22,7 +23,10 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 		return 0;
 	dtp->procs->child_stopped = false;
 	dt_syms_track_targets(dtp, 0);
-	return dt_proc_detach(dtp->procs);
+	/* Followed to its exit and through its execs if its symbols are printed. */
+	if (dtp->descs->uses_usyms && dt_proc_follow_start(dtp) == 0)
+		return dt_proc_detach(dtp->procs, true);
+	return dt_proc_detach(dtp->procs, false);
 }
 
 int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)

@@ -1,5 +1,5 @@
-/* Keeping a group's links, or saying why one could not be made (provider.h). */
-#include "base/provider.h"
+/* Keeping a group's links, or saying why one could not be made (attach.h). */
+#include "providers/attach.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -8,6 +8,7 @@
 
 #include "base/core.h"
 #include "base/probe.h"
+#include "base/provider.h"
 
 int dt_group_link(struct dt_registry *reg, struct dt_group *g, struct bpf_link *l, const char *fmt, ...)
 {

@@ -29,6 +29,7 @@
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
+#include "providers/attach.h"
 #include "providers/fbt.h"
 #include "providers/pt_regs.h"
 

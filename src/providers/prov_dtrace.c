@@ -12,6 +12,7 @@
 #include "base/probe.h"
 #include "base/provider.h"
 #include "compiler/cg.h"
+#include "providers/providers.h"
 
 static int populate(struct dt_registry *reg)
 {

@@ -29,6 +29,7 @@
 #include "base/provider.h"
 #include "compiler/ast.h"
 #include "providers/fbt.h"
+#include "providers/providers.h"
 
 /*
  * Up to this many functions in one program use fentry/fexit: each needs a
@@ -61,6 +62,7 @@ void dt_fbt_free(struct dt_registry *reg)
 	if (fbt == NULL)
 		return;
 	dt_fbt_funcs_free(fbt);
+	dt_rawfbt_free(fbt->raw);
 	dt_arena_free(&fbt->arena);
 	free(fbt);
 	reg->fbt = NULL;

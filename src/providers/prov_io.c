@@ -14,6 +14,7 @@
 #include "base/probe.h"
 #include "base/provider.h"
 #include "compiler/cg.h"
+#include "providers/providers.h"
 #include "providers/sprov.h"
 
 #define RQ "struct request *"

@@ -23,6 +23,7 @@
 #include "base/probe.h"
 #include "base/provider.h"
 #include "compiler/cg.h"
+#include "providers/providers.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
 

@@ -22,6 +22,8 @@
 #include "base/provider.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
+#include "providers/attach.h"
+#include "providers/providers.h"
 
 #define NS 1000000000ULL
 #define MIN_PERIOD 200000ULL	/* 200us: DTrace's minimum profile interval */

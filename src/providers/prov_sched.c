@@ -27,6 +27,7 @@
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
+#include "providers/providers.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
 

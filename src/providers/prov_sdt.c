@@ -19,6 +19,8 @@
 #include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
+#include "providers/attach.h"
+#include "providers/providers.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 

@@ -23,6 +23,8 @@
 #include "bpf/runtime.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
+#include "providers/attach.h"
+#include "providers/providers.h"
 #include "providers/pt_regs.h"
 #include "providers/syscall_table.h"
 #include "providers/tp_format.h"

@@ -20,6 +20,7 @@
 #include "base/provider.h"
 #include "compiler/ast.h"
 #include "providers/elf_syms.h"
+#include "providers/providers.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
 

@@ -24,6 +24,7 @@
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "lib/dt_impl.h"
+#include "providers/attach.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 

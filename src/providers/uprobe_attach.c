@@ -21,6 +21,7 @@
 #include "base/insn.h"
 #include "base/probe.h"
 #include "base/provider.h"
+#include "providers/attach.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
 
