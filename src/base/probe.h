@@ -95,6 +95,12 @@ uint32_t dt_probe_field_offset(int which);
 /* "prov:mod:func:name" into buf. */
 const char *dt_probe_fullname(const struct dt_probe *prp, char *buf, size_t len);
 
+/*
+ * After a compile error: add what the system lacks when that explains it
+ * (an unavailable provider, no kernel BTF) to the message (hint.c).
+ */
+void dt_compile_hint(struct dt_registry *reg);
+
 /* The provider named `name`, or NULL. */
 const struct dt_provider *dt_provider_lookup(struct dt_registry *reg, const char *name);
 

@@ -129,4 +129,12 @@ struct dt_group {
 	void *priv;			/* mechanism data */
 };
 
+/* Every group of the object, as the code generator formed them (cg_prog.c). */
+struct dt_progset {
+	DT_VEC(struct dt_group *) groups;
+	struct dt_group *begin, *end;	/* groups the consumer runs (BEGIN, END) */
+	bool error_clauses;		/* some clause enables ERROR */
+	int ncpus;			/* CPUs the per-CPU areas are sized for */
+};
+
 #endif

@@ -6,16 +6,18 @@
 #include <string.h>
 
 #include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
 #include "base/printf_format.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "lib/dt_impl.h"
 
 uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align)
 {
@@ -99,18 +101,18 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 	cg->rdesc->items.v[idx].type = t;
 	if (n->kind == N_STRING) {
 		/* A constant travels in the description, cut to strsize like any string. */
-		uint32_t max = (uint32_t)cg->dtp->core->opts.strsize;
+		uint32_t max = (uint32_t)cg->cc->core->opts.strsize;
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->is_const = true;
 		it->is_string = true;
-		it->cstr = n->str.len > max ? dt_arena_strndup(&cg->dtp->core->arena, n->str.s, max)
+		it->cstr = n->str.len > max ? dt_arena_strndup(&cg->cc->core->arena, n->str.s, max)
 					    : n->str.s;
 		return;
 	}
 	if (dt_type_is_string(t) || dt_type_is_charptr(t) ||
 	    (dt_type_is_array(t) && dt_type_is_charptr(t))) {
 		bool is_str = dt_type_is_string(t);
-		uint32_t size = is_str ? cg_string_size(cg, n) : dt_str_bytes(cg->dtp);
+		uint32_t size = is_str ? cg_string_size(cg, n) : dt_str_bytes(cg->cc);
 		if (!is_str && dt_type_is_array(t) && !dt_type_is_pointer(t)) {
 			/* A char array traces as its bytes (DTrace prints it as a string). */
 			uint32_t asz = dt_type_size(t);
@@ -175,7 +177,7 @@ static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kin
 	it->nargs = dt_node_list_len(fmt->next);
 	/* %A prints user symbols: the processes' mappings are needed. */
 	if (dt_pf_has_uaddr(call->aux))
-		cg->dtp->descs->uses_usyms = true;
+		cg->cc->descs->uses_usyms = true;
 	for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
 		struct dt_ritem *ai = add_item(cg, RK_PFARG);
 		record_value(cg, a, ai);
@@ -236,7 +238,7 @@ static void act_exit(struct dt_cg *cg, struct dt_node *call)
 	it = &cg->rdesc->items.v[idx];
 	it->off = off;
 	it->size = 4;
-	it->type = cg->dtp->core->types.t_int;
+	it->type = cg->cc->core->types.t_int;
 	cg->rdesc->has_exit = true;
 	cg->stmt->has_exit = true;
 	cg->rec_force_wakeup = true;
@@ -249,7 +251,7 @@ static uint32_t *agg_ids(struct dt_cg *cg, struct dt_node *args, int *np)
 	for (struct dt_node *a = args; a != NULL; a = a->next)
 		if (a->kind == N_AGG)
 			n++;
-	uint32_t *ids = dt_arena_alloc(&cg->dtp->core->arena, sizeof(*ids) * (size_t)(n + 1));
+	uint32_t *ids = dt_arena_alloc(&cg->cc->core->arena, sizeof(*ids) * (size_t)(n + 1));
 	if (ids == NULL)
 		dt_cnomem(cg->pcb);
 	n = 0;
@@ -280,7 +282,7 @@ static void act_printa(struct dt_cg *cg, struct dt_node *call)
 		it->fmt = call->aux;
 		it->fmtstr = a->str.s;
 		if (dt_pf_has_uaddr(call->aux))
-			cg->dtp->descs->uses_usyms = true;
+			cg->cc->descs->uses_usyms = true;
 	}
 }
 

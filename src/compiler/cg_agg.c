@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "base/aggdesc.h"
+#include "base/core.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
-#include "lib/dt_impl.h"
 
 /* Where a buffer lives: a stack slot or a scratch offset. */
 struct buf {

@@ -20,13 +20,14 @@
 #include <signal.h>
 
 #include "base/abi.h"
+#include "base/core.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "lib/dt_impl.h"
 
 static struct dt_node *arg(struct dt_node *call, int i)
 {
@@ -54,7 +55,7 @@ static void send_signal(struct dt_cg *cg, int sig)
 static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
-	if (!cg->dtp->core->features.bpf_loop)
+	if (!cg->cc->core->features.bpf_loop)
 		dt_cerror(cg->pcb, "D_UNKNOWN", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
@@ -116,7 +117,7 @@ static void write_user(struct dt_cg *cg, int dst, int stage, int len)
 /* copyout(buf, addr, n): n bytes of kernel or scratch memory at buf. */
 static int copyout(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t cap = cg_alloca_size(cg->dtp);
+	uint32_t cap = cg_alloca_size(cg->cc);
 	int src = cg_expr(cg, arg(n, 0));
 	int dst = cg_expr(cg, arg(n, 1));
 	int len = cg_expr(cg, arg(n, 2));
@@ -149,7 +150,7 @@ static int copyout(struct dt_cg *cg, struct dt_node *n)
 /* copyoutstr(str, addr, n): the string and its NUL, at most n bytes. */
 static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t cap = dt_str_bytes(cg->dtp);
+	uint32_t cap = dt_str_bytes(cg->cc);
 	int src = cg_expr_string(cg, arg(n, 0));
 	int dst = cg_expr(cg, arg(n, 1));
 	int max = cg_expr(cg, arg(n, 2));
@@ -177,7 +178,7 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 /* bpf_probe_write_user() is refused under kernel lockdown (integrity mode or more). */
 static void check_write_user(struct dt_cg *cg, struct dt_node *n)
 {
-	if (!cg->dtp->core->features.probe_write_user)
+	if (!cg->cc->core->features.probe_write_user)
 		dt_cerror(cg->pcb, "D_UNKNOWN", n->line,
 			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
 			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);

@@ -7,7 +7,7 @@
 
 
 /* A new function of the object (a program if section is set), cg_prog.c. */
-struct bo_func *dt_cg_new_func(struct dtrace_hdl *dtp, const char *name, const char *section,
+struct bo_func *dt_cg_new_func(struct dt_compiler *cc, const char *name, const char *section,
 			       unsigned nargs);
 
 /* Offset of `size` zero bytes in .rodata. */
@@ -24,11 +24,11 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n);
 uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size);
 
 /* Bytes of per-statement string temporaries in the scratch area. */
-uint32_t cg_scratch_temps(struct dtrace_hdl *dtp);
+uint32_t cg_scratch_temps(struct dt_compiler *cc);
 /* The alloca area (its two words, then its memory) and the clause-locals. */
-uint32_t cg_alloca_words(struct dtrace_hdl *dtp);
-uint32_t cg_alloca_size(struct dtrace_hdl *dtp);
-uint32_t cg_locals_base(struct dtrace_hdl *dtp);
+uint32_t cg_alloca_words(struct dt_compiler *cc);
+uint32_t cg_alloca_size(struct dt_compiler *cc);
+uint32_t cg_locals_base(struct dt_compiler *cc);
 
 /* alloca() and the memory it gives (cg_alloca.c). */
 void cg_alloca_reset(struct dt_cg *cg);

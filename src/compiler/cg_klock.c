@@ -12,11 +12,12 @@
  * d_path() needs bpf_d_path, which the kernel allows only in programs
  * attached to a few functions: not in ours, so it is refused clearly.
  */
+#include "base/core.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
-#include "lib/dt_impl.h"
 
 #define MUTEX_FLAGS 0x07	/* the low bits of mutex.owner */
 #define QW_LOCKED 0xff		/* qrwlock: a writer holds it */

@@ -20,14 +20,16 @@
 #include <string.h>
 
 #include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
 #include "base/provider.h"
 #include "base/rdesc.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
-#include "lib/dt_impl.h"
 
 int64_t cg_stack_kskip(const struct dt_mech *mech)
 {
@@ -110,7 +112,7 @@ static int ctx_reg(struct dt_cg *cg)
 /* Byte offset of a kernel struct member, or -1 if the kernel has none. */
 static int64_t kmember(struct dt_cg *cg, const char *sou, const char *member)
 {
-	struct dt_typetab *tt = &cg->dtp->core->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -275,7 +277,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
-		cg->dtp->descs->uses_usyms = true;
+		cg->cc->descs->uses_usyms = true;
 		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
@@ -339,7 +341,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
-		cg->dtp->descs->uses_usyms = true;
+		cg->cc->descs->uses_usyms = true;
 		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, dst);
@@ -398,7 +400,7 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 
 void cg_stack_note_proc(struct dt_cg *cg)
 {
-	struct dt_typetab *tt = &cg->dtp->core->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	uint32_t off;
 	int a[4];
 
@@ -436,7 +438,7 @@ int cg_stack_bvar(struct dt_cg *cg, int code)
 	}
 	case BV_STACKDEPTH:
 	case BV_USTACKDEPTH: {
-		int64_t max = cg->dtp->core->opts.maxframes;
+		int64_t max = cg->cc->core->opts.maxframes;
 		if (max > DT_STACK_MAXFRAMES)
 			max = DT_STACK_MAXFRAMES;
 		if (max < 1)

@@ -7,12 +7,13 @@
  * fault.
  */
 #include "base/abi.h"
+#include "base/core.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
-#include "lib/dt_impl.h"
 
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call)
 {

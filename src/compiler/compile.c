@@ -10,12 +10,16 @@
 #include <string.h>
 
 #include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
 #include "base/object.h"
 #include "base/probe.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "compiler/cg.h"
+#include "compiler/compiler.h"
 #include "compiler/cpp.h"
+#include "compiler/ctf_write.h"
 #include "compiler/ident.h"
 #include "compiler/macros.h"
 #include "compiler/nest.h"
@@ -26,29 +30,27 @@
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
 #include "compiler/ulib.h"
-#include "lib/ctf_write.h"
-#include "lib/dt_impl.h"
 
 /* The object every program's functions go into (created on first use). */
 static struct bo_object *object(struct dt_pcb *pcb)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 
-	if (dtp->cc->obj == NULL) {
-		dtp->cc->obj = dt_arena_zalloc(&dtp->core->arena, sizeof(*dtp->cc->obj));
-		if (dtp->cc->obj == NULL)
+	if (cc->obj == NULL) {
+		cc->obj = dt_arena_zalloc(&cc->core->arena, sizeof(*cc->obj));
+		if (cc->obj == NULL)
 			dt_cnomem(pcb);
-		dtp->cc->obj->license = "GPL";
+		cc->obj->license = "GPL";
 		/* Record description 0 is the error record. */
-		if (dtp->descs->rdescs.n == 0) {
-			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->core->arena, sizeof(*rd));
-			if (rd == NULL || dt_vec_push(&dtp->descs->rdescs, rd) < 0)
+		if (cc->descs->rdescs.n == 0) {
+			struct dt_rdesc *rd = dt_arena_zalloc(&cc->core->arena, sizeof(*rd));
+			if (rd == NULL || dt_vec_push(&cc->descs->rdescs, rd) < 0)
 				dt_cnomem(pcb);
 			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 			rd->internal = true;
 		}
 	}
-	return dtp->cc->obj;
+	return cc->obj;
 }
 
 struct match_ctx {
@@ -87,16 +89,16 @@ static void pdesc_name(const struct dt_pdesc *pd, char *buf, size_t len)
 
 static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct dt_node *c)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_stmt *st = dt_palloc(pcb, sizeof(*st));
 
 	memset(st, 0, sizeof(*st));
 	st->clause = c;
 	st->prog = pgp;
 	/* DTrace numbers a clause per probe description it lists. */
-	st->id = dtp->cc->nextstmt;
+	st->id = cc->nextstmt;
 	st->npdescs = c->clause.npdescs;
-	dtp->cc->nextstmt += (uint32_t)c->clause.npdescs;
+	cc->nextstmt += (uint32_t)c->clause.npdescs;
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cnomem(pcb);
@@ -109,14 +111,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		 */
 		mc.pdesc = i;
 		mc.seen.n = 0;
-		dtp->core->errtag[0] = '\0';
-		dt_dprintf(dtp->core, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
-		int n = dt_probe_match(dtp->reg, pd, add_probe, &mc);
-		if (n < 0 && dtp->core->errtag[0] != '\0') {
+		cc->core->errtag[0] = '\0';
+		dt_dprintf(cc->core, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
+		int n = dt_probe_match(cc->reg, pd, add_probe, &mc);
+		if (n < 0 && cc->core->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
-			char tag[sizeof(dtp->core->errtag)], msg[sizeof(dtp->core->errmsg)];
-			memcpy(tag, dtp->core->errtag, sizeof(tag));
-			memcpy(msg, dtp->core->errmsg, sizeof(msg));
+			char tag[sizeof(cc->core->errtag)], msg[sizeof(cc->core->errmsg)];
+			memcpy(tag, cc->core->errtag, sizeof(tag));
+			memcpy(msg, cc->core->errmsg, sizeof(msg));
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, tag, pd->line, "%s", msg);
 		}
@@ -125,7 +127,7 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
 		}
-		if (n == 0 && !dtp->core->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
+		if (n == 0 && !cc->core->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];
 			pdesc_name(pd, name, sizeof(name));
 			dt_vec_free(&mc.seen);
@@ -185,7 +187,7 @@ static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_scan 
 		struct agg_sizes *v = sc->v;
 		int k = 0;
 		for (struct dt_node *key = agg->agg.keys; key && k < ad->nkeys; key = key->next, k++) {
-			uint32_t sz = dt_expr_strsize(pcb->hdl, key);
+			uint32_t sz = dt_expr_strsize(pcb->cc, key);
 			if (sz > v[i].sizes[k])
 				v[i].sizes[k] = sz;
 		}
@@ -202,7 +204,7 @@ static void layout_aggs(struct dt_pcb *pcb, struct dtrace_prog *pgp)
 		dt_agg_layout(pcb, sc.v[i].first, sc.v[i].sizes);
 }
 
-static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, size_t *lenp)
+static char *read_source(struct dt_compiler *cc, const char *text, unsigned flags, size_t *lenp)
 {
 	if (!(flags & DTRACE_C_FILE)) {
 		*lenp = strlen(text);
@@ -211,7 +213,7 @@ static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, si
 	size_t len;
 	char *s = dt_read_file(text, &len);
 	if (s == NULL)
-		dt_set_error(dtp->core, -errno, "failed to open %s: %s", text, strerror(errno));
+		dt_set_error(cc->core, -errno, "failed to open %s: %s", text, strerror(errno));
 	*lenp = len;
 	return s;
 }
@@ -231,14 +233,14 @@ static int count_probes(const struct dtrace_prog *pgp)
  * here; the archive is looked at once, so that -x debug says what DTrace
  * says of one it cannot open.
  */
-static void check_ctfpath(dtrace_hdl_t *dtp)
+static void check_ctfpath(struct dt_compiler *cc)
 {
-	const char *path = dtp->core->opts.ctfpath;
+	const char *path = cc->core->opts.ctfpath;
 	uint64_t magic = 0;
 
-	if (path == NULL || dtp->cc->ctfpath_checked)
+	if (path == NULL || cc->ctfpath_checked)
 		return;
-	dtp->cc->ctfpath_checked = true;
+	cc->ctfpath_checked = true;
 	FILE *fp = fopen(path, "r");
 	const char *why = NULL;
 	if (fp == NULL)
@@ -248,40 +250,40 @@ static void check_ctfpath(dtrace_hdl_t *dtp)
 	if (fp != NULL)
 		fclose(fp);
 	if (why != NULL)
-		dt_dprintf(dtp->core, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
+		dt_dprintf(cc->core, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
 			   path, why);
 	else
-		dt_dprintf(dtp->core, "CTF archive %s not read: kernel types come from BTF\n", path);
+		dt_dprintf(cc->core, "CTF archive %s not read: kernel types come from BTF\n", path);
 }
 
 /* -x ctypes / -x dtypes: after every compile, successful or not, as DTrace. */
-static void write_type_files(dtrace_hdl_t *dtp)
+static void write_type_files(struct dt_compiler *cc)
 {
-	if (dtp->core->opts.cdefs_fd >= 0)
-		dt_ctf_write(dtp, dtp->core->opts.cdefs_fd, false);
-	if (dtp->core->opts.ddefs_fd >= 0)
-		dt_ctf_write(dtp, dtp->core->opts.ddefs_fd, true);
+	if (cc->core->opts.cdefs_fd >= 0)
+		dt_ctf_write(cc, cc->core->opts.cdefs_fd, false);
+	if (cc->core->opts.ddefs_fd >= 0)
+		dt_ctf_write(cc, cc->core->opts.ddefs_fd, true);
 }
 
-dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
+dtrace_prog_t *dt_compile(struct dt_compiler *cc, const char *text, const char *name,
 			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
 {
 	struct dt_pcb pcb;
 	size_t len;
-	char *src = read_source(dtp, text, flags, &len);
+	char *src = read_source(cc, text, flags, &len);
 	struct dtrace_prog *pgp = NULL;
 
 	if (src == NULL)
 		return NULL;
-	check_ctfpath(dtp);
-	if (dt_ulib_load(dtp) < 0) {
+	check_ctfpath(cc);
+	if (dt_ulib_load(cc) < 0) {
 		free(src);
 		return NULL;
 	}
 	if (flags & DTRACE_C_CPP) {
 		char *out = NULL;
 		size_t outlen = 0;
-		if (dt_cpp_run(dtp, src, len, (flags & DTRACE_C_FILE) ? text : NULL, &out,
+		if (dt_cpp_run(cc, src, len, (flags & DTRACE_C_FILE) ? text : NULL, &out,
 			       &outlen) < 0) {
 			free(src);
 			return NULL;
@@ -290,7 +292,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		src = out;
 		len = outlen;
 	}
-	int rc = dt_pcb_init(&pcb, dtp, src, len, name, flags, kind, argc, argv);
+	int rc = dt_pcb_init(&pcb, cc, src, len, name, flags, kind, argc, argv);
 	free(src);
 	if (rc < 0)
 		return NULL;
@@ -298,7 +300,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pgp = calloc(1, sizeof(*pgp));
 	if (pgp == NULL) {
 		free(refs);
-		dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		dt_set_error(cc->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (setjmp(pcb.jb) != 0) {
@@ -309,8 +311,8 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		}
 		free(pgp->stmts.v);
 		free(pgp);
-		dt_compile_hint(dtp);
-		write_type_files(dtp);
+		dt_compile_hint(cc->reg);
+		write_type_files(cc);
 		return NULL;
 	}
 	dt_parse_program(&pcb);
@@ -320,7 +322,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	dt_sema_program(&pcb);
 	struct bo_object *obj = object(&pcb);
 	if (obj->source_name == NULL) {
-		obj->source_name = name ? dt_arena_strdup(&dtp->core->arena, name) : "<string>";
+		obj->source_name = name ? dt_arena_strdup(&cc->core->arena, name) : "<string>";
 		obj->source_lines = dt_pcb_lines(&pcb, &obj->nsource_lines);
 	}
 	for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
@@ -345,35 +347,30 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);
 	free(refs);
 	pgp->nprobes = count_probes(pgp);
-	write_type_files(dtp);
+	write_type_files(cc);
 	/* The handle owns every program it compiled. */
-	if (dt_vec_push(&dtp->cc->progs, pgp) < 0) {
+	if (dt_vec_push(&cc->progs, pgp) < 0) {
 		free(pgp->stmts.v);
 		free(pgp);
-		dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		dt_set_error(cc->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return pgp;
 }
 
-int dtrace_prog_nprobes(const dtrace_prog_t *pgp)
-{
-	return pgp->nprobes;
-}
-
-int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
+int dt_prog_exec(struct dt_compiler *cc, dtrace_prog_t *pgp)
 {
 	if (pgp->execed)
 		return 0;
-	if (dtp->core->active)
-		return dt_set_error(dtp->core, -EBUSY, "tracing is already active");
+	if (cc->core->active)
+		return dt_set_error(cc->core, -EBUSY, "tracing is already active");
 	for (size_t i = 0; i < pgp->stmts.n; i++) {
 		struct dt_stmt *st = pgp->stmts.v[i];
-		struct dt_cdesc *cd = dt_arena_zalloc(&dtp->core->arena, sizeof(*cd));
-		if (cd == NULL || dt_vec_push(&dtp->cc->stmts, st) < 0 ||
-		    dt_vec_push(&dtp->descs->cdescs, cd) < 0 ||
-		    dt_vec_push(&dtp->cc->obj->funcs, st->func) < 0)
-			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		struct dt_cdesc *cd = dt_arena_zalloc(&cc->core->arena, sizeof(*cd));
+		if (cd == NULL || dt_vec_push(&cc->stmts, st) < 0 ||
+		    dt_vec_push(&cc->descs->cdescs, cd) < 0 ||
+		    dt_vec_push(&cc->obj->funcs, st->func) < 0)
+			return dt_set_error(cc->core, -ENOMEM, "out of memory");
 		cd->clause = st->id;
 		cd->nprobes = st->probes.n;
 		cd->probes = st->probes.v;
@@ -381,23 +378,4 @@ int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 	}
 	pgp->execed = true;
 	return 0;
-}
-
-int dtrace_prog_probe_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_probe_f *func,
-			   void *arg)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < pgp->stmts.n; i++) {
-		struct dt_stmt *st = pgp->stmts.v[i];
-		for (size_t j = 0; j < st->probes.n; j++) {
-			struct dt_probe *prp = st->probes.v[j];
-			dtrace_probeinfo_t pi = { prp->id, prp->desc[0], prp->desc[1], prp->desc[2],
-						  prp->desc[3] };
-			n++;
-			if (func != NULL && func(dtp, &pi, arg) != 0)
-				return n;
-		}
-	}
-	return n;
 }

@@ -15,7 +15,7 @@
 struct dt_type;
 struct dt_node;
 struct dt_pcb;
-struct dtrace_hdl;
+struct dt_compiler;
 
 enum dt_idkind {
 	IDK_BVAR,	/* built-in variable: code is enum dt_bvar */
@@ -109,18 +109,21 @@ struct dt_ident {
 };
 
 /* Built-in identifier by name (variables, actions, subroutines, aggfuncs). */
-struct dt_ident *dt_ident_builtin(struct dtrace_hdl *dtp, const char *name);
+struct dt_ident *dt_ident_builtin(struct dt_compiler *cc, const char *name);
+
+/* Find a user identifier (variable/inline) by name, or a built-in. */
+struct dt_ident *dt_ident_lookup_any(struct dt_compiler *cc, const char *name);
 
 /* Parse a built-in's prototype or type on first use. */
 struct dt_proto *dt_ident_proto(struct dt_pcb *pcb, struct dt_ident *id);
 struct dt_type *dt_ident_vartype(struct dt_pcb *pcb, struct dt_ident *id);
 
 /* User identifiers: global namespace, thread-locals, clause-locals, aggregations. */
-struct dt_ident *dt_ident_user(struct dtrace_hdl *dtp, enum dt_idkind kind, const char *name);
-struct dt_ident *dt_ident_user_add(struct dtrace_hdl *dtp, enum dt_idkind kind,
+struct dt_ident *dt_ident_user(struct dt_compiler *cc, enum dt_idkind kind, const char *name);
+struct dt_ident *dt_ident_user_add(struct dt_compiler *cc, enum dt_idkind kind,
 				   const char *name, int line);
 
-void dt_idents_fini(struct dtrace_hdl *dtp);
+void dt_idents_fini(struct dt_compiler *cc);
 
 /* DTrace's name of an identifier's kind, for messages ("scalar", "associative array" ...). */
 const char *dt_ident_kind_name(const struct dt_ident *id);

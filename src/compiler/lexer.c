@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/dlib.h"
 #include "compiler/escape.h"
+#include "compiler/ident.h"
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
-#include "lib/dt_impl.h"
 
 struct kw {
 	const char *name;
@@ -750,7 +752,7 @@ const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t)
 /* Whether `name` is a type name (for the grammar's cast and declaration choices). */
 bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 {
-	struct dt_typetab *tt = &pcb->hdl->core->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 
 	if (dt_htab_get(&tt->names, name) != NULL)
 		return true;
@@ -758,11 +760,11 @@ bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 	if (strchr(name, '`') != NULL)
 		return dt_type_lookup(tt, name) != NULL;
 	/* The D library's typedefs (ipaddr_t ...). */
-	while (!pcb->is_dlib && dt_dlib_provide(pcb->hdl, name) > 0)
+	while (!pcb->is_dlib && dt_dlib_provide(pcb->cc, name) > 0)
 		if (dt_htab_get(&tt->names, name) != NULL)
 			return true;
 	/* A variable of that name wins over a kernel typedef. */
-	if (dt_ident_lookup_any(pcb->hdl, name) != NULL)
+	if (dt_ident_lookup_any(pcb->cc, name) != NULL)
 		return false;
 	return dt_type_kernel_has(tt, name);
 }

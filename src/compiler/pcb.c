@@ -10,18 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "compiler/compiler.h"
 #include "compiler/nest.h"
-#include "lib/dt_impl.h"
 
 void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
-	char msg[sizeof(dtp->core->errmsg)];
+	struct dt_compiler *cc = pcb->cc;
+	char msg[sizeof(cc->core->errmsg)];
 	va_list ap;
 	int n = 0;
 
 	msg[0] = '\0';
-	if (tag != NULL && dtp->core->opts.errtags)
+	if (tag != NULL && cc->core->opts.errtags)
 		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
 	/* Scripts report lines; -n and friends name the part of the clause. */
 	/* A header cpp included names itself; otherwise a library names its file. */
@@ -38,9 +39,9 @@ void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, .
 	char *nl = strrchr(msg, '\n');
 	if (nl != NULL && nl[1] == '\0')
 		*nl = '\0';
-	memcpy(dtp->core->errmsg, msg, sizeof(msg));
-	snprintf(dtp->core->errtag, sizeof(dtp->core->errtag), "%s", tag ? tag : "");
-	dtp->core->err = -EINVAL;
+	memcpy(cc->core->errmsg, msg, sizeof(msg));
+	snprintf(cc->core->errtag, sizeof(cc->core->errtag), "%s", tag ? tag : "");
+	cc->core->err = -EINVAL;
 	/* Code generation in progress: its frame is still live here, not after the jump. */
 	if (pcb->cg != NULL)
 		pcb->cg_cleanup(pcb->cg);
@@ -96,13 +97,13 @@ const char *const *dt_pcb_lines(struct dt_pcb *pcb, size_t *nlines)
 	return lines;
 }
 
-int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t len,
+int dt_pcb_init(struct dt_pcb *pcb, struct dt_compiler *cc, const char *src, size_t len,
 		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
 		char *const argv[])
 {
 	memset(pcb, 0, sizeof(*pcb));
-	pcb->hdl = dtp;
-	pcb->arena = &dtp->core->arena;
+	pcb->cc = cc;
+	pcb->arena = &cc->core->arena;
 	pcb->filename = (flags & DTRACE_C_FILE) ? name : NULL;
 	pcb->show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
 	pcb->cflags = flags;
@@ -110,13 +111,13 @@ int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t l
 	pcb->argc = argc;
 	pcb->argv = argv;
 	dt_nest_init(pcb);
-	pcb->src = dt_arena_strndup(&dtp->core->arena, src, len);
+	pcb->src = dt_arena_strndup(&cc->core->arena, src, len);
 	pcb->srclen = len;
 	pcb->argref = calloc((size_t)argc + 1, sizeof(bool));
 	if (pcb->src == NULL || pcb->argref == NULL) {
 		free(pcb->argref);
 		pcb->argref = NULL;
-		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -16,13 +16,13 @@
 #include "compiler/ast.h"
 #include "dtrace.h"
 
-struct dtrace_hdl;
+struct dt_compiler;
 struct dt_sema_ctx;
 struct dt_cg;
 struct dt_pattr;
 
 struct dt_pcb {
-	struct dtrace_hdl *hdl;
+	struct dt_compiler *cc;
 	struct dt_arena *arena;		/* AST and types of this program */
 	const char *filename;		/* for messages: script name or NULL */
 	const char *src;		/* the source text (after cpp) */
@@ -88,7 +88,7 @@ _Noreturn void dt_cnomem(struct dt_pcb *pcb);
  * arguments; pcb->argref is malloc'ed (the caller frees it).  0, or a
  * negative errno with the message in the handle.
  */
-int dt_pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *src, size_t len,
+int dt_pcb_init(struct dt_pcb *pcb, struct dt_compiler *cc, const char *src, size_t len,
 		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
 		char *const argv[]);
 

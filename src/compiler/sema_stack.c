@@ -5,10 +5,11 @@
  */
 #include <stdint.h>
 
+#include "base/core.h"
 #include "base/stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
-#include "lib/dt_impl.h"
 
 bool dt_stack_is_call(const struct dt_node *n)
 {
@@ -24,7 +25,7 @@ static bool is_posconst(const struct dt_node *n)
 
 uint32_t dt_stack_nframes(struct dt_pcb *pcb, const struct dt_node *call)
 {
-	const struct dt_options *o = &pcb->hdl->core->opts;
+	const struct dt_options *o = &pcb->cc->core->opts;
 	const char *name = call->id->name;
 	const struct dt_node *a0 = call->call.args;
 	const struct dt_node *a1 = a0 != NULL ? a0->next : NULL;

@@ -50,7 +50,7 @@ static int map_info(int fd, const struct dt_aggdesc *ad, struct aggmap *m)
 /* The fd of the map of `ad`, or -1 if there is none (nothing loaded yet). */
 static int find_map(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad)
 {
-	struct bpf_object *obj = dt_runtime_object(dtp);
+	struct bpf_object *obj = dtp->out->rt != NULL ? dtp->out->rt->obj : NULL;
 	struct bpf_map *map;
 
 	if (obj == NULL || ad->map_name == NULL ||

@@ -70,7 +70,7 @@ int dt_consume_init(struct dtrace_hdl *dtp)
 	if (rt->ring == NULL)
 		return dt_set_error(dtp->core, -errno, "failed to set up the ring buffer: %s",
 				    strerror(errno));
-	rt->drops_seen = calloc((size_t)rt->ncpus * 4, sizeof(uint64_t));
+	rt->drops_seen = calloc((size_t)rt->ps.ncpus * 4, sizeof(uint64_t));
 	if (rt->drops_seen == NULL)
 		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	int rc0 = dt_waitset_open(dtp);
@@ -118,14 +118,14 @@ void dt_report_drops(struct dtrace_hdl *dtp)
 	if (rt == NULL || rt->cpuinfo_fd < 0 || rt->drops_seen == NULL)
 		return;
 	size_t vsz = DT_ALIGN(CPU_INFO_SIZE, 8);
-	uint8_t *vals = calloc((size_t)rt->ncpus, vsz);
+	uint8_t *vals = calloc((size_t)rt->ps.ncpus, vsz);
 	uint32_t key = 0;
 	if (vals == NULL || bpf_map_lookup_elem(rt->cpuinfo_fd, &key, vals) < 0) {
 		free(vals);
 		return;
 	}
 	uint64_t dyn = 0;
-	for (int c = 0; c < rt->ncpus; c++) {
+	for (int c = 0; c < rt->ps.ncpus; c++) {
 		const uint8_t *v = vals + (size_t)c * vsz;
 		uint64_t ring, d, agg;
 		memcpy(&ring, v + CPU_RING_DROPS, 8);
@@ -219,7 +219,7 @@ int dtrace_stop(dtrace_hdl_t *dtp)
 		dt_consume_pending(dtp);
 	while (rt->pass_full && !dtp->out->cb_aborted);
 	dt_bufring_flush(dtp);
-	int rc = dt_run_consumer_program(dtp, rt->end);
+	int rc = dt_run_consumer_program(dtp, rt->ps.end);
 	do
 		dt_consume_pending(dtp);
 	while (rt->pass_full && !dtp->out->cb_aborted);

@@ -19,14 +19,6 @@
 struct dt_stmt;
 struct dt_node;
 
-struct dtrace_prog {
-	DT_VEC(struct dt_stmt *) stmts;
-	int nprobes;			/* distinct probes enabled */
-	bool execed;
-	struct dt_node **providers;	/* provider definitions (N_PROVIDER), in the arena */
-	size_t nproviders;
-};
-
 /*
  * The handle: one part per stage, each handed only its own (the
  * compiler its dt_compiler, providers the dt_registry, the consumer its
@@ -42,13 +34,7 @@ struct dtrace_hdl {
 	struct dt_procs *procs;
 };
 
-/*
- * After a compile error: add what the system lacks when that explains it
- * (an unavailable provider, no kernel BTF), see syscheck.c.
- */
-void dt_compile_hint(dtrace_hdl_t *dtp);
-
-/* Find a user identifier (variable/inline) by name, or a built-in. */
-struct dt_ident *dt_ident_lookup_any(dtrace_hdl_t *dtp, const char *name);
+/* Tear down links, programs and maps; safe to call more than once (go.c). */
+void dt_runtime_destroy(struct dtrace_hdl *dtp);
 
 #endif

@@ -20,17 +20,13 @@
 #include "bpf/link.h"
 #include "bpf/load.h"
 #include "bpf/runtime.h"
+#include "compiler/cg.h"
 #include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
-
-struct bpf_object *dt_runtime_object(struct dtrace_hdl *dtp)
-{
-	return dtp->out->rt ? dtp->out->rt->obj : NULL;
-}
 
 static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
@@ -103,8 +99,8 @@ static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *lin
 
 	if (rc < 0)
 		return dt_set_error(dtp->core, rc, "%s", err);
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->fn == NULL || g->mech->prepare == NULL)
 			continue;
 		struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, g->fn->name);
@@ -157,8 +153,8 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		const char *what = "the program";
 		char desc[512];
 		size_t nclauses = 0;
-		for (size_t i = 0; failed && i < rt->groups.n; i++) {
-			struct dt_group *g = rt->groups.v[i];
+		for (size_t i = 0; failed && i < rt->ps.groups.n; i++) {
+			struct dt_group *g = rt->ps.groups.v[i];
 			if (g->fn && strcmp(bpf_program__name(failed), g->fn->name) == 0) {
 				dt_probe_fullname(g->probes.v[0], desc, sizeof(desc));
 				what = desc;
@@ -257,10 +253,10 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	dtp->out->rt = rt;
 	rt->cpuinfo_fd = -1;
-	if ((rc = dt_cg_programs(dtp, rt)) < 0 || (rc = load(dtp, rt)) < 0)
+	if ((rc = dt_cg_programs(dtp->cc, &rt->ps)) < 0 || (rc = load(dtp, rt)) < 0)
 		goto fail;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->fn == NULL)
 			continue;
 		g->prog = bpf_object__find_program_by_name(rt->obj, g->fn->name);
@@ -285,8 +281,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
 	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0)
 		goto fail;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp->reg, g, rt->obj)) < 0)
 			goto fail;
 	}
@@ -296,15 +292,15 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	if ((rc = attach_vtime(dtp, rt)) < 0)
 		goto fail;
 	/* Attach while the gate is closed: nothing runs before BEGIN. */
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->prog == NULL || g->mech->by_consumer || g->mech->attach == NULL)
 			continue;
 		if ((rc = g->mech->attach(dtp->reg, g)) < 0)
 			goto fail;
 	}
 	dtp->core->active = true;
-	if ((rc = dt_run_consumer_program(dtp, rt->begin)) < 0)
+	if ((rc = dt_run_consumer_program(dtp, rt->ps.begin)) < 0)
 		goto fail;
 	if (*rt->state == DT_STATE_INACTIVE)
 		*rt->state = DT_STATE_ACTIVE;
@@ -329,8 +325,8 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 		return;
 	if (rt->state != NULL)
 		*rt->state = DT_STATE_DRAINING;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		for (size_t j = 0; j < g->links.n; j++)
 			bpf_link__destroy(g->links.v[j]);
 		dt_vec_free(&g->links);
@@ -340,7 +336,7 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 		dt_vec_free(&g->stmts);
 		dt_vec_free(&g->probes);
 	}
-	dt_vec_free(&rt->groups);
+	dt_vec_free(&rt->ps.groups);
 	bpf_link__destroy(rt->vtime_link);
 	rt->vtime_link = NULL;
 	dt_consume_close(dtp);

@@ -127,7 +127,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_uprocs_free(dtp->reg);
 	dt_probes_fini(dtp->reg);
 	dt_pattr_fini(dtp->reg);
-	dt_idents_fini(dtp);
+	dt_idents_fini(dtp->cc);
 	dt_agg_fini(dtp);
 	dt_syms_free(dtp);
 	dt_consume_fini(dtp);

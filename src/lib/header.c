@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler/ast.h"
+#include "compiler/program.h"
 #include "lib/dt_impl.h"
 #include "lib/usdt_note.h"
 

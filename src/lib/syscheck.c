@@ -2,13 +2,11 @@
  * What the system lets dtrace do, said so that a sysadmin can act on it:
  * privileges (root, or CAP_BPF and CAP_PERFMON), kernel lockdown, kernel
  * BTF, tracefs.  dtrace_preflight() checks before anything is loaded;
- * dt_compile_hint() adds the cause to a compile error that a missing
- * facility explains (a probe description that matches nothing because its
- * provider cannot be listed, kernel types that are unknown without BTF).
+ * base/hint.c adds the cause to a compile error that a missing facility
+ * explains.
  */
 #include <errno.h>
 #include <linux/capability.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +25,6 @@
 #endif
 
 #define LOCKDOWN_FILE "/sys/kernel/security/lockdown"
-#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 /* Whether the effective capability set holds cap; -1 if it cannot be read. */
 static int has_cap(unsigned cap)
@@ -94,50 +91,4 @@ int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
 			return rc;
 	}
 	return 0;
-}
-
-static void append(dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void append(dtrace_hdl_t *dtp, const char *fmt, ...)
-{
-	size_t len = strlen(dtp->core->errmsg);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dtp->core->errmsg + len, sizeof(dtp->core->errmsg) - len, fmt, ap);
-	va_end(ap);
-}
-
-/* "probe description P:M:F:N does not match any probes": which providers could have. */
-static void pdesc_hint(dtrace_hdl_t *dtp)
-{
-	static const char lead[] = "probe description ";
-	const char *s = strstr(dtp->core->errmsg, lead);
-	char prov[64];
-
-	if (s == NULL || strstr(s, "does not match any probes") == NULL)
-		return;
-	s += sizeof(lead) - 1;
-	size_t n = strcspn(s, ":");
-	if (s[n] != ':' || n >= sizeof(prov))
-		return;
-	memcpy(prov, s, n);
-	prov[n] = '\0';
-	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
-		const struct dt_provider *p = dtp->reg->providers[i];
-		const char *why = p->unavailable ? p->unavailable(dtp->reg) : NULL;
-		if (why != NULL && (prov[0] == '\0' || dt_gmatch(p->name, prov))) {
-			append(dtp, " (the %s provider is unavailable: %s)", p->name, why);
-			return;
-		}
-	}
-}
-
-void dt_compile_hint(dtrace_hdl_t *dtp)
-{
-	pdesc_hint(dtp);
-	/* Kernel types were needed and there is no BTF to find them in. */
-	if (dtp->core->types.vmlinux_tried && dtp->core->types.vmlinux == NULL)
-		append(dtp, " (kernel BTF %s %s: dtrace needs a kernel built with "
-		       "CONFIG_DEBUG_INFO_BTF=y)", VMLINUX_BTF,
-		       access(VMLINUX_BTF, F_OK) < 0 ? "is missing" : "cannot be read");
 }

@@ -5,6 +5,7 @@
 
 #include "base/types.h"
 #include "compiler/ast.h"
+#include "compiler/program.h"
 #include "lib/dt_impl.h"
 
 const struct dt_node *dt_usdt_decl_probe(dtrace_hdl_t *dtp, const char *prov, const char *probe)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "compiler/ast.h"
+#include "compiler/program.h"
 #include "lib/dt_impl.h"
 #include "lib/usdt_note.h"
 #include "lib/usdt_rewrite.h"

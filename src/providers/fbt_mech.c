@@ -28,7 +28,7 @@
 #include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 #include "providers/attach.h"
 #include "providers/fbt.h"
 #include "providers/pt_regs.h"
@@ -129,7 +129,7 @@ static bool all_void(const struct dt_group *g)
 static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			    int skip)
 {
-	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->core->types);
+	struct dt_regs_layout l = dt_regs_layout(&cg->cc->core->types);
 
 	(void)skip;
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));

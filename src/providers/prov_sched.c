@@ -26,7 +26,7 @@
 #include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 #include "providers/providers.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
@@ -115,7 +115,7 @@ static int syscall_nr(const char *name)
  */
 static void yielding(struct dt_cg *cg, int dctx, int skip)
 {
-	struct dt_typetab *tt = &cg->dtp->core->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *ti = dt_type_lookup(tt, "vmlinux`struct thread_info");
 	uint32_t orig_ax = sp_member(cg, "struct pt_regs", "orig_ax");
 	uint32_t ti_off = 0, status = 0;

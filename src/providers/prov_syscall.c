@@ -22,7 +22,7 @@
 #include "base/types.h"
 #include "bpf/runtime.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 #include "providers/attach.h"
 #include "providers/providers.h"
 #include "providers/pt_regs.h"
@@ -238,11 +238,11 @@ static void read_reg(struct dt_cg *cg, int dctx_off, int slot_off, int16_t regs_
 static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			 int skip)
 {
-	struct dt_regs_layout l = dt_regs_layout(&cg->dtp->core->types);
+	struct dt_regs_layout l = dt_regs_layout(&cg->cc->core->types);
 	bool entry = is_entry(g);
 
 	if (g->priv == NULL)
-		g->priv = (void *)sysmap_name(cg->dtp->reg, g);
+		g->priv = (void *)sysmap_name(cg->cc->reg, g);
 	const char *map = g->priv;
 
 	/* R7 = struct pt_regs *; the syscall number into R1. */

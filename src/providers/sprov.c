@@ -18,12 +18,13 @@
 #include <unistd.h>
 
 #include "base/core.h"
+#include "base/descs.h"
 #include "base/maps.h"
 #include "base/probe.h"
 #include "base/provider.h"
 #include "base/types.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 #include "providers/attach.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
@@ -122,7 +123,7 @@ const char *sp_unavailable(struct dt_registry *reg)
 
 uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 {
-	struct dt_typetab *tt = &cg->dtp->core->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -135,7 +136,7 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 
 uint32_t sp_task_cpu(struct dt_cg *cg)
 {
-	struct dt_typetab *tt = &cg->dtp->core->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, "struct task_struct");
 	uint32_t ti, cpu;
 
@@ -203,7 +204,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 	int key = cg_stack_alloc(cg, 8), tmp = cg_stack_alloc(cg, 8);
 
 	(void)dctx;
-	cg->dtp->descs->need_curcpu_map = true;
+	cg->cc->descs->need_curcpu_map = true;
 	if (cpu_reg >= 0)
 		cg_emit(cg, I_MOV64_REG(BPF_R3, cpu_reg));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
@@ -228,8 +229,8 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
-	const struct sp_probe *sp = made(cg->dtp->reg, prp);
-	struct btf *btf = dt_kernel_btf(&cg->dtp->core->types);
+	const struct sp_probe *sp = made(cg->cc->reg, prp);
+	struct btf *btf = dt_kernel_btf(&cg->cc->core->types);
 	char name[128];
 	const char *why = "this kernel's BTF does not describe it";
 
@@ -252,8 +253,8 @@ static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char
 	if (np < want)
 		goto bad;
 	for (int i = 0; i < want; i++) {
-		struct dt_type *pt = dt_type_from_btf(&cg->dtp->core->types, btf, p[i + 1].type);
-		const char *s = pt != NULL ? dt_type_str(&cg->dtp->core->types, pt) : "";
+		struct dt_type *pt = dt_type_from_btf(&cg->cc->core->types, btf, p[i + 1].type);
+		const char *s = pt != NULL ? dt_type_str(&cg->cc->core->types, pt) : "";
 		if (strcmp(s, sp->params[i]) != 0)
 			goto bad;
 	}
@@ -266,11 +267,11 @@ bad:
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = made(cg->dtp->reg, prp);
+	const struct sp_probe *sp = made(cg->cc->reg, prp);
 
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
-			if (e == 0 || event_exists(cg->dtp->reg, sp, sp->events[e]))
+			if (e == 0 || event_exists(cg->cc->reg, sp, sp->events[e]))
 				check_proto(cg, prp, sp->events[e]);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	/* Arguments the probe does not give are 0. */

@@ -103,7 +103,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (rt == NULL)
 		abort();
 	rt->cpuinfo_fd = -1;
-	rt->ncpus = 2;
+	rt->ps.ncpus = 2;
 	rt->state = &g_state;
 	rt->walloff = &g_walloff;
 	g_dtp->out->rt = rt;

@@ -71,19 +71,19 @@ static inline int fe_teardown(void **state)
 /* Parse (or parse and check) `src` as the script t.d (errors say "line N:"). */
 static inline struct dt_node *fe_parse(dtrace_hdl_t *dtp, const char *src)
 {
-	return dt_compile_front(dtp, src, "t.d", DTRACE_C_FILE, DT_FRONT_PARSE, 0, NULL);
+	return dt_compile_front(dtp->cc, src, "t.d", DTRACE_C_FILE, DT_FRONT_PARSE, 0, NULL);
 }
 
 static inline struct dt_node *fe_check(dtrace_hdl_t *dtp, const char *src)
 {
-	return dt_compile_front(dtp, src, "t.d", DTRACE_C_FILE, DT_FRONT_CHECK, 0, NULL);
+	return dt_compile_front(dtp->cc, src, "t.d", DTRACE_C_FILE, DT_FRONT_CHECK, 0, NULL);
 }
 
 /* Check `src` as given to -n (no line numbers in errors), with macro arguments. */
 static inline struct dt_node *fe_check_n(dtrace_hdl_t *dtp, const char *src, int argc,
 					 char *const argv[])
 {
-	return dt_compile_front(dtp, src, NULL, 0, DT_FRONT_CHECK, argc, argv);
+	return dt_compile_front(dtp->cc, src, NULL, 0, DT_FRONT_CHECK, argc, argv);
 }
 
 /* The error the last call left: "[TAG] message" ("" if none). */
@@ -472,7 +472,7 @@ static inline struct fe_lexed *fe_lex_bytes(dtrace_hdl_t *dtp, const char *src, 
 	memset(&r, 0, sizeof(r));
 	dtp->core->errmsg[0] = '\0';
 	free(pcb.argref);	/* the previous call's */
-	if (dt_pcb_init(&pcb, dtp, src, len, "t.d", DTRACE_C_FILE | flags, DTRACE_PSPEC_NAME, argc,
+	if (dt_pcb_init(&pcb, dtp->cc, src, len, "t.d", DTRACE_C_FILE | flags, DTRACE_PSPEC_NAME, argc,
 			argv) < 0)
 		fail_msg("dt_pcb_init: %s", dtrace_errmsg(dtp));
 	/* Control lines act as in a compile (#line sets the line). */

@@ -63,7 +63,7 @@ static int check_input(const char *path)
 		int stage = run % 2 == 0 ? DT_FRONT_PARSE : DT_FRONT_CHECK, argc = run < 2 ? 3 : 1;
 		dtrace_hdl_t *dtp = fe_open();
 		dtp->core->errmsg[0] = '\0';
-		struct dt_node *root = dt_compile_front(dtp, src, (flags & DTRACE_C_FILE) ? "fuzz.d" : NULL,
+		struct dt_node *root = dt_compile_front(dtp->cc, src, (flags & DTRACE_C_FILE) ? "fuzz.d" : NULL,
 							flags | DTRACE_C_ZDEFS, stage, argc, argv);
 		if (root == NULL && (dtp->core->errmsg[0] == '\0' || strncmp(dtp->core->errtag, "D_", 2) != 0))
 			fail_msg("%s: failed without a tag and message: [%s] %s", path, dtp->core->errtag,

@@ -38,12 +38,12 @@ static struct lexed lex_one(const char *src)
 	struct lexed r = { 0 };
 
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
+	pcb.cc = dtp->cc;
 	pcb.arena = &arena;
 	if (setjmp(pcb.jb) != 0) {
 		r.failed = true;
-		snprintf(r.tag, sizeof(r.tag), "%s", dtp->core->errtag);
-		snprintf(r.msg, sizeof(r.msg), "%s", dtp->core->errmsg);
+		snprintf(r.tag, sizeof(r.tag), "%.31s", dtp->core->errtag);
+		snprintf(r.msg, sizeof(r.msg), "%.2047s", dtp->core->errmsg);
 	} else {
 		dt_lex_init(&lx, &pcb, src, strlen(src), NULL);
 		dt_lex_next(&lx, LM_EXPR, &t);
@@ -78,7 +78,7 @@ static void expect_error(const char *src, const char *tag, const char *msg, int 
 	struct dt_token t;
 
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
+	pcb.cc = dtp->cc;
 	pcb.arena = &arena;
 	pcb.show_lines = true;
 	if (setjmp(pcb.jb) == 0) {

@@ -626,7 +626,7 @@ static void test_mode_switch(void **state)
 	struct dt_token t;
 	const char *src = "a-b:c";
 
-	if (dt_pcb_init(&pcb, dtp, src, strlen(src), NULL, 0, DTRACE_PSPEC_NAME, 0, NULL) < 0)
+	if (dt_pcb_init(&pcb, dtp->cc, src, strlen(src), NULL, 0, DTRACE_PSPEC_NAME, 0, NULL) < 0)
 		fail();
 	dt_lex_init(&lx, &pcb, pcb.src, pcb.srclen, NULL);
 	if (setjmp(pcb.jb) != 0)

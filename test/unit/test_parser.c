@@ -424,7 +424,7 @@ static void test_clause_errors(void **state)
 	expect_parse_error(dtp, "BEGIN\n{\n", "[D_SYNTAX] line 3: syntax error near end of input");
 	/* As -n gives it, a probe description alone is a clause. */
 	dtp->core->errmsg[0] = '\0';
-	struct dt_node *root = dt_compile_front(dtp, "BEGIN", NULL, 0, DT_FRONT_PARSE, 0, NULL);
+	struct dt_node *root = dt_compile_front(dtp->cc, "BEGIN", NULL, 0, DT_FRONT_PARSE, 0, NULL);
 	assert_non_null(root);
 	assert_false(root->clause.has_body);
 }

@@ -25,7 +25,7 @@ static int setup(void **state)
 	if (dt_typetab_init(&hdl->core->types) < 0)
 		return -1;
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = hdl;
+	pcb.cc = hdl->cc;
 	return 0;
 }
 

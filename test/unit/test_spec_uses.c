@@ -77,7 +77,7 @@ static int setup(void **state)
 	assert_non_null(F.fp);
 	dtrace_set_output(F.dtp, F.fp);
 	F.rt.cpuinfo_fd = -1;
-	F.rt.ncpus = 2;
+	F.rt.ps.ncpus = 2;
 	F.rt.state = &F.state;
 	F.rt.walloff = &F.walloff;
 	F.dtp->out->rt = &F.rt;

@@ -7,15 +7,16 @@
  * the types the D container refers to are written into it too, and a
  * kernel struct or union is a forward declaration.
  */
-#include "lib/ctf_write.h"
+#include "compiler/ctf_write.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/core.h"
 #include "base/types.h"
 #include "compiler/ast.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 /* CTF v3 (binutils include/ctf.h). */
 #define CTF_MAGIC 0xdff2
@@ -45,7 +46,7 @@ struct ent {
 #define STRING_ARRAY (~0u)
 
 struct writer {
-	struct dtrace_hdl *dtp;
+	struct dt_compiler *cc;
 	DT_VEC(struct ent) ents;	/* id - 1 */
 	struct dt_strbuf strs;
 	struct dt_strbuf types;
@@ -97,7 +98,7 @@ static void write_type(struct writer *w, const struct ent *e)
 		put32(w, 0);
 		put32(w, CTF_TYPE_INFO(CTF_K_ARRAY, 1, 0));
 		put32(w, 0);
-		put32(w, type_id(w, w->dtp->core->types.t_char, 0));
+		put32(w, type_id(w, w->cc->core->types.t_char, 0));
 		put32(w, w->long_id);
 		put32(w, t->size);
 		return;
@@ -118,7 +119,7 @@ static void write_type(struct writer *w, const struct ent *e)
 		/* stack, _symaddr, <DYN> ...: DTrace's typedefs of void. */
 		put32(w, name);
 		put32(w, CTF_TYPE_INFO(CTF_K_TYPEDEF, 1, 0));
-		put32(w, type_id(w, w->dtp->core->types.t_void, 0));
+		put32(w, type_id(w, w->cc->core->types.t_void, 0));
 		return;
 	}
 	switch (t->kind) {
@@ -222,23 +223,23 @@ static bool intrinsic(const char *key, const struct dt_type *t)
 	       t->special == DT_SPECIAL_NONE && t->name != NULL && strcmp(key, t->name) == 0;
 }
 
-int dt_ctf_write(struct dtrace_hdl *dtp, int fd, bool dtypes)
+int dt_ctf_write(struct dt_compiler *cc, int fd, bool dtypes)
 {
-	struct writer w = { .dtp = dtp };
+	struct writer w = { .cc = cc };
 	const char *key;
 	void *val;
 
 	dt_sb_init(&w.strs);
 	dt_sb_init(&w.types);
 	dt_sb_putn(&w.strs, "", 1);
-	w.long_id = type_id(&w, dtp->core->types.t_long, 0);
-	for (size_t i = 0; dt_htab_next(&dtp->core->types.names, &i, &key, &val);) {
+	w.long_id = type_id(&w, cc->core->types.t_long, 0);
+	for (size_t i = 0; dt_htab_next(&cc->core->types.names, &i, &key, &val);) {
 		const struct dt_type *t = val;
 		if (t->module == NULL && intrinsic(key, t) != dtypes)
 			type_id(&w, t, 0);
 	}
 	if (dtypes)
-		type_id(&w, dtp->core->types.t_string, 0);
+		type_id(&w, cc->core->types.t_string, 0);
 	/* Writing a type may give ids to the ones it refers to: they follow. */
 	for (size_t i = 0; i < w.ents.n && w.err == 0; i++) {
 		struct ent e = w.ents.v[i];
@@ -265,6 +266,6 @@ int dt_ctf_write(struct dtrace_hdl *dtp, int fd, bool dtypes)
 	dt_sb_free(&w.types);
 	dt_vec_free(&w.ents);
 	if (rc < 0)
-		dt_dprintf(dtp->core, "failed to update CTF cache: %s\n", strerror(-rc));
+		dt_dprintf(cc->core, "failed to update CTF cache: %s\n", strerror(-rc));
 	return rc;
 }

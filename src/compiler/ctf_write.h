@@ -4,13 +4,13 @@
 
 #include <stdbool.h>
 
-struct dtrace_hdl;
+struct dt_compiler;
 
 /*
  * Replace fd's contents with the C container (intrinsic types) or, for
  * dtypes, the D container (typedefs, string, programs' types) as a CTF
  * dictionary.  0 or a negative errno (also reported with -x debug).
  */
-int dt_ctf_write(struct dtrace_hdl *dtp, int fd, bool dtypes);
+int dt_ctf_write(struct dt_compiler *cc, int fd, bool dtypes);
 
 #endif
