@@ -29,4 +29,7 @@ struct dt_descs {
 	bool uses_vtime;		/* some clause reads vtimestamp (compiler/cg_vtime.c) */
 };
 
+/* Free what the vectors hold (the descriptions themselves are in the arena). */
+void dt_descs_free(struct dt_descs *d);
+
 #endif

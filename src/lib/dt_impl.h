@@ -13,24 +13,24 @@
 #include "base/proc.h"
 #include "bpf/runtime.h"
 #include "compiler/compiler.h"
-#include "consumer/output.h"
+#include "consumer/consumer.h"
 #include "dtrace.h"
 
-struct dt_stmt;
-struct dt_node;
-
 /*
- * The handle: one part per stage, each handed only its own (the
- * compiler its dt_compiler, providers the dt_registry, the consumer its
- * dt_output, process control its dt_procs); what they all share is the
- * core.  Only the library's API functions (src/lib/) see the whole.
+ * The handle: one part per stage, each handed only its own, as libbpf
+ * hands out its objects: the compiler its dt_compiler, providers the
+ * dt_registry, the consumer its dt_consumer (with the run time once
+ * loaded), process control its dt_procs; what they all share is the core,
+ * and the compiler writes the descriptions the consumer reads.  Each part
+ * points to the parts it may use (handle.c sets them up).  Only the
+ * library's API functions (src/lib/) see the whole.
  */
 struct dtrace_hdl {
 	struct dt_core *core;
 	struct dt_registry *reg;
 	struct dt_compiler *cc;
 	struct dt_descs *descs;
-	struct dt_output *out;
+	struct dt_consumer *cons;
 	struct dt_procs *procs;
 };
 

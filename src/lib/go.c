@@ -55,24 +55,6 @@ static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 }
 
 /* Run a BEGIN or END program once, in the consumer's context. */
-int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
-{
-	uint64_t args[2] = { 0, 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-
-	if (g == NULL)
-		return 0;
-	/* -x cpu: BEGIN and END run on that CPU, like every other probe. */
-	if (dtp->core->opts.cpu >= 0) {
-		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = (__u32)dtp->core->opts.cpu;
-	}
-	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
-		return dt_set_error(dtp->core, -errno, "failed to run the %s probe: %s",
-				    g->probes.v[0]->desc[3], strerror(errno));
-	return 0;
-}
-
 /* The program that keeps vtimestamp (compiler/cg_vtime.c), if there is one. */
 static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
@@ -251,7 +233,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
 		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
-	dtp->out->rt = rt;
+	dtp->cons->rt = rt;
 	rt->cpuinfo_fd = -1;
 	if ((rc = dt_cg_programs(dtp->cc, &rt->ps)) < 0 || (rc = load(dtp, rt)) < 0)
 		goto fail;
@@ -286,7 +268,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp->reg, g, rt->obj)) < 0)
 			goto fail;
 	}
-	if ((rc = dt_consume_init(dtp)) < 0)
+	if ((rc = dt_consume_init(dtp->cons)) < 0)
 		goto fail;
 	/* vtimestamp's bookkeeping first: it must see every switch of a thread it knows. */
 	if ((rc = attach_vtime(dtp, rt)) < 0)
@@ -300,7 +282,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 			goto fail;
 	}
 	dtp->core->active = true;
-	if ((rc = dt_run_consumer_program(dtp, rt->ps.begin)) < 0)
+	if ((rc = dt_run_consumer_program(dtp->core, rt->ps.begin)) < 0)
 		goto fail;
 	if (*rt->state == DT_STATE_INACTIVE)
 		*rt->state = DT_STATE_ACTIVE;
@@ -309,7 +291,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	 * actions (system() ...) run with the other probes enabled, as in
 	 * DTrace.
 	 */
-	dt_consume_pending(dtp);
+	dt_consume_pending(dtp->cons);
 	return 0;
 fail:
 	dtp->core->active = false;
@@ -319,7 +301,7 @@ fail:
 
 void dt_runtime_destroy(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->out->rt;
+	struct dt_runtime *rt = dtp->cons->rt;
 
 	if (rt == NULL)
 		return;
@@ -339,10 +321,10 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 	dt_vec_free(&rt->ps.groups);
 	bpf_link__destroy(rt->vtime_link);
 	rt->vtime_link = NULL;
-	dt_consume_close(dtp);
+	dt_consume_close(dtp->cons);
 	if (rt->obj != NULL)
 		bo_close(rt->obj);
 	free(rt->drops_seen);
 	free(rt);
-	dtp->out->rt = NULL;
+	dtp->cons->rt = NULL;
 }

@@ -41,7 +41,7 @@ struct hdl_parts {
 	struct dt_registry reg;
 	struct dt_compiler cc;
 	struct dt_descs descs;
-	struct dt_output out;
+	struct dt_consumer cons;
 	struct dt_procs procs;
 };
 
@@ -53,18 +53,18 @@ static dtrace_hdl_t *new_handle(void)
 	if (h == NULL)
 		return NULL;
 	h->hdl = (struct dtrace_hdl){ .core = &h->core, .reg = &h->reg, .cc = &h->cc,
-				      .descs = &h->descs, .out = &h->out, .procs = &h->procs };
+				      .descs = &h->descs, .cons = &h->cons, .procs = &h->procs };
 	h->reg.core = &h->core;
 	h->reg.procs = &h->procs;
 	h->cc.core = &h->core;
 	h->cc.reg = &h->reg;
 	h->cc.descs = &h->descs;
 	h->cc.procs = &h->procs;
-	h->out.core = &h->core;
-	h->out.descs = &h->descs;
-	h->out.reg = &h->reg;
-	h->out.procs = &h->procs;
-	h->out.hdl = &h->hdl;
+	h->cons.core = &h->core;
+	h->cons.descs = &h->descs;
+	h->cons.reg = &h->reg;
+	h->cons.procs = &h->procs;
+	h->cons.hdl = &h->hdl;
 	h->procs.core = &h->core;
 	return &h->hdl;
 }
@@ -84,9 +84,9 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	dt_options_init(&dtp->core->opts);
 	/* As DTrace, the environment can ask for debugging messages before any option. */
 	dtp->core->opts.debug = getenv("DTRACE_DEBUG") != NULL;
-	dtp->out->fp = stdout;
-	dtp->out->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	dtp->out->testing = getenv("_DTRACE_TESTING") != NULL;
+	dtp->cons->fp = stdout;
+	dtp->cons->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	dtp->cons->testing = getenv("_DTRACE_TESTING") != NULL;
 	dt_features_probe(&dtp->core->features);
 	if (dt_typetab_init(&dtp->core->types) < 0 || dt_probes_init(dtp->reg, dt_providers, dt_nproviders) < 0) {
 		dtrace_close(dtp);
@@ -122,15 +122,15 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return;
 	dt_runtime_destroy(dtp);
-	dt_proc_release_all(dtp->procs, dt_proc_following(dtp));
-	dt_proc_follow_end(dtp);
+	dt_proc_release_all(dtp->procs, dt_proc_following(dtp->cons));
+	dt_proc_follow_end(dtp->cons);
 	dt_uprocs_free(dtp->reg);
 	dt_probes_fini(dtp->reg);
 	dt_pattr_fini(dtp->reg);
 	dt_idents_fini(dtp->cc);
-	dt_agg_fini(dtp);
-	dt_syms_free(dtp);
-	dt_consume_fini(dtp);
+	dt_agg_fini(dtp->cons);
+	dt_syms_free(dtp->cons);
+	dt_consume_fini(dtp->cons);
 	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
 		dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->stmts.n; j++) {
@@ -142,9 +142,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	}
 	dt_vec_free(&dtp->cc->progs);
 	dt_vec_free(&dtp->cc->stmts);
-	dt_vec_free(&dtp->descs->cdescs);
-	dt_vec_free(&dtp->descs->rdescs);
-	dt_vec_free(&dtp->descs->aggs);
+	dt_descs_free(dtp->descs);
 	dt_vec_free(&dtp->procs->grabbed);
 	dt_vec_free(&dtp->cc->dynvars);
 	bo_object_free(dtp->cc->obj);
@@ -154,8 +152,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	for (int i = 0; i < dtp->cc->argc; i++)
 		free(dtp->cc->argv[i]);
 	free(dtp->cc->argv);
-	if (dtp->out->wake_fd >= 0)
-		close(dtp->out->wake_fd);
+	if (dtp->cons->wake_fd >= 0)
+		close(dtp->cons->wake_fd);
 	dt_arena_free(&dtp->core->arena);
 	free(dtp);
 }
@@ -233,32 +231,32 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
 
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 {
-	dtp->out->fp = fp;
+	dtp->cons->fp = fp;
 }
 
 int dtrace_oformat(const dtrace_hdl_t *dtp)
 {
-	return dt_oformat_json(dtp);
+	return dt_oformat_json(dtp->cons);
 }
 
 int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
 {
-	dtp->out->rec_fn = func;
-	dtp->out->rec_arg = arg;
+	dtp->cons->rec_fn = func;
+	dtp->cons->rec_arg = arg;
 	return 0;
 }
 
 int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg)
 {
-	dtp->out->drop_fn = func;
-	dtp->out->drop_arg = arg;
+	dtp->cons->drop_fn = func;
+	dtp->cons->drop_arg = arg;
 	return 0;
 }
 
 int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg)
 {
-	dtp->out->err_fn = func;
-	dtp->out->err_arg = arg;
+	dtp->cons->err_fn = func;
+	dtp->cons->err_arg = arg;
 	return 0;
 }
 
@@ -276,7 +274,7 @@ void dtrace_wake(dtrace_hdl_t *dtp)
 {
 	uint64_t one = 1;
 
-	if (dtp->out->wake_fd >= 0 && write(dtp->out->wake_fd, &one, sizeof(one)) < 0) {
+	if (dtp->cons->wake_fd >= 0 && write(dtp->cons->wake_fd, &one, sizeof(one)) < 0) {
 		/* Nothing to do: the sleeper wakes at the next switchrate tick. */
 	}
 }

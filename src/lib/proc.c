@@ -22,9 +22,9 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 	if (dtp->descs->uses_usyms && dt_proc_run_to_entry(dtp->procs, dtp->procs->child_pid) < 0 && dtp->procs->child_exited)
 		return 0;
 	dtp->procs->child_stopped = false;
-	dt_syms_track_targets(dtp, 0);
+	dt_syms_track_targets(dtp->cons, 0);
 	/* Followed to its exit and through its execs if its symbols are printed. */
-	if (dtp->descs->uses_usyms && dt_proc_follow_start(dtp) == 0)
+	if (dtp->descs->uses_usyms && dt_proc_follow_start(dtp->cons) == 0)
 		return dt_proc_detach(dtp->procs, true);
 	return dt_proc_detach(dtp->procs, false);
 }
@@ -36,7 +36,7 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 
 int dtrace_proc_done(dtrace_hdl_t *dtp)
 {
-	dt_proc_check(dtp);
+	dt_proc_check(dtp->cons);
 	if (dtp->procs->child_pid != 0)
 		return dtp->procs->child_exited;
 	return dtp->procs->grabbed.n > 0 && dtp->procs->grabbed_exited == (int)dtp->procs->grabbed.n;

@@ -106,7 +106,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	rt->ps.ncpus = 2;
 	rt->state = &g_state;
 	rt->walloff = &g_walloff;
-	g_dtp->out->rt = rt;
+	g_dtp->cons->rt = rt;
 	g_spec_size = DT_SPEC_AREA_SIZE(NSPEC);
 	g_spec_area = calloc(1, g_spec_size);
 	if (g_spec_area == NULL)
@@ -154,7 +154,7 @@ static void feed(dtrace_hdl_t *dtp, uint8_t mode, uint8_t desc, const uint8_t *p
 	dtrace_handle_record(dtp, (mode & 8) ? on_record : NULL, NULL);
 	g_skip = (mode & 16) != 0;
 	dtp->core->opts.quiet = (mode & 32) != 0;
-	dt_print_record(dtp, rec, size);
+	dt_print_record(dtp->cons, rec, size);
 	free(rec);
 }
 
@@ -163,14 +163,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dtrace_hdl_t *dtp = g_dtp;
 
 	/* Every input starts from the same consumer state. */
-	dt_spec_close(dtp);
+	dt_spec_close(dtp->cons);
 	memset(g_spec_area, 0, g_spec_size);
-	if (dt_spec_init_area(dtp, g_spec_area, g_spec_size) < 0)
+	if (dt_spec_init_area(dtp->cons, g_spec_area, g_spec_size) < 0)
 		abort();
-	dtp->out->exited = false;
-	dtp->out->exit_status = 0;
-	dtp->out->cb_aborted = false;
-	dtp->out->printed_header = false;
+	dtp->cons->exited = false;
+	dtp->cons->exit_status = 0;
+	dtp->cons->cb_aborted = false;
+	dtp->cons->printed_header = false;
 	dtp->core->opts.aggsortkey = false;
 	g_state = DT_STATE_ACTIVE;
 
@@ -181,12 +181,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size)
 			len = size;
 		if ((mode & 3) == 3)
-			dt_spec_pass(dtp);
+			dt_spec_pass(dtp->cons);
 		else
 			feed(dtp, mode, desc, data, len);
 		data += len, size -= len;
 	}
 	g_state = DT_STATE_DRAINING;
-	dt_spec_pass(dtp);
+	dt_spec_pass(dtp->cons);
 	return 0;
 }

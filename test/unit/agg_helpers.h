@@ -340,13 +340,13 @@ static inline struct fake *fk_open(int ncpus)
 	assert_non_null(f->dtp);
 	struct dt_agg_source src = { .ctx = f, .read = fk_read, .reset = fk_reset,
 				     .remove = fk_remove };
-	assert_int_equal(dt_agg_set_source(f->dtp, &src), 0);
+	assert_int_equal(dt_agg_set_source(f->dtp->cons, &src), 0);
 	return f;
 }
 
 static inline void fk_close(struct fake *f)
 {
-	dt_agg_fini(f->dtp);
+	dt_agg_fini(f->dtp->cons);
 	dtrace_close(f->dtp);
 	for (int i = 0; i < f->naggs; i++) {
 		for (size_t j = 0; j < f->aggs[i]->n; j++)
@@ -430,7 +430,7 @@ static inline int fk_printa_rc(struct fake *f, struct dt_strbuf *out, const char
 		if (dt_pf_check(pf, &o, t, (size_t)ad->nkeys, &err) != 0)
 			fail_msg("check \"%s\": %s", fmt, err.msg);
 	}
-	int rc = dt_agg_printa(f->dtp, out, pf, ids, n);
+	int rc = dt_agg_printa(f->dtp->cons, out, pf, ids, n);
 	dt_pf_free(pf);
 	return rc;
 }

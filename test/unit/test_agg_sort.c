@@ -317,7 +317,7 @@ static void test_trunc_sum(void **state)
 			struct fk_key k = key_int(a, i);
 			fk_apply(f, a, &k, i % 2, i, 1);
 		}
-		assert_int_equal(dt_agg_trunc(f->dtp, 0, neg ? -10 : 10), 0);
+		assert_int_equal(dt_agg_trunc(f->dtp->cons, 0, neg ? -10 : 10), 0);
 		assert_int_equal(a->n, 10);
 		char *out = fk_exit_print(f);
 		assert_output(neg ? negtrunc_r : trunc_r, out);
@@ -339,7 +339,7 @@ static void test_trunc_lquantize(void **state)
 		for (int d = 0; d < 4; d++)
 			fk_put(f, a, &k, i + d);
 	}
-	assert_int_equal(dt_agg_trunc(f->dtp, 0, 5), 0);
+	assert_int_equal(dt_agg_trunc(f->dtp->cons, 0, 5), 0);
 	char *out = fk_exit_print(f);
 	assert_output(truncquant_r, out);
 	free(out);
@@ -373,7 +373,7 @@ static void test_trunc_then_add(void **state)
 			for (int d = 1; lq && d <= 4; d++)
 				fk_apply(f, a, &k, 0, i + d, 10000 + i);
 		}
-		assert_int_equal(dt_agg_trunc(f->dtp, 0, cases[c].n), 0);
+		assert_int_equal(dt_agg_trunc(f->dtp->cons, 0, cases[c].n), 0);
 		k = key_int(a, 301);
 		if (!lq)
 			fk_put(f, a, &k, 2101);

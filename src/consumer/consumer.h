@@ -5,8 +5,8 @@
  * consumer reads: the descriptions, the probe registry (probe names),
  * process control and, once tracing started, the run time.
  */
-#ifndef DT_OUTPUT_H
-#define DT_OUTPUT_H
+#ifndef DT_CONSUMER_H
+#define DT_CONSUMER_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@ struct dt_flow;
 struct dt_bufring;
 struct dt_follow;
 
-struct dt_output {
+struct dt_consumer {
 	struct dt_core *core;
 	const struct dt_descs *descs;
 	struct dt_registry *reg;
