@@ -15,7 +15,6 @@
 #include "base/probe.h"
 #include "base/provider.h"
 #include "base/rdesc.h"
-#include "bpf/runtime.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
