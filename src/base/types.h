@@ -15,7 +15,6 @@
 
 struct btf;
 struct dt_pcb;
-struct dtrace_hdl;
 
 /* Qualifiers of a type (bits that declaration specifiers share, compiler/ast.h). */
 enum {

@@ -16,7 +16,6 @@ struct bpf_object;
 struct bpf_link;
 struct ring_buffer;
 struct dt_group;
-struct dtrace_hdl;
 struct dt_specstate;
 
 struct dt_runtime {

@@ -251,7 +251,7 @@ struct dt_agg_source {
 
 /* Replace the data source (tests); NULL restores the BPF maps.  0 or -ENOMEM. */
 int dt_agg_set_source(struct dt_consumer *cs, const struct dt_agg_source *src);
-/* The BPF-map source (agg_map.c); ctx is the handle. */
+/* The BPF-map source (agg_map.c); ctx is the consumer (struct dt_consumer). */
 extern const struct dt_agg_source dt_aggmap_source;
 /* The same on a map fd (batch false: get_next_key + lookup only). */
 int dt_aggmap_read_fd(int fd, const struct dt_aggdesc *ad, struct dt_aggsnap *s, bool batch);

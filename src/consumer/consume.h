@@ -15,7 +15,7 @@ int dt_consume_init(struct dt_consumer *cs);
 /* Read and print everything in the ring buffer now. */
 int dt_consume_pending(struct dt_consumer *cs);
 void dt_consume_close(struct dt_consumer *cs);
-/* Free what the consumer keeps in the handle (formats, descriptions). */
+/* Free what the consumer keeps (output buffer, decoding scratch). */
 void dt_consume_fini(struct dt_consumer *cs);
 
 /* dtrace_sleep(), dtrace_work(), dtrace_stop() and dtrace_exited() of the API. */
