@@ -88,13 +88,21 @@ translator fileinfo_t < struct request *R > {
 	fi_oflags = 0;
 };
 
+/*
+ * A file: its path as the kernel's d_path() writes it (relative to the
+ * current process's root; " (deleted)" once unlinked; "pipe:[ino]" and
+ * the like for pseudo files), the name and directory cut from it as the
+ * Guide defines them, the mount point of its file system, its open(2)
+ * flags as the kernel keeps them (O_LARGEFILE included).  No file:
+ * "<none>", and an offset of -1.
+ */
 translator fileinfo_t < struct file *F > {
-	fi_name = F == NULL ? "<none>" : stringof(F->f_path.dentry->d_name.name);
-	fi_dirname = F == NULL ? "<none>" : ".";
-	fi_pathname = F == NULL ? "<none>" : "<unknown>";
-	fi_offset = F == NULL ? 0 : F->f_pos;
+	fi_name = F == NULL ? "<none>" : basename(d_path(&F->f_path));
+	fi_dirname = F == NULL ? "<none>" : dirname(d_path(&F->f_path));
+	fi_pathname = F == NULL ? "<none>" : d_path(&F->f_path);
+	fi_offset = F == NULL ? -1 : F->f_pos;
 	fi_fs = F == NULL ? "<none>" : stringof(F->f_path.mnt->mnt_sb->s_type->name);
-	fi_mount = F == NULL ? "<none>" : "<unknown>";
+	fi_mount = F == NULL ? "<none>" : __mountpoint(F->f_path.mnt);
 	fi_oflags = F == NULL ? 0 : F->f_flags;
 };
 
