@@ -59,7 +59,8 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 		/* With an alternative, whether the bare tracepoint is there waits for enabling. */
 		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = lsp->kind == SP_TICK || event_exists(dtp, lsp, lsp->events[0]);
+		bool ok = sp->why != NULL || lsp->kind == SP_TICK ||
+			  event_exists(dtp, lsp, lsp->events[0]);
 		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
@@ -114,6 +115,27 @@ const char *sp_unavailable(dtrace_hdl_t *dtp)
 {
 	(void)dtp;
 	return dt_tracefs_problem();
+}
+
+const char *sp_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->why == NULL)
+		return NULL;
+	const struct sp_probe *m = made(dtp, prp);
+	if (m->events[0] == NULL || !event_exists(dtp, m, m->events[0]) ||
+	    (sp->usable != NULL && !sp->usable(dtp)))
+		return sp->why;
+	return NULL;
+}
+
+bool sp_has_member(dtrace_hdl_t *dtp, const char *sou, const char *member)
+{
+	struct dt_type *t = dt_type_lookup(&dtp->types, sou);
+	uint32_t off;
+
+	return t != NULL && dt_type_member(&dtp->types, t, member, &off) != NULL;
 }
 
 /* ---- Prologue pieces ---- */

@@ -60,6 +60,14 @@ struct sp_probe {
 	 */
 	bool bare;
 	const struct sp_probe *alt;
+	/*
+	 * A probe DTrace documents that is listed even where it cannot be
+	 * enabled: why not, when it has no tracepoint (events[0] NULL), when
+	 * its tracepoint is missing here, or when `usable` says the kernel
+	 * lacks what its prologue reads.
+	 */
+	const char *why;
+	bool (*usable)(dtrace_hdl_t *dtp);
 };
 
 /* Register the probes of `probes` whose tracepoints this kernel has. */
@@ -74,6 +82,9 @@ bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const cha
 bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 const char *sp_unavailable(dtrace_hdl_t *dtp);
+const char *sp_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+/* Whether the kernel's BTF has member `member` of `sou` (for `usable`). */
+bool sp_has_member(dtrace_hdl_t *dtp, const char *sou, const char *member);
 /* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */
 
 /* ---- For prologues ---- */
