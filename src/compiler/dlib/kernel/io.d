@@ -1,7 +1,7 @@
 /*
  * The io provider's arguments: bufinfo_t (the transfer), devinfo_t (the
  * device) and fileinfo_t (the file), translated from the block layer's
- * struct request; and fileinfo_t from a struct file.
+ * struct request and struct bio; and fileinfo_t from a struct file.
  */
 
 typedef struct bufinfo {
@@ -75,6 +75,51 @@ translator devinfo_t < struct request *R > {
 	    R->part->bd_partno == 0 ? strjoin("/dev/", stringof(R->part->bd_disk->disk_name)) :
 	    strjoin("/dev/", strjoin(stringof(R->part->bd_disk->disk_name),
 	    lltostr(R->part->bd_partno)));
+};
+
+/*
+ * A bio (io:::wait-start and wait-done): the same, from its operation and
+ * flags (bi_opf, as a request's cmd_flags), its iterator (what is left to
+ * transfer: by the end of a wait the kernel has moved it over what was
+ * transferred) and its block device.
+ */
+translator bufinfo_t < struct bio *B > {
+	b_flags = (B->bi_opf & 1 ? B_WRITE : B_READ) | (B->bi_opf & 0x800 ? 0 : B_ASYNC) | B_PHYS;
+	b_bcount = B->bi_iter.bi_size;
+	b_addr = 0;
+	b_lblkno = B->bi_iter.bi_sector;
+	b_blkno = B->bi_iter.bi_sector;
+	b_resid = 0;
+	b_bufsize = B->bi_iter.bi_size;
+	b_iodone = (caddr_t)B->bi_end_io;
+	b_error = 0;
+	b_edev = B->bi_bdev != NULL ? B->bi_bdev->bd_dev : 0;
+};
+
+translator devinfo_t < struct bio *B > {
+	dev_major = B->bi_bdev != NULL ? getmajor(B->bi_bdev->bd_dev) : 0;
+	dev_minor = B->bi_bdev != NULL ? getminor(B->bi_bdev->bd_dev) : 0;
+	dev_instance = 0;
+	dev_name = B->bi_bdev != NULL && B->bi_bdev->bd_disk->part0->bd_device.parent != NULL &&
+	    B->bi_bdev->bd_disk->part0->bd_device.parent->driver != NULL ?
+	    stringof(B->bi_bdev->bd_disk->part0->bd_device.parent->driver->name) : "<none>";
+	/* The partition number: in __bd_flags' low byte, or bd_partno before 6.10. */
+	dev_statname = B->bi_bdev == NULL ? "<none>" :
+	    (B->bi_bdev->__bd_flags.counter & 0xff) == 0 ? stringof(B->bi_bdev->bd_disk->disk_name) :
+	    strjoin(stringof(B->bi_bdev->bd_disk->disk_name),
+	    lltostr(B->bi_bdev->__bd_flags.counter & 0xff));
+	dev_statname = B->bi_bdev == NULL ? "<none>" :
+	    B->bi_bdev->bd_partno == 0 ? stringof(B->bi_bdev->bd_disk->disk_name) :
+	    strjoin(stringof(B->bi_bdev->bd_disk->disk_name), lltostr(B->bi_bdev->bd_partno));
+	dev_pathname = B->bi_bdev == NULL ? "<none>" :
+	    (B->bi_bdev->__bd_flags.counter & 0xff) == 0 ?
+	    strjoin("/dev/", stringof(B->bi_bdev->bd_disk->disk_name)) :
+	    strjoin("/dev/", strjoin(stringof(B->bi_bdev->bd_disk->disk_name),
+	    lltostr(B->bi_bdev->__bd_flags.counter & 0xff)));
+	dev_pathname = B->bi_bdev == NULL ? "<none>" :
+	    B->bi_bdev->bd_partno == 0 ? strjoin("/dev/", stringof(B->bi_bdev->bd_disk->disk_name)) :
+	    strjoin("/dev/", strjoin(stringof(B->bi_bdev->bd_disk->disk_name),
+	    lltostr(B->bi_bdev->bd_partno)));
 };
 
 /* A request does not say which file it is for. */
