@@ -15,7 +15,7 @@
  *     "/<name> (deleted)" for those d_alloc_pseudo() makes (memfd, SysV
  *     shared memory); another d_dname() is one we cannot run: "<unknown>".
  *
- * With DP_MOUNT, the path of the mount's root: the mount point.
+ * With DP_STRICT, the escaped case is "<unknown>" instead.
  *
  * Two passes over the chain: the first adds up the path's length, the
  * second puts each name at its place, so that a path longer than strsize
@@ -273,14 +273,12 @@ DT_RT u64 dt_rt_dpath(u64 w, u64 mnt, u64 dentry, u64 nb, u64 flags)
 	*pos = 0;
 	if (nb < 2)
 		return w;
-	if (mnt != 0 && (flags & DP_MOUNT))
-		dentry = kword(mnt + o[DP_MNT_ROOT]);
 	if (mnt == 0 || dentry == 0) {
 		put_unknown(d, pos, nb);
 		finish(d, pos, nb);
 		return w;
 	}
-	if (!(flags & DP_MOUNT) && pseudo(d, pos, nb, o, mnt, dentry)) {
+	if (pseudo(d, pos, nb, o, mnt, dentry)) {
 		finish(d, pos, nb);
 		return w;
 	}
@@ -296,7 +294,7 @@ DT_RT u64 dt_rt_dpath(u64 w, u64 mnt, u64 dentry, u64 nb, u64 flags)
 	bpf_loop(DP_MAX_STEPS, walk_step, &x, 0);
 	u64 end = *(volatile u64 *)&st[S_END];
 	u64 total = *(volatile u64 *)&st[S_LEN];
-	if (end == END_NONE || end == END_FAULT) {
+	if (end == END_NONE || end == END_FAULT || (end == END_ESCAPED && (flags & DP_STRICT))) {
 		put_unknown(d, pos, nb);
 		finish(d, pos, nb);
 		return w;
@@ -319,7 +317,7 @@ DT_RT u64 dt_rt_dpath(u64 w, u64 mnt, u64 dentry, u64 nb, u64 flags)
 		*pos = total < nb - 1 ? total : nb - 1;
 	}
 	/* d_unlinked(): unhashed, and not a root. */
-	if (!(flags & DP_MOUNT) && kword(dentry + o[DP_D_HASH_PPREV]) == 0 &&
+	if (kword(dentry + o[DP_D_HASH_PPREV]) == 0 &&
 	    kword(dentry + o[DP_D_PARENT]) != dentry)
 		put_deleted(d, pos, nb);
 	finish(d, pos, nb);

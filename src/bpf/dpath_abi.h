@@ -34,6 +34,6 @@ enum dt_dpath_off {
 #define DP_OFF_WORD	8	/* offsets start at this word of the work area */
 
 /* Flags (the call's last argument). */
-#define DP_MOUNT	1	/* the path of the mount's root: its mount point */
+#define DP_STRICT	1	/* a dentry not under the mount's root: "<unknown>", not "/" */
 
 #endif

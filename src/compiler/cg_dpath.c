@@ -1,6 +1,9 @@
 /*
  * File paths: d_path(struct path *), DTrace's, and the D library's own
- * __mountpoint(struct vfsmount *), the path of a mount's root (fi_mount).
+ * __path_of(struct vfsmount *, struct dentry *), the same for a mount and
+ * a dentry that no struct path holds together (fileinfo_t's fi_mount,
+ * and the file of a block request), which says "<unknown>" rather than
+ * "/" for a dentry that is not under the mount's root.
  * Both call the run-time's walk up the dentry and mount chains
  * (bpf/dpath.bpf.c) with the offsets of the kernel members it reads,
  * taken from BTF and stored in the work area before the call
@@ -102,7 +105,7 @@ int cg_dpath_subr(struct dt_cg *cg, struct dt_node *n)
 	int code = n->id->code;
 	int a[5];
 
-	if (code != SUB_D_PATH && code != SUB_MOUNTPOINT)
+	if (code != SUB_D_PATH && code != SUB_PATH_OF)
 		return -1;
 	if (code == SUB_D_PATH) {
 		uint16_t mnt = koff(cg, n, "struct path", "mnt", NULL);
@@ -121,14 +124,13 @@ int cg_dpath_subr(struct dt_cg *cg, struct dt_node *n)
 		cg_load_bytes(cg, a[2], 8, false);
 	} else {
 		a[1] = cg_expr(cg, n->call.args);
-		a[2] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_IMM(a[2], 0));
+		a[2] = cg_expr(cg, n->call.args->next);
 	}
 	a[0] = cg_scratch_alloc(cg, DT_STR_WORK(nb));
 	store_offsets(cg, n, a[0], nb);
 	a[3] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[3], (int32_t)nb));
 	a[4] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[4], code == SUB_MOUNTPOINT ? DP_MOUNT : 0));
+	cg_emit(cg, I_MOV64_IMM(a[4], code == SUB_PATH_OF ? DP_STRICT : 0));
 	return cg_call_func(cg, "dt_rt_dpath", a, 5);
 }

@@ -123,7 +123,7 @@ int cg_copyout_subr(struct dt_cg *cg, struct dt_node *n);
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what);
 /* mutex_owned() & co., rw_*_held() (cg_klock.c); -1 if not one of them. */
 int cg_klock_subr(struct dt_cg *cg, struct dt_node *n);
-/* d_path() and the D library's __mountpoint() (cg_dpath.c); -1 if not one of them. */
+/* d_path() and the D library's __path_of() (cg_dpath.c); -1 if not one of them. */
 int cg_dpath_subr(struct dt_cg *cg, struct dt_node *n);
 /* tracemem() (cg_tracemem.c). */
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);

@@ -59,7 +59,7 @@ enum dt_subr {
 	SUB_RW_READ_HELD, SUB_RW_WRITE_HELD, SUB_SPECULATION, SUB_STRCHR, SUB_STRJOIN,
 	SUB_STRLEN, SUB_STRRCHR, SUB_STRSTR, SUB_STRTOK, SUB_SUBSTR, SUB_TOLOWER,
 	SUB_TOUPPER, SUB_GETF, SUB_DDI_PATHNAME, SUB_MSGSIZE, SUB_MSGDSIZE,
-	SUB_MOUNTPOINT,		/* the D library's own (fileinfo_t's fi_mount) */
+	SUB_PATH_OF,		/* the D library's own (fileinfo_t's paths) */
 };
 
 enum dt_aggfunc {

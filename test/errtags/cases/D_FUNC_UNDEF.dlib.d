@@ -1,5 +1,5 @@
-/* The D library's own subroutine (fi_mount's) is not there for programs. */
+/* The D library's own subroutine (fileinfo_t's paths) is not there for programs. */
 BEGIN
 {
-	trace(__mountpoint(curthread->fs->root.mnt));
+	trace(__path_of(curthread->fs->root.mnt, curthread->fs->root.dentry));
 }

@@ -122,14 +122,33 @@ translator devinfo_t < struct bio *B > {
 	    lltostr(B->bi_bdev->bd_partno)));
 };
 
-/* A request does not say which file it is for. */
-translator fileinfo_t < struct request *R > {
-	fi_name = "<unknown>";
-	fi_dirname = "<unknown>";
-	fi_pathname = "<unknown>";
-	fi_offset = 0;
-	fi_fs = "<unknown>";
-	fi_mount = "<unknown>";
+/*
+ * The file of a block request (io:::start and done): the inode whose page
+ * the request transfers first (none for direct I/O, swap or metadata).
+ * Its path is one of its names (its first dentry) under the first mount
+ * of its file system; where in the file the I/O is, the request does not
+ * say (-1, as the Guide has it for a file system that does not specify).
+ */
+inline vmlinux`struct vfsmount *__sb_mount[vmlinux`struct super_block *S] =
+    S->s_mounts == NULL ? NULL : &S->s_mounts->mnt;
+/* Older kernels: a list of the superblock's mounts. */
+inline vmlinux`struct vfsmount *__sb_mount[vmlinux`struct super_block *S] =
+    S->s_mounts.next == &S->s_mounts ? NULL : (vmlinux`struct vfsmount *)((char *)S->s_mounts.next -
+    offsetof(vmlinux`struct mount, mnt_instance) + offsetof(vmlinux`struct mount, mnt));
+inline vmlinux`struct dentry *__inode_dentry[vmlinux`struct inode *I] =
+    I->i_dentry.first == NULL ? NULL :
+    (vmlinux`struct dentry *)((char *)I->i_dentry.first - offsetof(vmlinux`struct dentry, d_u));
+
+translator fileinfo_t < struct inode *I > {
+	fi_name = I == NULL ? "<none>" :
+	    basename(__path_of(__sb_mount[I->i_sb], __inode_dentry[I]));
+	fi_dirname = I == NULL ? "<none>" :
+	    dirname(__path_of(__sb_mount[I->i_sb], __inode_dentry[I]));
+	fi_pathname = I == NULL ? "<none>" : __path_of(__sb_mount[I->i_sb], __inode_dentry[I]);
+	fi_offset = -1;
+	fi_fs = I == NULL ? "<none>" : stringof(I->i_sb->s_type->name);
+	fi_mount = I == NULL ? "<none>" : __sb_mount[I->i_sb] == NULL ? "<unknown>" :
+	    __path_of(__sb_mount[I->i_sb], __sb_mount[I->i_sb]->mnt_root);
 	fi_oflags = 0;
 };
 
@@ -147,7 +166,7 @@ translator fileinfo_t < struct file *F > {
 	fi_pathname = F == NULL ? "<none>" : d_path(&F->f_path);
 	fi_offset = F == NULL ? -1 : F->f_pos;
 	fi_fs = F == NULL ? "<none>" : stringof(F->f_path.mnt->mnt_sb->s_type->name);
-	fi_mount = F == NULL ? "<none>" : __mountpoint(F->f_path.mnt);
+	fi_mount = F == NULL ? "<none>" : __path_of(F->f_path.mnt, F->f_path.mnt->mnt_root);
 	fi_oflags = F == NULL ? 0 : F->f_flags;
 };
 
