@@ -5,6 +5,7 @@
 # fi_dirname, fi_pathname; fi_fs and fi_mount as /proc/self/mounts and
 # stat say; fi_offset -1, a request does not say where in the file).  A
 # direct read of it (into dd's own buffer, no file's page) names none.
+# The Guide's iosnoop.d sees the read with the file's path.
 dir=${DT_WORKLOADS:-/var/tmp}
 f=$dir/io_file.$$.dat
 trap 'rm -f "$f"' EXIT
@@ -36,3 +37,28 @@ io:::start /'"$ours"' && args[0]->b_bcount == 28672/ {
 	@[args[2]->fi_pathname, args[2]->fi_name, args[2]->fi_fs, args[2]->fi_offset] = count();
 }
 END { printa("direct: %s %s %s %d\n", @); }'
+
+# The Dynamic Tracing Guide's iosnoop.d (its io chapter's first example):
+# the read of the file is seen with its device and its path.
+cat > "$f.d" <<'EOD'
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%10s %58s %2s\n", "DEVICE", "FILE", "RW");
+}
+
+io:::start
+{
+	printf("%10s %58s %2s\n", args[1]->dev_statname,
+	    args[2]->fi_pathname, args[0]->b_flags & B_READ ? "R" : "W");
+}
+EOD
+trap 'rm -f "$f" "$f.d"' EXIT
+dd if="$f" iflag=nocache count=0 status=none
+name=$(sed -n 's/^DEVNAME=//p' /sys/dev/block/$maj:$min/uevent)
+"$1" -s "$f.d" -c "dd if=$f of=/dev/null bs=64k status=none" |
+	awk -v f="$f" -v dev="$name" '
+	NR == 1 { print }
+	$1 == dev && $2 == f && $3 == "R" { seen = 1 }
+	END { print "iosnoop.d saw the read of the file:", seen + 0 }'
