@@ -6,10 +6,13 @@
  * code that turns the tracepoint's arguments into the probe's (and may
  * skip the event), and its arguments' types: native, and translated
  * (args[0] of proc:::create is a struct task_struct * translated to
- * psinfo_t *).  A probe is listed only if its tracepoints exist here;
- * one whose tracepoint does not take what it expects (checked against
- * the kernel's BTF when the program is built) fails with a message that
- * says so.
+ * psinfo_t *), or the kernel function a BPF trampoline is put on where
+ * no tracepoint will do (io:::wait-start).  A probe is listed only if its
+ * tracepoints exist here, unless DTrace documents it and the entry says
+ * why it may not be enabled (then enabling it gives that reason); one
+ * whose tracepoint does not take what it expects (checked against the
+ * kernel's BTF when the program is built) fails with a message that says
+ * so.
  */
 #ifndef DT_SPROV_H
 #define DT_SPROV_H
