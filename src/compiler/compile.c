@@ -14,6 +14,7 @@
 #include "base/descs.h"
 #include "base/object.h"
 #include "base/probe.h"
+#include "base/provider.h"
 #include "base/rdesc.h"
 #include "base/types.h"
 #include "compiler/cg.h"
@@ -57,6 +58,8 @@ struct match_ctx {
 	struct dt_stmt *st;
 	int pdesc;
 	DT_VEC(uint64_t) seen;	/* bit per probe id this description matched already */
+	const struct dt_probe *unavail;	/* the first it matched that cannot be enabled */
+	const char *why;
 };
 
 static int add_probe(struct dt_registry *reg, struct dt_probe *prp, void *arg)
@@ -66,7 +69,6 @@ static int add_probe(struct dt_registry *reg, struct dt_probe *prp, void *arg)
 	size_t w = prp->id / 64;
 	uint64_t bit = 1ULL << (prp->id % 64);
 
-	(void)reg;
 	/* A bitmap, not a scan: a glob such as fbt:::entry matches tens of thousands. */
 	if (dt_vec_reserve(&mc->seen, w + 1) < 0)
 		return -ENOMEM;
@@ -75,6 +77,15 @@ static int add_probe(struct dt_registry *reg, struct dt_probe *prp, void *arg)
 	if (mc->seen.v[w] & bit)
 		return 0;
 	mc->seen.v[w] |= bit;
+	const char *why = prp->prov->probe_unavailable ? prp->prov->probe_unavailable(reg, prp)
+						       : NULL;
+	if (why != NULL) {
+		if (mc->unavail == NULL) {
+			mc->unavail = prp;
+			mc->why = why;
+		}
+		return 0;
+	}
 	if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "ERROR") == 0)
 		st->enables_error = true;
 	if (dt_vec_push(&st->probe_pdesc, mc->pdesc) < 0)
@@ -102,15 +113,17 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cnomem(pcb);
-	struct match_ctx mc = { st, 0, { 0 } };
+	struct match_ctx mc = { st, 0, { 0 }, NULL, NULL };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
+		size_t before = st->probes.n;
 		/*
 		 * As DTrace, each description is a clause of its own: a probe two
 		 * of them match runs the clause twice (pid's go:entry,_go:entry).
 		 */
 		mc.pdesc = i;
 		mc.seen.n = 0;
+		mc.unavail = NULL;
 		cc->core->errtag[0] = '\0';
 		dt_dprintf(cc->core, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(cc->reg, pd, add_probe, &mc);
@@ -126,6 +139,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		if (n < 0) {
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
+		}
+		/* Only probes that cannot be enabled here: as no match, with the reason. */
+		if (n > 0 && st->probes.n == before && mc.unavail != NULL && !cc->core->opts.zdefs &&
+		    !(pcb->cflags & DTRACE_C_ZDEFS)) {
+			char name[512];
+			dt_probe_fullname(mc.unavail, name, sizeof(name));
+			dt_vec_free(&mc.seen);
+			dt_cerror(pcb, NULL, pd->line, "probe %s cannot be enabled: %s", name, mc.why);
 		}
 		if (n == 0 && !cc->core->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];

@@ -16,6 +16,7 @@
 #include "consumer/consumer.h"
 #include "dtrace.h"
 
+
 /*
  * The handle: one part per stage, each handed only its own, as libbpf
  * hands out its objects: the compiler its dt_compiler, providers the

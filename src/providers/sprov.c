@@ -62,7 +62,8 @@ int sp_populate(struct dt_registry *reg, const struct dt_provider *prov, const s
 		/* With an alternative, whether the bare tracepoint is there waits for enabling. */
 		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = lsp->kind == SP_TICK || event_exists(reg, lsp, lsp->events[0]);
+		bool ok = sp->why != NULL || lsp->kind == SP_TICK || lsp->kind == SP_FENTRY ||
+			  lsp->kind == SP_FEXIT || event_exists(reg, lsp, lsp->events[0]);
 		if (ok && dt_probe_add(reg, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
@@ -117,6 +118,29 @@ const char *sp_unavailable(struct dt_registry *reg)
 {
 	(void)reg;
 	return dt_tracefs_problem();
+}
+
+const char *sp_probe_unavailable(struct dt_registry *reg, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
+		return sp_fn_problem(reg, sp);
+	if (sp->why == NULL)
+		return NULL;
+	const struct sp_probe *m = made(reg, prp);
+	if (m->events[0] == NULL || !event_exists(reg, m, m->events[0]) ||
+	    (sp->usable != NULL && !sp->usable(reg)))
+		return sp->why;
+	return NULL;
+}
+
+bool sp_has_member(struct dt_registry *reg, const char *sou, const char *member)
+{
+	struct dt_type *t = dt_type_lookup(&reg->core->types, sou);
+	uint32_t off;
+
+	return t != NULL && dt_type_member(&reg->core->types, t, member, &off) != NULL;
 }
 
 /* ---- Prologue pieces ---- */
@@ -226,6 +250,26 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 
 /* ---- Programs ---- */
 
+bool sp_params_match(struct dt_cg *cg, const struct sp_probe *sp, struct btf *btf,
+		     const struct btf_type *t, int skip)
+{
+	if (t == NULL || !btf_is_func_proto(t))
+		return false;
+	const struct btf_param *p = btf_params(t);
+	int np = btf_vlen(t) - skip, want = 0;
+	while (want < 6 && sp->params[want] != NULL)
+		want++;
+	if (np < want)
+		return false;
+	for (int i = 0; i < want; i++) {
+		struct dt_type *pt = dt_type_from_btf(&cg->cc->core->types, btf, p[i + skip].type);
+		const char *s = pt != NULL ? dt_type_str(&cg->cc->core->types, pt) : "";
+		if (strcmp(s, sp->params[i]) != 0)
+			return false;
+	}
+	return true;
+}
+
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
@@ -245,30 +289,23 @@ static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char
 		t = btf__type_by_id(btf, t->type);
 	if (t == NULL || !btf_is_func_proto(t))
 		goto bad;
-	const struct btf_param *p = btf_params(t);
-	int np = btf_vlen(t) - 1, want = 0;	/* the first parameter is the tracepoint's data */
-	while (want < 6 && sp->params[want] != NULL)
-		want++;
 	why = "its arguments differ from what the probe expects";
-	if (np < want)
+	/* The first parameter is the tracepoint's data. */
+	if (!sp_params_match(cg, sp, btf, t, 1))
 		goto bad;
-	for (int i = 0; i < want; i++) {
-		struct dt_type *pt = dt_type_from_btf(&cg->cc->core->types, btf, p[i + 1].type);
-		const char *s = pt != NULL ? dt_type_str(&cg->cc->core->types, pt) : "";
-		if (strcmp(s, sp->params[i]) != 0)
-			goto bad;
-	}
 	return;
 bad:
 	dt_cerror(cg->pcb, NULL, 0, "probe %s:::%s cannot be enabled on this kernel: "
 		  "raw tracepoint %s: %s", prp->desc[0], prp->desc[3], event, why);
 }
 
-static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
+void sp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
 	const struct sp_probe *sp = made(cg->cc->reg, prp);
 
+	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
+		sp_fn_check(cg, prp, sp);
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
 			if (e == 0 || event_exists(cg->cc->reg, sp, sp->events[e]))
@@ -341,7 +378,7 @@ static const struct dt_mech mech_raw = {
 	.name = "stable-raw-tracepoint",
 	.section = "raw_tp",
 	.gated = true,
-	.cg_prologue = prologue,
+	.cg_prologue = sp_prologue,
 	.attach = attach,
 };
 
@@ -349,7 +386,7 @@ static const struct dt_mech mech_tp = {
 	.name = "stable-tracepoint",
 	.section = "tracepoint",
 	.gated = true,
-	.cg_prologue = prologue,
+	.cg_prologue = sp_prologue,
 	.attach = attach,
 };
 
@@ -357,7 +394,7 @@ static const struct dt_mech mech_tick = {
 	.name = "stable-tick",
 	.section = "perf_event",
 	.gated = true,
-	.cg_prologue = prologue,
+	.cg_prologue = sp_prologue,
 	.attach = attach,
 };
 
@@ -366,5 +403,7 @@ const struct dt_mech *sp_choose(struct dt_registry *reg, struct dt_group *g)
 	const struct sp_probe *sp = g->probes.v[0]->priv;
 
 	(void)reg;
+	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
+		return sp_fn_mech(sp->kind);
 	return sp->kind == SP_RAW ? &mech_raw : sp->kind == SP_TICK ? &mech_tick : &mech_tp;
 }
