@@ -2,7 +2,10 @@
  * The provider interface.  A provider lists its probes (on demand, when a
  * description can match it), says which BPF mechanism fires them, emits
  * the prologue that fills the probe context (probe id, arguments) for its
- * mechanism, and attaches loaded programs.
+ * mechanism, and attaches loaded programs.  The providers are in
+ * src/providers/ (providers.h); the interface is in the base layer so that
+ * the registry, the compiler and the loader call them through it.  Every
+ * callback is handed the probe registry (base/probe.h).
  */
 #ifndef DT_PROVIDER_H
 #define DT_PROVIDER_H
