@@ -400,6 +400,10 @@ int dt_usyms_lookup(struct dt_usyms *us, pid_t pid, uint64_t addr, struct dt_usy
 		return 0;
 	struct ufile *f = &us->files.v[m->file];
 	sym->obj = f->name;
+	sym->path = f->path;
+	sym->map_start = m->start;
+	sym->map_end = m->end;
+	sym->map_off = m->off;
 	sym->obj_base = gone ? obj_base(p->gone.v, p->gone.n, m) : obj_base(p->maps.v, p->maps.n, m);
 	struct dt_elf *e = file_elf(f, m);
 	uint64_t la;
