@@ -162,7 +162,8 @@ int dt_pprof_collect(struct dt_consumer *cs, uint32_t aggid, struct dt_pprof_agg
 	}
 	/* The anonymous @ is named after its function. */
 	c.pa->type = strdup(strcmp(ad->name, "_") == 0 ? dt_agg_funcname(ad->func) : ad->name);
-	c.pa->unit = ad->func == AGG_SUM && ad->value_ns ? "nanoseconds" : "count";
+	/* A sum() of something other than time: a unit nobody knows, none. */
+	c.pa->unit = ad->func == AGG_COUNT ? "count" : ad->value_ns ? "nanoseconds" : "";
 	if (asprintf(&c.pa->comment, "dtrace @%s: %s()", strcmp(ad->name, "_") == 0 ? "" : ad->name,
 		     dt_agg_funcname(ad->func)) < 0)
 		c.pa->comment = NULL;
