@@ -248,12 +248,16 @@ int dt_oformat_printa(struct dt_consumer *cs, struct dt_strbuf *out,
 			continue;
 		}
 		if (f == DT_OFMT_FOLDED) {
+			/* Not quiet, the record's line before it wants its end, as printa() gives it. */
+			if (!cs->core->opts.quiet)
+				dt_sb_putc(out, '\n');
 			rc = dt_folded_aggregation(cs, out, aggids[i]);
 		} else {
 			rc = publish(cs, f, aggids[i]);
 			file = true;
 		}
-		if (rc >= 0)
+		/* As in text: printed once it had entries, not printed again at exit. */
+		if (rc > 0)
 			dt_agg_set_printed(cs, aggids[i]);
 		rc = rc < 0 ? rc : 0;
 	}

@@ -65,6 +65,7 @@ static int add_frame(struct collect *c, const struct dt_stack *st, uint64_t pc)
 		f.start = m.start;
 		f.limit = m.limit;
 		f.offset = m.offset;
+		f.exe = m.exe;
 	}
 	if (dt_vec_push(&c->pa->frames, f) == 0)
 		return 0;

@@ -21,6 +21,7 @@ struct dt_pprof_frame {
 	char *mod;		/* the module (DTrace's name), NULL if not known */
 	char *file;		/* the mapping's file, NULL: no mapping known */
 	uint64_t start, limit, offset;	/* the mapping */
+	bool exe;		/* the mapping's file is the process's program */
 };
 
 struct dt_pprof_label {

@@ -25,6 +25,13 @@ typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
 
+/* What picks the main binary among the mappings. */
+struct mapuse {
+	bool exe;		/* a process's program */
+	size_t nsamples;	/* samples with a frame in it */
+	size_t last;		/* the last of them + 1 */
+};
+
 /* Everything the packed profile points to, freed at once. */
 struct build {
 	Profile p;
@@ -35,6 +42,7 @@ struct build {
 	DT_VEC(void *) mem;		/* every allocation */
 	DT_VEC(Location *) locs;
 	DT_VEC(Mapping *) maps;
+	DT_VEC(struct mapuse) mapuse;	/* per mapping */
 	DT_VEC(Function *) funcs;
 	bool oom;
 };
@@ -94,7 +102,8 @@ static uint64_t mapping(struct build *b, const struct dt_pprof_frame *f)
 	if (id != 0 || b->oom)
 		return id;
 	Mapping *m = alloc(b, sizeof(*m));
-	if (m == NULL || dt_vec_push(&b->maps, m) < 0) {
+	struct mapuse u = { .exe = f->exe };
+	if (m == NULL || dt_vec_push(&b->maps, m) < 0 || dt_vec_push(&b->mapuse, u) < 0) {
 		b->oom = true;
 		return 0;
 	}
@@ -162,8 +171,37 @@ static uint64_t location(struct build *b, const struct dt_pprof_frame *f)
 	return l->id;
 }
 
+/*
+ * pprof takes the first mapping for the main binary ("File:"): that is
+ * the program that most samples ran, not whichever came first.
+ */
+static void main_binary_first(struct build *b)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < b->mapuse.n; i++)
+		if (b->mapuse.v[i].exe && (!b->mapuse.v[best].exe ||
+					   b->mapuse.v[i].nsamples > b->mapuse.v[best].nsamples))
+			best = i;
+	if (best == 0)
+		return;
+	Mapping *m = b->maps.v[0];
+	b->maps.v[0] = b->maps.v[best];
+	b->maps.v[best] = m;
+	b->maps.v[0]->id = 1;
+	b->maps.v[best]->id = best + 1;
+	for (size_t i = 0; i < b->locs.n; i++) {
+		Location *l = b->locs.v[i];
+		if (l->mapping_id == 1)
+			l->mapping_id = best + 1;
+		else if (l->mapping_id == best + 1)
+			l->mapping_id = 1;
+	}
+}
+
 static void add_sample(struct build *b, const struct dt_pprof_agg *pa,
-		       const struct dt_pprof_sample *s, size_t type, size_t ntypes, Sample *out)
+		       const struct dt_pprof_sample *s, size_t type, size_t ntypes, Sample *out,
+		       size_t k)
 {
 	perftools__profiles__sample__init(out);
 	out->location_id = alloc(b, s->nframes * sizeof(*out->location_id));
@@ -172,8 +210,16 @@ static void add_sample(struct build *b, const struct dt_pprof_agg *pa,
 	Label *labels = alloc(b, s->nlabels * sizeof(*labels));
 	if (b->oom)
 		return;
-	for (size_t i = 0; i < s->nframes; i++)
+	for (size_t i = 0; i < s->nframes && !b->oom; i++) {
 		out->location_id[i] = location(b, &pa->frames.v[s->frame0 + i]);
+		uint64_t m = out->location_id[i] ? b->locs.v[out->location_id[i] - 1]->mapping_id : 0;
+		if (m != 0 && b->mapuse.v[m - 1].last != k + 1) {
+			b->mapuse.v[m - 1].last = k + 1;
+			b->mapuse.v[m - 1].nsamples++;
+		}
+	}
+	if (b->oom)
+		return;
 	out->n_location_id = s->nframes;
 	out->value[type] = s->value;
 	out->n_value = ntypes;
@@ -222,7 +268,7 @@ static void build(struct build *b, struct dt_pprof_agg *const *aggs, size_t n)
 		p->sample_type[t] = &types[t];
 		p->comment[t] = str(b, pa->comment);
 		for (size_t s = 0; s < pa->samples.n && !b->oom; s++, k++) {
-			add_sample(b, pa, &pa->samples.v[s], t, ntypes, &samples[k]);
+			add_sample(b, pa, &pa->samples.v[s], t, ntypes, &samples[k], k);
 			p->sample[k] = &samples[k];
 		}
 		t++;
@@ -230,6 +276,8 @@ static void build(struct build *b, struct dt_pprof_agg *const *aggs, size_t n)
 	p->n_sample_type = ntypes;
 	p->n_comment = ntypes;
 	p->n_sample = k;
+	if (!b->oom)
+		main_binary_first(b);
 	if (ntypes > 0)
 		p->default_sample_type = types[0].type;
 	p->location = b->locs.v;
@@ -274,6 +322,7 @@ int dt_pprof_write(struct dt_pprof_agg *const *aggs, size_t n, struct dt_strbuf 
 	dt_vec_free(&b.table);
 	dt_vec_free(&b.locs);
 	dt_vec_free(&b.maps);
+	dt_vec_free(&b.mapuse);
 	dt_vec_free(&b.funcs);
 	dt_htab_free(&b.strs);
 	dt_htab_free(&b.ids);

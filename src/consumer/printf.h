@@ -27,6 +27,7 @@ struct dt_pf_mapping {
 	const char *file;	/* the file's path; a kernel module as "[name]" */
 	uint64_t start, limit;	/* the mapping's addresses [start, limit) */
 	uint64_t offset;	/* the file offset mapped at start */
+	bool exe;		/* the file is the program the process runs */
 };
 
 struct dt_pf_syms {

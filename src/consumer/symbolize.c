@@ -110,7 +110,7 @@ static int mapping(void *ctx, bool user, uint64_t pid, uint64_t addr, struct dt_
 	if (user) {
 		if (!ulookup(sz, pid, addr, &u) || u.path == NULL)
 			return -1;
-		*m = (struct dt_pf_mapping){ u.path, u.map_start, u.map_end, u.map_off };
+		*m = (struct dt_pf_mapping){ u.path, u.map_start, u.map_end, u.map_off, u.exe };
 		return 0;
 	}
 	const struct dt_ksyms *ks = ksyms(sz);

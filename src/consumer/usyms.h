@@ -24,6 +24,7 @@ struct dt_usym {
 	uint64_t obj_base;	/* where the object's first mapping starts */
 	const char *path;	/* the file as the process maps it */
 	uint64_t map_start, map_end, map_off;	/* the mapping holding the address */
+	bool exe;		/* the file is the program the process runs */
 };
 
 struct dt_usyms *dt_usyms_new(void);

@@ -55,7 +55,7 @@ static int fake_mapping(void *ctx, bool user, uint64_t pid, uint64_t addr, struc
 		*m = (struct dt_pf_mapping){ "[kernel.kallsyms]", 0xffffffff81000000ULL,
 					     0xffffffff82000000ULL, 0 };
 	else if (addr >= 0x1000 && addr < 0x3000)
-		*m = (struct dt_pf_mapping){ "/usr/bin/a.out", 0x1000, 0x3000, 0 };
+		*m = (struct dt_pf_mapping){ "/usr/bin/a.out", 0x1000, 0x3000, 0, true };
 	else if (addr >= 0x3000 && addr < 0x5000)
 		*m = (struct dt_pf_mapping){ "/lib/libc.so.6", 0x3000, 0x5000, 0x2000 };
 	else
@@ -369,7 +369,7 @@ static void test_pprof(void **state)
 	struct fake *f = open_fake("pprof");
 	struct fk_agg *c = fk_new(f, "cpu", AGG_COUNT), *t = fk_new(f, "oncpu", AGG_SUM);
 	struct fk_agg *m = fk_new(f, "most", AGG_MAX), *x = fk_new(f, "x", AGG_COUNT);
-	static const uint64_t s1[] = { 0x1004, 0x2010, 0x3020 }, s2[] = { 0x1008, 0x9000 };
+	static const uint64_t s1[] = { 0x1004, 0x2010, 0x3020 }, s2[] = { 0x3008, 0x9000 };
 	static const uint64_t k[] = { 0xffffffff81000310ULL };
 	struct fk_key kb;
 	char *dir = tmpdir(), *path;
@@ -416,8 +416,13 @@ static void test_pprof(void **state)
 	assert_int_equal(s->value[0], 1);
 	assert_int_equal(s->value[1], 0);
 	assert_int_equal(s->n_location_id, 2);
-	assert_string_equal(fname(p, s->location_id[0]), "hot");
-	assert_int_equal(p->location[s->location_id[0] - 1]->address, 0x1008);
+	assert_string_equal(fname(p, s->location_id[0]), "start");
+	assert_int_equal(p->location[s->location_id[0] - 1]->address, 0x3008);
+	/* libc came first, but the program is the main binary, pprof's first mapping */
+	assert_string_equal(st[p->mapping[0]->filename], "/usr/bin/a.out");
+	assert_int_equal(p->mapping[0]->id, 1);
+	assert_int_equal(p->mapping[p->location[s->location_id[0] - 1]->mapping_id - 1]->filename,
+			 p->mapping[1]->filename);
 	assert_string_equal(fname(p, s->location_id[1]), "?");
 	assert_int_equal(p->location[s->location_id[1] - 1]->mapping_id, 0);
 	assert_int_equal(s->n_label, 1);
@@ -448,6 +453,12 @@ static void test_pprof(void **state)
 	assert_string_equal(fname(p, s->location_id[1]), "hot");
 	assert_int_equal(s->location_id[1], p->sample[1]->location_id[0]);	/* one location */
 	assert_int_equal(p->n_function, 4);
+	for (size_t i = 0; i < p->n_location; i++) {
+		const Perftools__Profiles__Location *loc = p->location[i];
+		if (loc->mapping_id != 0)
+			assert_true(loc->address >= p->mapping[loc->mapping_id - 1]->memory_start &&
+				    loc->address < p->mapping[loc->mapping_id - 1]->memory_limit);
+	}
 	perftools__profiles__profile__free_unpacked(p, NULL);
 	unlink(path);
 	rmdir(dir);
