@@ -22,7 +22,6 @@
 #include "consumer/folded.h"
 #include "consumer/openmetrics.h"
 #include "consumer/pprof.h"
-#include "consumer/report.h"
 
 /* What a file format shows of each aggregation, as last printed. */
 struct dt_ofile {
