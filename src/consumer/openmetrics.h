@@ -1,7 +1,10 @@
 /*
  * -x oformat=openmetrics: aggregations as Prometheus text (the exposition
- * format node_exporter's textfile collector reads and `promtool check
- * metrics` checks; man/dtrace.8 has the mapping):
+ * format 0.0.4 that node_exporter's textfile collector reads and `promtool
+ * check metrics` checks, ending in "# EOF"; man/dtrace.8 has the mapping).
+ * Not strict OpenMetrics, whose counters are typed without _total and
+ * whose histograms with _count need a _sum: the textfile collector's
+ * parser types a counter by its sample's name, and DTrace keeps no sum.
  *
  *   name         the aggregation's (count(): with _total appended)
  *   labels       the keys, named after the variable each key is (execname,
