@@ -1,0 +1,298 @@
+/*
+ * The machinery the network providers share (net.h): listing, the choice
+ * of a probe's site on this kernel, one BPF program per probe (its id is
+ * an immediate on raw tracepoints, which carry no cookie on every kernel;
+ * the attach cookie on kprobes), attachment.
+ */
+#include "providers/net.h"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compiler/cg.h"
+#include "compiler/cg_impl.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+#include "lib/runtime.h"
+#include "providers/fbt.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "providers/tracefs.h"
+
+static bool event_listed(const char *event)
+{
+	const char *base = dt_tracefs();
+	char path[512];
+	struct stat st;
+
+	if (base == NULL)
+		return false;
+	/* Every network tracepoint is in one of these groups. */
+	static const char *const groups[] = { "net", "sock", "tcp", "udp" };
+	for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s", base, groups[i], event);
+		if (stat(path, &st) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A probe is listed where one of its sites may be: a tracepoint the kernel lists, or kprobes. */
+int net_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+		 const struct net_probe *probes, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool ok = false;
+		for (int s = 0; s < 3 && probes[i].sites[s] != NULL && !ok; s++) {
+			const struct net_site *site = probes[i].sites[s];
+			ok = site->kind == NET_KPROBE || event_listed(site->event);
+		}
+		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", probes[i].name, 0, &probes[i]) == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+const char *net_mech_class(const struct dt_probe *prp)
+{
+	return prp->desc[3];
+}
+
+bool net_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+		  const char **xlate)
+{
+	const struct net_probe *np = prp->priv;
+
+	(void)dtp;
+	if (i < 0 || i >= 6 || np->args[i].native == NULL)
+		return false;
+	*native = np->args[i].native;
+	*xlate = np->args[i].xlate;
+	return true;
+}
+
+int net_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct net_probe *np = prp->priv;
+	int n = 0;
+
+	(void)dtp;
+	while (n < 6 && np->args[n].native != NULL)
+		n++;
+	return n;
+}
+
+const char *net_unavailable(dtrace_hdl_t *dtp)
+{
+	(void)dtp;
+	return dt_tracefs_problem();
+}
+
+/* Whether the raw tracepoint's TP_PROTO, in this kernel's BTF, takes what the site reads. */
+static bool proto_is(dtrace_hdl_t *dtp, const struct net_site *s)
+{
+	struct btf *btf = dt_kernel_btf(&dtp->types);
+	char name[128];
+	int want = 0;
+
+	if (btf == NULL)
+		return false;
+	snprintf(name, sizeof(name), "btf_trace_%s", s->event);
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+	if (t != NULL)
+		t = btf__type_by_id(btf, t->type);
+	if (t != NULL && btf_is_ptr(t))
+		t = btf__type_by_id(btf, t->type);
+	if (t == NULL || !btf_is_func_proto(t))
+		return false;
+	while (want < 4 && s->params[want] != NULL)
+		want++;
+	/* The first parameter is the tracepoint's data; then exactly the site's. */
+	if (btf_vlen(t) - 1 != want)
+		return false;
+	const struct btf_param *p = btf_params(t);
+	for (int i = 0; i < want; i++) {
+		struct dt_type *pt = dt_type_from_btf(&dtp->types, btf, p[i + 1].type);
+		if (pt == NULL || strcmp(dt_type_str(&dtp->types, pt), s->params[i]) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The site the probe fires on here: the first raw tracepoint that fits, else kprobes. */
+static const struct net_site *site_of(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct net_probe *np = prp->priv;
+
+	for (int s = 0; s < 3 && np->sites[s] != NULL; s++) {
+		const struct net_site *site = np->sites[s];
+		if (site->kind == NET_KPROBE || proto_is(dtp, site))
+			return site;
+	}
+	return NULL;
+}
+
+/* ---- Programs ---- */
+
+static void zero_args(struct dt_cg *cg, int dctx, uint32_t args)
+{
+	/* Arguments the probe does not give are 0; so are the translators' (arg5 - arg7). */
+	for (int i = 0; i < 10; i++)
+		if ((args & (1u << i)) || (i >= 5 && i <= 7))
+			cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 8 * i), 0));
+}
+
+static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct net_site *site = site_of(cg->dtp, prp);
+
+	if (site == NULL || site->kind != NET_RAW)
+		dt_cerror(cg->pcb, NULL, 0, "probe %s:::%s cannot be enabled on this kernel",
+			  prp->desc[0], prp->desc[3]);
+	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
+	zero_args(cg, dctx, args);
+	int mark = cg_stack_mark(cg);
+	site->prologue(cg, dctx, args, skip);
+	cg_stack_release(cg, mark);
+}
+
+/* The cookie: the probe id, and the index of the function that fired above it. */
+static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args,
+			    int skip)
+{
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_attach_cookie));
+	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, (int16_t)(dctx + DCTX_PRID)));
+	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
+	cg_emit(cg, I_ALU64_IMM(BPF_RSH, BPF_R9, 32));
+	zero_args(cg, dctx, args);
+	int mark = cg_stack_mark(cg);
+	site_of(cg->dtp, g->probes.v[0])->prologue(cg, dctx, args, skip);
+	cg_stack_release(cg, mark);
+}
+
+/* Whether g is the first group whose site follows stacked devices (it attaches the helpers). */
+static bool first_xmit_group(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	for (size_t i = 0; i < dtp->rt->groups.n; i++) {
+		struct dt_group *o = dtp->rt->groups.v[i];
+		if (o->mech == g->mech && o->mech != NULL && site_of(dtp, o->probes.v[0])->xmit)
+			return o == g;
+	}
+	return false;
+}
+
+static int raw_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct net_site *site = site_of(dtp, prp);
+	int rc;
+
+	if (site->xmit && first_xmit_group(dtp, g) && (rc = net_xmit_attach(dtp, g)) < 0)
+		return rc;
+	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, site->event);
+	if (l == NULL) {
+		int err = errno;
+		return dt_set_error(dtp, -err, "failed to attach %s:::%s to raw tracepoint %s: %s",
+				    prp->desc[0], prp->desc[3], site->event, strerror(err));
+	}
+	if (dt_vec_push(&g->links, l) < 0) {
+		bpf_link__destroy(l);
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct net_site *site = site_of(dtp, g->probes.v[0]);
+
+	return site != NULL && site->xmit ? net_xmit_add_maps(dtp) : 0;
+}
+
+static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct net_site *site = site_of(dtp, prp);
+
+	for (int f = 0; f < 6 && site->funcs[f] != NULL; f++) {
+		LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = ((uint64_t)f << 32) | prp->id);
+		struct bpf_link *l = bpf_program__attach_kprobe_opts(g->prog, site->funcs[f], &o);
+		if (l == NULL) {
+			int err = errno;
+			return dt_set_error(dtp, -err, "failed to attach %s:::%s to a kprobe on %s: %s",
+					    prp->desc[0], prp->desc[3], site->funcs[f], strerror(err));
+		}
+		if (dt_vec_push(&g->links, l) < 0) {
+			bpf_link__destroy(l);
+			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_raw = {
+	.name = "net-raw-tracepoint",
+	.section = "raw_tp",
+	.gated = true,
+	.cg_prologue = raw_prologue,
+	.attach = raw_attach,
+	.add_maps = raw_add_maps,
+};
+
+static const struct dt_mech mech_kprobe = {
+	.name = "net-kprobe",
+	.section = "kprobe",
+	.gated = true,
+	.cg_prologue = kprobe_prologue,
+	.attach = kprobe_attach,
+};
+
+/* "f1, f2 and f3" */
+static const char *func_list(dtrace_hdl_t *dtp, const struct net_site *s)
+{
+	const char *list = "";
+	int n = 0;
+
+	while (n < 6 && s->funcs[n] != NULL)
+		n++;
+	for (int i = 0; i < n; i++)
+		list = dt_arena_printf(&dtp->arena, "%s%s%s", list,
+				       i == 0 ? "" : i == n - 1 ? " and " : ", ", s->funcs[i]);
+	return list;
+}
+
+const struct dt_mech *net_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct net_probe *np = prp->priv;
+	const struct net_site *site = site_of(dtp, prp);
+
+	if (site == NULL) {
+		dt_set_error(dtp, -ENOTSUP, "cannot enable %s:::%s: the raw tracepoint %s of this "
+			     "kernel does not take what the probe reads", prp->desc[0],
+			     prp->desc[3], np->sites[0]->event);
+		return NULL;
+	}
+	if (site->kind == NET_RAW)
+		return &mech_raw;
+	struct dt_fbt *fbt = dt_fbt_state(dtp);
+	if (fbt == NULL) {
+		dt_set_error(dtp, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (!dt_fbt_feature(dtp, fbt, FBT_KPROBE, NULL)) {
+		dt_set_error(dtp, -ENOTSUP, "cannot enable %s:::%s: no tracepoint of this kernel "
+			     "fires where it does; it needs kprobes on %s, which this kernel does "
+			     "not offer: %s", prp->desc[0], prp->desc[3], func_list(dtp, site),
+			     fbt->feat[FBT_KPROBE].why);
+		return NULL;
+	}
+	return &mech_kprobe;
+}

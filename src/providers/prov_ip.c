@@ -1,0 +1,119 @@
+/*
+ * The ip provider (the Dynamic Tracing Guide's), on the kernel's device
+ * tracepoints:
+ *
+ *   send     net_dev_queue: an IPv4 or IPv6 packet is queued on the device
+ *            IP routed it to (sent, or forwarded)
+ *   receive  netif_receive_skb: an IPv4 or IPv6 packet arrives on a device
+ *            args[0] pktinfo_t *, args[1] csinfo_t *, args[2] ipinfo_t *,
+ *            args[3] ifinfo_t *, args[4] ipv4info_t *, args[5] ipv6info_t *
+ *
+ * A frame a bridge or Open vSwitch port carries is not IP's (the bridge
+ * device's own receive or send is), nor is a packet a stacked device
+ * (bond, VLAN, macvlan) queues again below itself, nor a packet socket's
+ * frame, nor a frame not addressed to this host.  Loopback packets are
+ * seen once sent and once received, as on any other device.
+ */
+#include "compiler/cg.h"
+#include "providers/net.h"
+#include "providers/pattr.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+
+#define PACKET_OTHERHOST 3	/* skb->pkt_type of a frame for another host */
+
+#define ARGS                                                                                  \
+	{ { "struct sk_buff *", "pktinfo_t *" }, { "struct sock *", "csinfo_t *" },            \
+	  { "void_ip_t *", "ipinfo_t *" }, { "struct net_device *", "ifinfo_t *" },              \
+	  { "struct iphdr *", "ipv4info_t *" }, { "struct ipv6hdr *", "ipv6info_t *" } }
+
+/* The arguments of a packet whose skb, IP header, version and device are in slots. */
+static void args(struct dt_cg *cg, int dctx, uint32_t used, int skb, int iph, int ver, int dev)
+{
+	int not4 = cg_label_new(cg), not6 = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
+	net_set_arg(cg, dctx, used, 0, BPF_R8);
+	if (used & 2) {
+		net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "sk");
+		net_set_arg(cg, dctx, used, 1, BPF_R7);
+	}
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, (int16_t)iph));
+	net_set_arg(cg, dctx, used, 2, BPF_R7);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)ver));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R8, 4, not4);
+	net_set_arg(cg, dctx, used, 4, BPF_R7);
+	cg_label_place(cg, not4);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R8, 6, not6);
+	net_set_arg(cg, dctx, used, 5, BPF_R7);
+	cg_label_place(cg, not6);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, (int16_t)dev));
+	net_set_arg(cg, dctx, used, 3, BPF_R7);
+}
+
+/* net_dev_queue(skb) */
+static void send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	int skb = net_slot(cg), iph = net_slot(cg), ver = net_slot(cg), dev = net_slot(cg);
+	int sk = net_slot(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_R6, 0));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)skb));
+	net_ip_headers(cg, skb, false, 0, iph, -1, ver, skip);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
+	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "sk");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)sk));
+	net_skip_packet_socket(cg, sk, skip);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
+	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "dev");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)dev));
+	net_skip_port(cg, dev, skip);
+	net_skip_resent(cg, iph, skip);
+	args(cg, dctx, used, skb, iph, ver, dev);
+}
+
+/* netif_receive_skb(skb) */
+static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	int skb = net_slot(cg), iph = net_slot(cg), ver = net_slot(cg), dev = net_slot(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R6, 0));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R8, (int16_t)skb));
+	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "pkt_type");
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, PACKET_OTHERHOST, skip);
+	net_ip_headers(cg, skb, true, 0, iph, -1, ver, skip);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
+	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "dev");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)dev));
+	net_skip_port(cg, dev, skip);
+	args(cg, dctx, used, skb, iph, ver, dev);
+}
+
+static const struct net_site site_send = {
+	NET_RAW, "net_dev_queue", { "struct sk_buff *" }, { NULL }, send, true,
+};
+
+static const struct net_site site_receive = {
+	NET_RAW, "netif_receive_skb", { "struct sk_buff *" }, { NULL }, receive, false,
+};
+
+static const struct net_probe probes[] = {
+	{ "receive", { &site_receive }, ARGS },
+	{ "send", { &site_send }, ARGS },
+};
+
+static int populate(dtrace_hdl_t *dtp)
+{
+	return net_populate(dtp, &dt_prov_ip, probes, sizeof(probes) / sizeof(probes[0]));
+}
+
+const struct dt_provider dt_prov_ip = {
+	.name = "ip",
+	.populate = populate,
+	.mech_class = net_mech_class,
+	.choose = net_choose,
+	.arg_desc = net_arg_desc,
+	.arg_count = net_arg_count,
+	.unavailable = net_unavailable,
+	.pattr = &dt_pattr_sdt_stable,
+};
