@@ -86,9 +86,12 @@ const char *net_unavailable(dtrace_hdl_t *dtp);
 /* Byte offset of a kernel struct member (a build error if BTF has none). */
 uint32_t net_member(struct dt_cg *cg, const char *sou, const char *member);
 /* reg = the member (an integer, a bit-field, or a pointer) of the object at reg `obj`. */
-void net_field(struct dt_cg *cg, int reg, int obj, const char *sou, const char *member);
-/* reg = the `size`-byte value at obj + off, read with probe_read_kernel (0 if unreadable). */
-void net_read(struct dt_cg *cg, int reg, int obj, int32_t off, int size);
+void net_field(struct dt_cg *cg, int tmp, int reg, int obj, const char *sou, const char *member);
+/*
+ * reg = the `size`-byte value at obj + off, read with probe_read_kernel
+ * (0 if unreadable) through the stack slot `tmp`.
+ */
+void net_read(struct dt_cg *cg, int tmp, int reg, int obj, int32_t off, int size);
 /* argi = reg, if `used` asks for it. */
 void net_set_arg(struct dt_cg *cg, int dctx, uint32_t used, int i, int reg);
 /* argi = imm, if `used` asks for it. */
@@ -97,6 +100,15 @@ void net_set_arg_imm(struct dt_cg *cg, int dctx, uint32_t used, int i, int32_t i
 void net_kprobe_arg(struct dt_cg *cg, int reg, int i);
 /* A stack slot of 8 bytes, set to 0. */
 int net_slot(struct dt_cg *cg);
+/*
+ * The slot of argi in the probe context: prologues keep their values in
+ * the argument slots (and arg8, arg9 for the rest, which they clear),
+ * since the program's frame has little room besides the context.
+ */
+#define NET_ARG(dctx, i) ((dctx) + DCTX_ARGS + 8 * (i))
+/* Two slots of the context free until the clauses run (cleared after the prologue). */
+#define NET_TMP(dctx) ((dctx) + DCTX_EPID)
+#define NET_TMP2(dctx) ((dctx) + DCTX_ERRNO)
 /* The value of an enumerator of the kernel's BTF (a build error if none). */
 int64_t net_enum(struct dt_cg *cg, const char *type, const char *name);
 
@@ -108,17 +120,17 @@ int64_t net_enum(struct dt_cg *cg, const char *type, const char *name);
  * header is at skb->data when `at_data` (a device's receive path, where
  * the network header is not set yet), else at the network header.
  */
-void net_ip_headers(struct dt_cg *cg, int skb, bool at_data, int proto, int iph, int l4,
-		    int ver, int skip);
+void net_ip_headers(struct dt_cg *cg, int tmp, int skb, bool at_data, int proto, int iph,
+		    int l4, int ver, int skip);
 /* Skip if the device at `dev` (slot) only forwards frames (a bridge or Open vSwitch port). */
-void net_skip_port(struct dt_cg *cg, int dev, int skip);
+void net_skip_port(struct dt_cg *cg, int tmp, int dev, int skip);
 /* Skip if the packet (IP header at `iph`) is one a stacked device sends again (net_xmit.c). */
-void net_skip_resent(struct dt_cg *cg, int iph, int skip);
+void net_skip_resent(struct dt_cg *cg, int tmp, int iph, int skip);
 /* Skip unless the skb at `skb` (slot) was made on this host (not received, then forwarded). */
-void net_skip_forwarded(struct dt_cg *cg, int skb, int skip);
+void net_skip_forwarded(struct dt_cg *cg, int tmp, int skb, int skip);
 
 /* Skip if the socket at `sk` (slot; none: 0) is a packet socket (it sends frames, not IP). */
-void net_skip_packet_socket(struct dt_cg *cg, int sk, int skip);
+void net_skip_packet_socket(struct dt_cg *cg, int tmp, int sk, int skip);
 
 /* The helper programs that follow stacked devices' sends (net_xmit.c). */
 void net_xmit_programs(struct dt_cg *cg);

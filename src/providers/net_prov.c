@@ -139,12 +139,19 @@ static const struct net_site *site_of(dtrace_hdl_t *dtp, const struct dt_probe *
 
 /* ---- Programs ---- */
 
+/* Arguments the probe does not give are 0 (the translators read some a clause may not name). */
 static void zero_args(struct dt_cg *cg, int dctx, uint32_t args)
 {
-	/* Arguments the probe does not give are 0; so are the translators' (arg5 - arg7). */
+	(void)args;
 	for (int i = 0; i < 10; i++)
-		if ((args & (1u << i)) || (i >= 5 && i <= 7))
-			cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 8 * i), 0));
+		cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)NET_ARG(dctx, i), 0));
+}
+
+/* The context's slots the prologue used as temporaries are 0 again for the clauses. */
+static void clear_tmp(struct dt_cg *cg, int dctx)
+{
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)NET_TMP(dctx), 0));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)NET_TMP2(dctx), 0));
 }
 
 static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
@@ -157,9 +164,8 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_
 			  prp->desc[0], prp->desc[3]);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	zero_args(cg, dctx, args);
-	int mark = cg_stack_mark(cg);
 	site->prologue(cg, dctx, args, skip);
-	cg_stack_release(cg, mark);
+	clear_tmp(cg, dctx);
 }
 
 /* The cookie: the probe id, and the index of the function that fired above it. */
@@ -172,9 +178,8 @@ static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint
 	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
 	cg_emit(cg, I_ALU64_IMM(BPF_RSH, BPF_R9, 32));
 	zero_args(cg, dctx, args);
-	int mark = cg_stack_mark(cg);
 	site_of(cg->dtp, g->probes.v[0])->prologue(cg, dctx, args, skip);
-	cg_stack_release(cg, mark);
+	clear_tmp(cg, dctx);
 }
 
 /* Whether g is the first group whose site follows stacked devices (it attaches the helpers). */

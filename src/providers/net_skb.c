@@ -51,23 +51,20 @@ int net_slot(struct dt_cg *cg)
 	return slot;
 }
 
-void net_read(struct dt_cg *cg, int reg, int obj, int32_t off, int size)
+void net_read(struct dt_cg *cg, int tmp, int reg, int obj, int32_t off, int size)
 {
-	int mark = cg_stack_mark(cg);
-	int slot = net_slot(cg);
-
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)tmp, 0));
 	cg_emit(cg, I_MOV64_REG(BPF_R3, obj));
 	if (off != 0)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R3, off));
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, slot));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, tmp));
 	cg_emit(cg, I_MOV64_IMM(BPF_R2, size));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_probe_read_kernel));
-	cg_emit(cg, I_LDX(cg_size_code((uint32_t)size), reg, BPF_FP, (int16_t)slot));
-	cg_stack_release(cg, mark);
+	cg_emit(cg, I_LDX(cg_size_code((uint32_t)size), reg, BPF_FP, (int16_t)tmp));
 }
 
-void net_field(struct dt_cg *cg, int reg, int obj, const char *sou, const char *name)
+void net_field(struct dt_cg *cg, int tmp, int reg, int obj, const char *sou, const char *name)
 {
 	uint32_t bits = 0;
 	const struct dt_member *m = member(cg, sou, name, &bits);
@@ -76,13 +73,13 @@ void net_field(struct dt_cg *cg, int reg, int obj, const char *sou, const char *
 		uint32_t size = dt_type_size(m->type);
 		if (size != 1 && size != 2 && size != 4 && size != 8)
 			dt_cerror(cg->pcb, NULL, 0, "%s member %s is not a scalar", sou, name);
-		net_read(cg, reg, obj, (int32_t)(bits / 8), (int)size);
+		net_read(cg, tmp, reg, obj, (int32_t)(bits / 8), (int)size);
 		return;
 	}
 	/* A bit-field: the bytes that hold it, shifted and masked (little-endian). */
 	uint32_t shift = bits % 8, need = (shift + m->bitsize + 7) / 8;
 	int size = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
-	net_read(cg, reg, obj, (int32_t)(bits / 8), size);
+	net_read(cg, tmp, reg, obj, (int32_t)(bits / 8), size);
 	if (shift != 0)
 		cg_emit(cg, I_ALU64_IMM(BPF_RSH, reg, (int32_t)shift));
 	if (m->bitsize < 32) {
@@ -143,17 +140,17 @@ static void st(struct dt_cg *cg, int slot, int reg)
  * IPv4: the first fragment of a packet of `proto` (any if 0); the header
  * after it follows the IP header's ihl words.  R8 holds the IP header.
  */
-static void ipv4(struct dt_cg *cg, int proto, int l4, int skip)
+static void ipv4(struct dt_cg *cg, int tmp, int proto, int l4, int skip)
 {
 	if (proto == 0)
 		return;
-	net_read(cg, BPF_R7, BPF_R8, 9, 1);
+	net_read(cg, tmp, BPF_R7, BPF_R8, 9, 1);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, proto, skip);
 	/* frag_off: a later fragment has no header of its own (the offset is not 0) */
-	net_read(cg, BPF_R7, BPF_R8, 6, 2);
+	net_read(cg, tmp, BPF_R7, BPF_R8, 6, 2);
 	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xff1f));	/* ntohs(x) & 0x1fff */
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
-	net_read(cg, BPF_R7, BPF_R8, 0, 1);
+	net_read(cg, tmp, BPF_R7, BPF_R8, 0, 1);
 	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xf));
 	cg_jmp_imm(cg, BPF_JLT, BPF_R7, 5, skip);
 	cg_emit(cg, I_ALU64_IMM(BPF_LSH, BPF_R7, 2));
@@ -165,13 +162,13 @@ static void ipv4(struct dt_cg *cg, int proto, int l4, int skip)
  * IPv6: `proto` right after the fixed header, or after a fragment
  * header in the first fragment.  (Other extension headers: not followed.)
  */
-static void ipv6(struct dt_cg *cg, int proto, int l4, int skip)
+static void ipv6(struct dt_cg *cg, int tmp, int proto, int l4, int skip)
 {
 	int frag = cg_label_new(cg), done = cg_label_new(cg);
 
 	if (proto == 0)
 		return;
-	net_read(cg, BPF_R7, BPF_R8, 6, 1);
+	net_read(cg, tmp, BPF_R7, BPF_R8, 6, 1);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, proto, frag);
 	cg_emit(cg, I_MOV64_REG(BPF_R7, BPF_R8));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R7, 40));
@@ -179,9 +176,9 @@ static void ipv6(struct dt_cg *cg, int proto, int l4, int skip)
 	cg_ja(cg, done);
 	cg_label_place(cg, frag);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, IPV6_FRAGMENT, skip);
-	net_read(cg, BPF_R7, BPF_R8, 40, 1);
+	net_read(cg, tmp, BPF_R7, BPF_R8, 40, 1);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, proto, skip);
-	net_read(cg, BPF_R7, BPF_R8, 42, 2);
+	net_read(cg, tmp, BPF_R7, BPF_R8, 42, 2);
 	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xf8ff));	/* ntohs(x) & 0xfff8 */
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
 	cg_emit(cg, I_MOV64_REG(BPF_R7, BPF_R8));
@@ -190,17 +187,17 @@ static void ipv6(struct dt_cg *cg, int proto, int l4, int skip)
 	cg_label_place(cg, done);
 }
 
-void net_ip_headers(struct dt_cg *cg, int skb, bool at_data, int proto, int iph, int l4,
-		    int ver, int skip)
+void net_ip_headers(struct dt_cg *cg, int tmp, int skb, bool at_data, int proto, int iph,
+		    int l4, int ver, int skip)
 {
 	int v6 = cg_label_new(cg), check = cg_label_new(cg), done = cg_label_new(cg);
-	int prot = net_slot(cg);
+	int prot = ver;		/* skb->protocol, until the version is known */
 
 	ld(cg, BPF_R9, skb);
-	net_field(cg, BPF_R7, BPF_R9, "struct sk_buff", "protocol");
+	net_field(cg, tmp, BPF_R7, BPF_R9, "struct sk_buff", "protocol");
 	st(cg, prot, BPF_R7);
 	if (at_data) {
-		net_field(cg, BPF_R8, BPF_R9, "struct sk_buff", "data");
+		net_field(cg, tmp, BPF_R8, BPF_R9, "struct sk_buff", "data");
 		/*
 		 * A frame whose VLAN tag the device left in it: the tag is
 		 * taken out after the tracepoint, the IP header follows it.
@@ -209,18 +206,18 @@ void net_ip_headers(struct dt_cg *cg, int skb, bool at_data, int proto, int iph,
 		cg_jmp_imm(cg, BPF_JEQ, BPF_R7, LE_ETH_P_8021Q, tagged);
 		cg_jmp_imm(cg, BPF_JNE, BPF_R7, LE_ETH_P_8021AD, untagged);
 		cg_label_place(cg, tagged);
-		net_read(cg, BPF_R7, BPF_R8, 2, 2);
+		net_read(cg, tmp, BPF_R7, BPF_R8, 2, 2);
 		st(cg, prot, BPF_R7);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R8, 4));
 		cg_label_place(cg, untagged);
 	} else {
-		net_field(cg, BPF_R8, BPF_R9, "struct sk_buff", "head");
-		net_field(cg, BPF_R7, BPF_R9, "struct sk_buff", "network_header");
+		net_field(cg, tmp, BPF_R8, BPF_R9, "struct sk_buff", "head");
+		net_field(cg, tmp, BPF_R7, BPF_R9, "struct sk_buff", "network_header");
 		cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R8, BPF_R7));
 	}
 	st(cg, iph, BPF_R8);
 	/* The version in the header must be the one skb->protocol says. */
-	net_read(cg, BPF_R9, BPF_R8, 0, 1);
+	net_read(cg, tmp, BPF_R9, BPF_R8, 0, 1);
 	cg_emit(cg, I_ALU64_IMM(BPF_RSH, BPF_R9, 4));
 	ld(cg, BPF_R7, prot);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, LE_ETH_P_IPV6, v6);
@@ -233,29 +230,29 @@ void net_ip_headers(struct dt_cg *cg, int skb, bool at_data, int proto, int iph,
 	st(cg, ver, BPF_R9);
 	int is6 = cg_label_new(cg);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R9, 6, is6);
-	ipv4(cg, proto, l4, skip);
+	ipv4(cg, tmp, proto, l4, skip);
 	cg_ja(cg, done);
 	cg_label_place(cg, is6);
 	ld(cg, BPF_R8, iph);
-	ipv6(cg, proto, l4, skip);
+	ipv6(cg, tmp, proto, l4, skip);
 	cg_label_place(cg, done);
 }
 
-void net_skip_port(struct dt_cg *cg, int dev, int skip)
+void net_skip_port(struct dt_cg *cg, int tmp, int dev, int skip)
 {
 	int64_t ports = net_enum(cg, "netdev_priv_flags", "IFF_BRIDGE_PORT") |
 			net_enum(cg, "netdev_priv_flags", "IFF_OVS_DATAPATH");
 
 	ld(cg, BPF_R8, dev);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, skip);
-	net_field(cg, BPF_R7, BPF_R8, "struct net_device", "priv_flags");
+	net_field(cg, tmp, BPF_R7, BPF_R8, "struct net_device", "priv_flags");
 	cg_jmp_imm(cg, BPF_JSET, BPF_R7, (int32_t)ports, skip);
 }
 
-void net_skip_forwarded(struct dt_cg *cg, int skb, int skip)
+void net_skip_forwarded(struct dt_cg *cg, int tmp, int skb, int skip)
 {
 	ld(cg, BPF_R8, skb);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "skb_iif");
+	net_field(cg, tmp, BPF_R7, BPF_R8, "struct sk_buff", "skb_iif");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
 }
 
@@ -272,13 +269,13 @@ void net_kprobe_arg(struct dt_cg *cg, int reg, int i)
 	cg_emit(cg, I_LDX(BPF_DW, reg, BPF_R6, (int16_t)off));
 }
 
-void net_skip_packet_socket(struct dt_cg *cg, int sk, int skip)
+void net_skip_packet_socket(struct dt_cg *cg, int tmp, int sk, int skip)
 {
 	int none = cg_label_new(cg);
 
 	ld(cg, BPF_R8, sk);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, none);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
+	net_field(cg, tmp, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, AF_PACKET, skip);
 	cg_label_place(cg, none);
 }

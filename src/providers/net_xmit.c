@@ -57,18 +57,19 @@ static void lookup(struct dt_cg *cg, int skip)
 /* net_dev_start_xmit(skb, dev): note the packet's header bytes at the next level. */
 static void build_start(struct dt_cg *cg)
 {
-	int out = cg_label_new(cg), count = cg_label_new(cg);
+	int out = cg_label_new(cg), count = cg_label_new(cg), tmp = net_slot(cg);
 
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R1, 0));
 	lookup(cg, out);
 	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R9, 0));
 	cg_jmp_imm(cg, BPF_JGE, BPF_R1, XMIT_LEVELS, count);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "head");
-	net_field(cg, BPF_R6, BPF_R8, "struct sk_buff", "network_header");
+	net_field(cg, tmp, BPF_R7, BPF_R8, "struct sk_buff", "head");
+	net_field(cg, tmp, BPF_R6, BPF_R8, "struct sk_buff", "network_header");
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R6));
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R9, 0));
 	cg_jmp_imm(cg, BPF_JGE, BPF_R1, XMIT_LEVELS, count);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R1, XMIT_LEVELS - 1));
 	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R1, XMIT_HDR));
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R1, BPF_R9));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, 8));
@@ -143,30 +144,33 @@ int net_xmit_add_maps(dtrace_hdl_t *dtp)
 	return 0;
 }
 
-void net_skip_resent(struct dt_cg *cg, int iph, int skip)
+void net_skip_resent(struct dt_cg *cg, int tmp, int iph, int skip)
 {
-	int hdr = cg_stack_alloc(cg, XMIT_HDR), ok = cg_label_new(cg);
+	int ok = cg_label_new(cg);
 
 	net_xmit_programs(cg);
-	for (int i = 0; i < XMIT_HDR; i += 8)
-		cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(hdr + i), 0));
-	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, hdr));
-	cg_emit(cg, I_MOV64_IMM(BPF_R2, XMIT_HDR));
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R3, BPF_FP, (int16_t)iph));
-	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_probe_read_kernel));
-	lookup(cg, ok);
+	/* R9 = this CPU's entry (the key is the slot's 0) */
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)tmp, 0));
+	cg_ld_map_fd(cg, BPF_R1, MAP_XMIT);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, tmp));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, ok);
 	/* Inside a transmit at level d (1..8): compare with the entry of level d - 1. */
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R0, 0));
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R1, 0, ok);
 	cg_jmp_imm(cg, BPF_JGT, BPF_R1, XMIT_LEVELS, ok);
 	cg_emit(cg, I_ALU64_IMM(BPF_SUB, BPF_R1, 1));
+	/* (No change: it bounds the index for verifiers that do not follow the tests.) */
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R1, XMIT_LEVELS - 1));
 	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R1, XMIT_HDR));
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R1));
+	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
 	for (int i = 0; i < XMIT_HDR; i += 8) {
-		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R0, (int16_t)(8 + i)));
-		cg_emit(cg, I_LDX(BPF_DW, BPF_R2, BPF_FP, (int16_t)(hdr + i)));
-		cg_jmp_reg(cg, BPF_JNE, BPF_R1, BPF_R2, ok);
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)iph));
+		net_read(cg, tmp, BPF_R7, BPF_R8, i, 8);
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R9, (int16_t)(8 + i)));
+		cg_jmp_reg(cg, BPF_JNE, BPF_R1, BPF_R7, ok);
 	}
 	cg_ja(cg, skip);
 	cg_label_place(cg, ok);

@@ -27,66 +27,62 @@
 	  { "void_ip_t *", "ipinfo_t *" }, { "struct net_device *", "ifinfo_t *" },              \
 	  { "struct iphdr *", "ipv4info_t *" }, { "struct ipv6hdr *", "ipv6info_t *" } }
 
-/* The arguments of a packet whose skb, IP header, version and device are in slots. */
-static void args(struct dt_cg *cg, int dctx, uint32_t used, int skb, int iph, int ver, int dev)
+/* arg4 or arg5: the header of its version; arg8 (the version) back to 0. */
+static void by_version(struct dt_cg *cg, int dctx)
 {
-	int not4 = cg_label_new(cg), not6 = cg_label_new(cg);
+	int not4 = cg_label_new(cg), done = cg_label_new(cg);
 
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
-	net_set_arg(cg, dctx, used, 0, BPF_R8);
-	if (used & 2) {
-		net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "sk");
-		net_set_arg(cg, dctx, used, 1, BPF_R7);
-	}
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, (int16_t)iph));
-	net_set_arg(cg, dctx, used, 2, BPF_R7);
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)ver));
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, (int16_t)NET_ARG(dctx, 2)));
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)NET_ARG(dctx, 8)));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)NET_ARG(dctx, 8), 0));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R8, 4, not4);
-	net_set_arg(cg, dctx, used, 4, BPF_R7);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 4)));
+	cg_ja(cg, done);
 	cg_label_place(cg, not4);
-	cg_jmp_imm(cg, BPF_JNE, BPF_R8, 6, not6);
-	net_set_arg(cg, dctx, used, 5, BPF_R7);
-	cg_label_place(cg, not6);
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, (int16_t)dev));
-	net_set_arg(cg, dctx, used, 3, BPF_R7);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 5)));
+	cg_label_place(cg, done);
+}
+
+/* arg3 = skb->dev (the skb in arg0); skip a port's frames. */
+static void device(struct dt_cg *cg, int dctx, int skip)
+{
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)NET_ARG(dctx, 0)));
+	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "dev");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 3)));
+	net_skip_port(cg, NET_TMP(dctx), NET_ARG(dctx, 3), skip);
 }
 
 /* net_dev_queue(skb) */
 static void send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), ver = net_slot(cg), dev = net_slot(cg);
-	int sk = net_slot(cg);
-
+	(void)used;
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_R6, 0));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)skb));
-	net_ip_headers(cg, skb, false, 0, iph, -1, ver, skip);
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "sk");
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)sk));
-	net_skip_packet_socket(cg, sk, skip);
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "dev");
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)dev));
-	net_skip_port(cg, dev, skip);
-	net_skip_resent(cg, iph, skip);
-	args(cg, dctx, used, skb, iph, ver, dev);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 0)));
+	net_ip_headers(cg, NET_TMP(dctx), NET_ARG(dctx, 0), false, 0, NET_ARG(dctx, 2), -1, NET_ARG(dctx, 8),
+		       skip);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)NET_ARG(dctx, 0)));
+	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "sk");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 1)));
+	net_skip_packet_socket(cg, NET_TMP(dctx), NET_ARG(dctx, 1), skip);
+	device(cg, dctx, skip);
+	net_skip_resent(cg, NET_TMP(dctx), NET_ARG(dctx, 2), skip);
+	by_version(cg, dctx);
 }
 
 /* netif_receive_skb(skb) */
 static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), ver = net_slot(cg), dev = net_slot(cg);
-
+	(void)used;
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R6, 0));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R8, (int16_t)skb));
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "pkt_type");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R8, (int16_t)NET_ARG(dctx, 0)));
+	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "pkt_type");
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, PACKET_OTHERHOST, skip);
-	net_ip_headers(cg, skb, true, 0, iph, -1, ver, skip);
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)skb));
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "dev");
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)dev));
-	net_skip_port(cg, dev, skip);
-	args(cg, dctx, used, skb, iph, ver, dev);
+	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "sk");
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 1)));
+	net_ip_headers(cg, NET_TMP(dctx), NET_ARG(dctx, 0), true, 0, NET_ARG(dctx, 2), -1, NET_ARG(dctx, 8),
+		       skip);
+	device(cg, dctx, skip);
+	by_version(cg, dctx);
 }
 
 static const struct net_site site_send = {

@@ -81,134 +81,100 @@ static void st(struct dt_cg *cg, int slot, int reg)
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, (int16_t)slot));
 }
 
+static void st_imm(struct dt_cg *cg, int slot, int32_t v)
+{
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)slot, v));
+}
+
 /*
- * tsk = the socket at `sk` if it is a TCP connection's: a TCP socket, or
+ * The prologues keep their values in the argument slots (net.h): skb
+ * arg0, IP header arg2, TCP socket arg3, TCP header arg4, old and new
+ * state arg5 and arg7; arg8 and arg9 for the rest, cleared at the end.
+ */
+#define A(i) NET_ARG(dctx, i)
+#define T NET_TMP(dctx)
+
+/*
+ * arg3 = the socket at `sk` if it is a TCP connection's: a TCP socket, or
  * the request or TIME-WAIT socket that stands for one (only their
  * sock_common is there: the translators look no further); else 0.
  */
-static void tcp_sock_of(struct dt_cg *cg, int sk, int tsk)
+static void tcp_sock_of(struct dt_cg *cg, int dctx, int sk)
 {
 	int none = cg_label_new(cg), yes = cg_label_new(cg), full = cg_label_new(cg);
 
+	st_imm(cg, A(3), 0);
 	ld(cg, BPF_R8, sk);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, none);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_state");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_state");
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, TCP_TIME_WAIT, yes);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, TCP_NEW_SYN_RECV, yes);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, AF_INET, full);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, AF_INET6, none);
 	cg_label_place(cg, full);
 	/* Not the kernel's raw socket that sends resets for no connection. */
-	net_field(cg, BPF_R7, BPF_R8, "struct sock", "sk_protocol");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock", "sk_protocol");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, IPPROTO_TCP, none);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock", "sk_type");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock", "sk_type");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, SOCK_STREAM, none);
 	cg_label_place(cg, yes);
-	st(cg, tsk, BPF_R8);
+	st(cg, A(3), BPF_R8);
 	cg_label_place(cg, none);
 }
 
-/* The arguments of a probe with a segment. */
-static void seg_args(struct dt_cg *cg, int dctx, uint32_t used, int skb, int iph, int th,
-		     int tsk, int dir)
+/* The rest of the arguments of a probe with a segment: the socket (arg1) and direction. */
+static void seg_args(struct dt_cg *cg, int dctx, int dir)
 {
-	ld(cg, BPF_R7, skb);
-	net_set_arg(cg, dctx, used, 0, BPF_R7);
-	ld(cg, BPF_R7, tsk);
-	net_set_arg(cg, dctx, used, 1, BPF_R7);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 24)));
-	ld(cg, BPF_R7, iph);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 16)));
-	ld(cg, BPF_R7, th);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 32)));
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 48), dir));
+	ld(cg, BPF_R7, A(3));
+	st(cg, A(1), BPF_R7);
+	st_imm(cg, A(6), dir);
+	st_imm(cg, A(8), 0);
+	st_imm(cg, A(9), 0);
 }
 
 /* ---- Segments sent: net_dev_queue(skb) ---- */
 
 /* A TCP segment this host sends: skb, IP and TCP headers, the connection's socket. */
-static void sent(struct dt_cg *cg, int skb, int iph, int th, int tsk, int skip)
+static void sent(struct dt_cg *cg, int dctx, int skip)
 {
-	int ver = net_slot(cg), sk = net_slot(cg), dev = net_slot(cg);
-
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_R6, 0));
-	st(cg, skb, BPF_R7);
-	net_ip_headers(cg, skb, false, IPPROTO_TCP, iph, th, ver, skip);
-	net_skip_forwarded(cg, skb, skip);
-	ld(cg, BPF_R8, skb);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "sk");
-	st(cg, sk, BPF_R7);
-	net_skip_packet_socket(cg, sk, skip);
-	ld(cg, BPF_R8, skb);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "dev");
-	st(cg, dev, BPF_R7);
-	net_skip_port(cg, dev, skip);
-	net_skip_resent(cg, iph, skip);
-	tcp_sock_of(cg, sk, tsk);
+	st(cg, A(0), BPF_R7);
+	net_ip_headers(cg, T, A(0), false, IPPROTO_TCP, A(2), A(4), A(8), skip);
+	net_skip_forwarded(cg, T, A(0), skip);
+	ld(cg, BPF_R8, A(0));
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "sk");
+	st(cg, A(9), BPF_R7);
+	net_skip_packet_socket(cg, T, A(9), skip);
+	tcp_sock_of(cg, dctx, A(9));
+	ld(cg, BPF_R8, A(0));
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "dev");
+	st(cg, A(9), BPF_R7);
+	net_skip_port(cg, T, A(9), skip);
+	net_skip_resent(cg, T, A(2), skip);
 }
 
 static void send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), th = net_slot(cg), tsk = net_slot(cg);
-
-	sent(cg, skb, iph, th, tsk, skip);
-	seg_args(cg, dctx, used, skb, iph, th, tsk, NET_OUTBOUND);
+	(void)used;
+	sent(cg, dctx, skip);
+	seg_args(cg, dctx, NET_OUTBOUND);
 }
 
 /* A SYN (no ACK) from a socket in SYN-SENT. */
 static void connect_request(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), th = net_slot(cg), tsk = net_slot(cg);
-
-	sent(cg, skb, iph, th, tsk, skip);
-	ld(cg, BPF_R8, th);
-	net_read(cg, BPF_R7, BPF_R8, 13, 1);
+	(void)used;
+	sent(cg, dctx, skip);
+	ld(cg, BPF_R8, A(4));
+	net_read(cg, T, BPF_R7, BPF_R8, 13, 1);
 	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, TH_SYN | TH_ACK));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, TH_SYN, skip);
-	ld(cg, BPF_R8, tsk);
+	ld(cg, BPF_R8, A(3));
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, skip);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_state");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_state");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, TCP_SYN_SENT, skip);
-	seg_args(cg, dctx, used, skb, iph, th, tsk, NET_OUTBOUND);
-}
-
-/* ---- Segments received (kprobes): f(sk, skb, ...) ---- */
-
-/* The segment of skb, on the receive path (IP has set its headers). */
-static void received(struct dt_cg *cg, int dctx, uint32_t used, int sk, int skb)
-{
-	int iph = net_slot(cg), th = net_slot(cg), tsk = net_slot(cg);
-
-	ld(cg, BPF_R8, skb);
-	net_field(cg, BPF_R9, BPF_R8, "struct sk_buff", "head");
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "network_header");
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R9));
-	st(cg, iph, BPF_R7);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "transport_header");
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R9));
-	st(cg, th, BPF_R7);
-	tcp_sock_of(cg, sk, tsk);
-	seg_args(cg, dctx, used, skb, iph, th, tsk, NET_INBOUND);
-}
-
-/* The functions of receive; from RESETS on, those that reset (for no socket only). */
-#define RESETS 3
-
-static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
-{
-	int sk = net_slot(cg), skb = net_slot(cg), ok = cg_label_new(cg);
-
-	net_kprobe_arg(cg, BPF_R7, 0);
-	st(cg, sk, BPF_R7);
-	net_kprobe_arg(cg, BPF_R8, 1);
-	st(cg, skb, BPF_R8);
-	/* A reset for a socket answers a segment its own function has reported. */
-	cg_jmp_imm(cg, BPF_JLT, BPF_R9, RESETS, ok);
-	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
-	cg_label_place(cg, ok);
-	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, skip);
-	received(cg, dctx, used, sk, skb);
+	seg_args(cg, dctx, NET_OUTBOUND);
 }
 
 /*
@@ -218,89 +184,109 @@ static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
  */
 static void accept_refused(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), th = net_slot(cg), tsk = net_slot(cg);
-
-	sent(cg, skb, iph, th, tsk, skip);
-	ld(cg, BPF_R7, tsk);
+	(void)used;
+	sent(cg, dctx, skip);
+	ld(cg, BPF_R7, A(3));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
-	ld(cg, BPF_R8, th);
-	net_read(cg, BPF_R7, BPF_R8, 13, 1);
+	ld(cg, BPF_R8, A(4));
+	net_read(cg, T, BPF_R7, BPF_R8, 13, 1);
 	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, TH_RST | TH_SYN | TH_ACK));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, TH_RST | TH_ACK, skip);
-	net_read(cg, BPF_R7, BPF_R8, 4, 4);
+	net_read(cg, T, BPF_R7, BPF_R8, 4, 4);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
-	seg_args(cg, dctx, used, skb, iph, th, tsk, NET_OUTBOUND);
+	seg_args(cg, dctx, NET_OUTBOUND);
+}
+
+/* ---- Segments received (kprobes): f(sk, skb, ...) ---- */
+
+/* The functions of receive; from RESETS on, those that reset (for no socket only). */
+#define RESETS 3
+
+static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	int ok = cg_label_new(cg);
+
+	(void)used;
+	net_kprobe_arg(cg, BPF_R7, 0);
+	st(cg, A(9), BPF_R7);
+	net_kprobe_arg(cg, BPF_R8, 1);
+	st(cg, A(0), BPF_R8);
+	/* A reset for a socket answers a segment its own function has reported. */
+	cg_jmp_imm(cg, BPF_JLT, BPF_R9, RESETS, ok);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
+	cg_label_place(cg, ok);
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, skip);
+	/* On the receive path IP has set the network and transport headers. */
+	net_field(cg, T, BPF_R9, BPF_R8, "struct sk_buff", "head");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "network_header");
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R9));
+	st(cg, A(2), BPF_R7);
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "transport_header");
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R9));
+	st(cg, A(4), BPF_R7);
+	tcp_sock_of(cg, dctx, A(9));
+	seg_args(cg, dctx, NET_INBOUND);
 }
 
 /* ---- A socket's state: inet_sock_set_state(sk, oldstate, newstate) ---- */
 
-/* The arguments of a probe that knows only the socket (at `sk`). */
-static void sock_args(struct dt_cg *cg, int dctx, uint32_t used, int sk, int dir)
-{
-	ld(cg, BPF_R7, sk);
-	net_set_arg(cg, dctx, used, 1, BPF_R7);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 24)));
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 48), dir));
-}
-
-/* sk, old and new state into slots; skip unless sk is a TCP socket. */
-static void state_of(struct dt_cg *cg, int sk, int old, int new, int skip)
+/* The socket (arg1, arg3), old and new state (arg5, arg7); skip unless a TCP socket. */
+static void state_of(struct dt_cg *cg, int dctx, int skip)
 {
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R6, 0));
-	st(cg, sk, BPF_R8);
+	st(cg, A(1), BPF_R8);
+	st(cg, A(3), BPF_R8);
 	cg_emit(cg, I_LDX(BPF_W, BPF_R7, BPF_R6, 8));
-	st(cg, old, BPF_R7);
+	st(cg, A(5), BPF_R7);
 	cg_emit(cg, I_LDX(BPF_W, BPF_R7, BPF_R6, 16));
-	st(cg, new, BPF_R7);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock", "sk_protocol");
+	st(cg, A(7), BPF_R7);
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock", "sk_protocol");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, IPPROTO_TCP, skip);
 }
 
-/* A change from one state to another: the socket is in the new one (arg7). */
-static void change(struct dt_cg *cg, int dctx, uint32_t used, int from, int to, int skip)
+/* A change from one state to another (then arg5 0: these probes have no args[5]). */
+static void change(struct dt_cg *cg, int dctx, int from, int to, int skip)
 {
-	int sk = net_slot(cg), old = net_slot(cg), new = net_slot(cg);
-
-	state_of(cg, sk, old, new, skip);
-	ld(cg, BPF_R7, old);
+	state_of(cg, dctx, skip);
+	ld(cg, BPF_R7, A(5));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, from, skip);
-	ld(cg, BPF_R7, new);
+	ld(cg, BPF_R7, A(7));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, to, skip);
-	sock_args(cg, dctx, used, sk, NET_INBOUND);
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 56), to));
+	st_imm(cg, A(5), 0);
+	st_imm(cg, A(6), NET_INBOUND);
 }
 
 static void connect_established(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	change(cg, dctx, used, TCP_SYN_SENT, TCP_ESTABLISHED, skip);
+	(void)used;
+	change(cg, dctx, TCP_SYN_SENT, TCP_ESTABLISHED, skip);
 }
 
 static void accept_established(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	change(cg, dctx, used, TCP_SYN_RECV, TCP_ESTABLISHED, skip);
+	(void)used;
+	change(cg, dctx, TCP_SYN_RECV, TCP_ESTABLISHED, skip);
 }
 
-/* Skip unless the 8-byte values at a + off and b + off (registers) are equal. */
-static void same(struct dt_cg *cg, int a, int b, uint32_t off, int size, int differ)
+/* Skip unless the values at a + off and b + off (registers) are equal. */
+static void same(struct dt_cg *cg, int dctx, int a, int b, uint32_t off, int size, int differ)
 {
-	int mark = cg_stack_mark(cg), va = net_slot(cg);
-
-	net_read(cg, BPF_R0, a, (int32_t)off, size);
-	st(cg, va, BPF_R0);
-	net_read(cg, BPF_R0, b, (int32_t)off, size);
-	ld(cg, BPF_R1, va);
+	net_read(cg, T, BPF_R0, a, (int32_t)off, size);
+	st(cg, NET_TMP2(dctx), BPF_R0);
+	net_read(cg, T, BPF_R0, b, (int32_t)off, size);
+	ld(cg, BPF_R1, NET_TMP2(dctx));
 	cg_jmp_reg(cg, BPF_JNE, BPF_R0, BPF_R1, differ);
-	cg_stack_release(cg, mark);
 }
 
 /*
- * If the socket at `sk`, closing, has just left a TIME-WAIT socket in its
- * place, new = that one's state (tw_substate).  tcp_time_wait() puts it
- * at the head of the socket's chain of the established hash before the
- * socket goes to CLOSED; it has the socket's hash, addresses, remote port
- * and network namespace.
+ * If the socket (arg3), closing, has just left a TIME-WAIT socket in its
+ * place, the new state (arg7) is that one's (tw_substate).  tcp_time_wait()
+ * puts it at the head of the socket's chain of the established hash
+ * before the socket goes to CLOSED; it has the socket's hash, addresses,
+ * remote port and network namespace.  arg8 walks the chain, arg9 holds
+ * the family.
  */
-static void time_wait(struct dt_cg *cg, int sk, int new)
+static void time_wait(struct dt_cg *cg, int dctx)
 {
 	uint32_t common = net_member(cg, "struct sock_common", "skc_net");
 	uint32_t hinfo = net_member(cg, "struct net", "ipv4") +
@@ -313,92 +299,89 @@ static void time_wait(struct dt_cg *cg, int sk, int new)
 	uint32_t v6d = net_member(cg, "struct sock_common", "skc_v6_daddr");
 	uint32_t v6s = net_member(cg, "struct sock_common", "skc_v6_rcv_saddr");
 	uint32_t bucket = dt_type_size(dt_type_lookup(&cg->dtp->types, "struct inet_ehash_bucket"));
-	int cur = net_slot(cg), v6 = net_slot(cg), none = cg_label_new(cg);
+	int none = cg_label_new(cg);
 
 	/* The chain: hashinfo->ehash[sk_hash & ehash_mask] */
-	ld(cg, BPF_R8, sk);
-	net_read(cg, BPF_R9, BPF_R8, (int32_t)common, 8);
-	net_read(cg, BPF_R9, BPF_R9, (int32_t)hinfo, 8);
+	ld(cg, BPF_R8, A(3));
+	net_read(cg, T, BPF_R9, BPF_R8, (int32_t)common, 8);
+	net_read(cg, T, BPF_R9, BPF_R9, (int32_t)hinfo, 8);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R9, 0, none);
-	net_field(cg, BPF_R7, BPF_R9, "struct inet_hashinfo", "ehash_mask");
-	net_field(cg, BPF_R0, BPF_R8, "struct sock_common", "skc_hash");
+	net_field(cg, T, BPF_R7, BPF_R9, "struct inet_hashinfo", "ehash_mask");
+	net_field(cg, T, BPF_R0, BPF_R8, "struct sock_common", "skc_hash");
 	cg_emit(cg, I_ALU64_REG(BPF_AND, BPF_R7, BPF_R0));
 	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R7, (int32_t)bucket));
-	net_field(cg, BPF_R9, BPF_R9, "struct inet_hashinfo", "ehash");
+	net_field(cg, T, BPF_R9, BPF_R9, "struct inet_hashinfo", "ehash");
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R9, BPF_R7));
-	net_read(cg, BPF_R9, BPF_R9, 0, 8);
-	st(cg, cur, BPF_R9);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
-	st(cg, v6, BPF_R7);
+	net_read(cg, T, BPF_R9, BPF_R9, 0, 8);
+	st(cg, A(8), BPF_R9);
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
+	st(cg, A(9), BPF_R7);
 	for (int i = 0; i < TW_CHAIN; i++) {
-		int next = cg_label_new(cg);
+		int next = cg_label_new(cg), found = cg_label_new(cg);
 		/* A "nulls" end marker has its low bit set. */
-		ld(cg, BPF_R9, cur);
+		ld(cg, BPF_R9, A(8));
 		cg_jmp_imm(cg, BPF_JSET, BPF_R9, 1, none);
 		cg_jmp_imm(cg, BPF_JEQ, BPF_R9, 0, none);
 		cg_emit(cg, I_ALU64_IMM(BPF_SUB, BPF_R9, (int32_t)node));
-		net_field(cg, BPF_R7, BPF_R9, "struct sock_common", "skc_state");
+		net_field(cg, T, BPF_R7, BPF_R9, "struct sock_common", "skc_state");
 		cg_jmp_imm(cg, BPF_JNE, BPF_R7, TCP_TIME_WAIT, next);
-		ld(cg, BPF_R8, sk);
+		ld(cg, BPF_R8, A(3));
 		/* (The socket's own port is 0 by now: it has given it back.) */
-		same(cg, BPF_R8, BPF_R9, hash, 4, next);
-		same(cg, BPF_R8, BPF_R9, dport, 2, next);
-		same(cg, BPF_R8, BPF_R9, addrs, 8, next);
-		same(cg, BPF_R8, BPF_R9, common, 8, next);
-		int found = cg_label_new(cg);
-		ld(cg, BPF_R7, v6);
+		same(cg, dctx, BPF_R8, BPF_R9, hash, 4, next);
+		same(cg, dctx, BPF_R8, BPF_R9, dport, 2, next);
+		same(cg, dctx, BPF_R8, BPF_R9, addrs, 8, next);
+		same(cg, dctx, BPF_R8, BPF_R9, common, 8, next);
+		ld(cg, BPF_R7, A(9));
 		cg_jmp_imm(cg, BPF_JNE, BPF_R7, AF_INET6, found);
 		for (uint32_t k = 0; k < 16; k += 8) {
-			same(cg, BPF_R8, BPF_R9, v6d + k, 8, next);
-			same(cg, BPF_R8, BPF_R9, v6s + k, 8, next);
+			same(cg, dctx, BPF_R8, BPF_R9, v6d + k, 8, next);
+			same(cg, dctx, BPF_R8, BPF_R9, v6s + k, 8, next);
 		}
 		cg_label_place(cg, found);
-		net_field(cg, BPF_R7, BPF_R9, "struct inet_timewait_sock", "tw_substate");
-		st(cg, new, BPF_R7);
+		net_field(cg, T, BPF_R7, BPF_R9, "struct inet_timewait_sock", "tw_substate");
+		st(cg, A(7), BPF_R7);
 		cg_ja(cg, none);
 		cg_label_place(cg, next);
-		ld(cg, BPF_R9, cur);
-		net_read(cg, BPF_R9, BPF_R9, 0, 8);
-		st(cg, cur, BPF_R9);
+		ld(cg, BPF_R9, A(8));
+		net_read(cg, T, BPF_R9, BPF_R9, 0, 8);
+		st(cg, A(8), BPF_R9);
 	}
 	cg_label_place(cg, none);
 }
 
 static void state_change(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int sk = net_slot(cg), old = net_slot(cg), new = net_slot(cg);
 	int check = cg_label_new(cg), done = cg_label_new(cg);
 
-	state_of(cg, sk, old, new, skip);
-	ld(cg, BPF_R7, new);
+	(void)used;
+	state_of(cg, dctx, skip);
+	ld(cg, BPF_R7, A(7));
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, TCP_CLOSE, done);
-	ld(cg, BPF_R7, old);
+	ld(cg, BPF_R7, A(5));
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, TCP_FIN_WAIT1, check);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, TCP_FIN_WAIT2, check);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, TCP_CLOSING, done);
 	cg_label_place(cg, check);
-	time_wait(cg, sk, new);
+	time_wait(cg, dctx);
 	cg_label_place(cg, done);
-	ld(cg, BPF_R7, old);
-	ld(cg, BPF_R8, new);
+	ld(cg, BPF_R7, A(5));
+	ld(cg, BPF_R8, A(7));
 	cg_jmp_reg(cg, BPF_JEQ, BPF_R7, BPF_R8, skip);
-	sock_args(cg, dctx, used, sk, NET_STATE);
-	ld(cg, BPF_R7, old);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 40)));
-	ld(cg, BPF_R7, new);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 56)));
+	st_imm(cg, A(6), NET_STATE);
+	st_imm(cg, A(8), 0);
+	st_imm(cg, A(9), 0);
 }
 
 /* tcp_receive_reset(sk): a reset answers a connection request. */
 static void connect_refused(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int sk = net_slot(cg);
-
+	(void)used;
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R6, 0));
-	st(cg, sk, BPF_R8);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_state");
+	st(cg, A(1), BPF_R8);
+	st(cg, A(3), BPF_R8);
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_state");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, TCP_SYN_SENT, skip);
-	sock_args(cg, dctx, used, sk, NET_INBOUND);
+	st_imm(cg, A(6), NET_INBOUND);
 }
 
 #define CSK "const struct sock *"

@@ -34,82 +34,75 @@ static void st(struct dt_cg *cg, int slot, int reg)
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, reg, (int16_t)slot));
 }
 
-/* usk = the socket at `sk` if it is a UDP socket, else 0. */
-static void udp_sock_of(struct dt_cg *cg, int sk, int usk)
+/*
+ * The prologues keep their values in the argument slots (net.h): skb
+ * arg0, IP header arg2, UDP socket arg3, UDP header arg4; arg8 and arg9
+ * for the rest, cleared at the end.
+ */
+#define A(i) NET_ARG(dctx, i)
+#define T NET_TMP(dctx)
+
+/* arg1 = arg3 = the socket at `sk` if it is a UDP socket, else 0; the direction. */
+static void finish(struct dt_cg *cg, int dctx, int sk, int dir)
 {
 	int none = cg_label_new(cg), inet = cg_label_new(cg);
 
 	ld(cg, BPF_R8, sk);
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)A(3), 0));
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, none);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_family");
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, AF_INET, inet);
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, AF_INET6, none);
 	cg_label_place(cg, inet);
-	net_field(cg, BPF_R7, BPF_R8, "struct sock", "sk_protocol");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock", "sk_protocol");
 	cg_jmp_imm(cg, BPF_JNE, BPF_R7, IPPROTO_UDP, none);
-	st(cg, usk, BPF_R8);
+	st(cg, A(3), BPF_R8);
 	cg_label_place(cg, none);
-}
-
-static void args(struct dt_cg *cg, int dctx, uint32_t used, int skb, int iph, int uh, int usk,
-		 int dir)
-{
-	ld(cg, BPF_R7, skb);
-	net_set_arg(cg, dctx, used, 0, BPF_R7);
-	ld(cg, BPF_R7, usk);
-	net_set_arg(cg, dctx, used, 1, BPF_R7);
-	net_set_arg(cg, dctx, used, 3, BPF_R7);
-	/* The translators read arg2, arg4 and arg5. */
-	ld(cg, BPF_R7, iph);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 16)));
-	ld(cg, BPF_R7, uh);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)(dctx + DCTX_ARGS + 32)));
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 40), dir));
+	ld(cg, BPF_R7, A(3));
+	st(cg, A(1), BPF_R7);
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)A(5), dir));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)A(8), 0));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)A(9), 0));
 }
 
 /* net_dev_queue(skb) */
 static void send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), uh = net_slot(cg), ver = net_slot(cg);
-	int sk = net_slot(cg), dev = net_slot(cg), usk = net_slot(cg);
-
+	(void)used;
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_R6, 0));
-	st(cg, skb, BPF_R7);
-	net_ip_headers(cg, skb, false, IPPROTO_UDP, iph, uh, ver, skip);
-	net_skip_forwarded(cg, skb, skip);
-	ld(cg, BPF_R8, skb);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "sk");
-	st(cg, sk, BPF_R7);
-	net_skip_packet_socket(cg, sk, skip);
-	ld(cg, BPF_R8, skb);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "dev");
-	st(cg, dev, BPF_R7);
-	net_skip_port(cg, dev, skip);
-	net_skip_resent(cg, iph, skip);
-	udp_sock_of(cg, sk, usk);
-	args(cg, dctx, used, skb, iph, uh, usk, NET_OUTBOUND);
+	st(cg, A(0), BPF_R7);
+	net_ip_headers(cg, T, A(0), false, IPPROTO_UDP, A(2), A(4), A(8), skip);
+	net_skip_forwarded(cg, T, A(0), skip);
+	ld(cg, BPF_R8, A(0));
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "dev");
+	st(cg, A(9), BPF_R7);
+	net_skip_port(cg, T, A(9), skip);
+	net_skip_resent(cg, T, A(2), skip);
+	ld(cg, BPF_R8, A(0));
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "sk");
+	st(cg, A(9), BPF_R7);
+	net_skip_packet_socket(cg, T, A(9), skip);
+	finish(cg, dctx, A(9), NET_OUTBOUND);
 }
 
 /* udp_queue_rcv_skb(sk, skb), udpv6_queue_rcv_skb(sk, skb) */
 static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	int skb = net_slot(cg), iph = net_slot(cg), uh = net_slot(cg), sk = net_slot(cg);
-	int usk = net_slot(cg);
-
+	(void)used;
 	net_kprobe_arg(cg, BPF_R7, 0);
-	st(cg, sk, BPF_R7);
+	st(cg, A(9), BPF_R7);
 	net_kprobe_arg(cg, BPF_R8, 1);
-	st(cg, skb, BPF_R8);
+	st(cg, A(0), BPF_R8);
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, skip);
-	net_field(cg, BPF_R9, BPF_R8, "struct sk_buff", "head");
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "network_header");
+	/* On the receive path IP has set the network and transport headers. */
+	net_field(cg, T, BPF_R9, BPF_R8, "struct sk_buff", "head");
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "network_header");
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R9));
-	st(cg, iph, BPF_R7);
-	net_field(cg, BPF_R7, BPF_R8, "struct sk_buff", "transport_header");
+	st(cg, A(2), BPF_R7);
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sk_buff", "transport_header");
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R7, BPF_R9));
-	st(cg, uh, BPF_R7);
-	udp_sock_of(cg, sk, usk);
-	args(cg, dctx, used, skb, iph, uh, usk, NET_INBOUND);
+	st(cg, A(4), BPF_R7);
+	finish(cg, dctx, A(9), NET_INBOUND);
 }
 
 static const struct net_site site_send = {

@@ -106,7 +106,16 @@ translator tcpsinfo_t < struct tcp_sock *T > {
 	    arg2 == NULL ? 0 :
 	    *(uint8_t *)arg2 >> 4 == 4 ?
 	    ((struct iphdr *)arg2)->saddr == ((struct iphdr *)arg2)->daddr ||
-	    (ntohl(((struct iphdr *)arg2)->saddr) >> 24) == 127 : 0;
+	    (ntohl(((struct iphdr *)arg2)->saddr) >> 24) == 127 :
+	    *(uint8_t *)arg2 >> 4 == 6 ?
+	    ((struct ipv6hdr *)arg2)->saddr.in6_u.u6_addr32[0] ==
+	    ((struct ipv6hdr *)arg2)->daddr.in6_u.u6_addr32[0] &&
+	    ((struct ipv6hdr *)arg2)->saddr.in6_u.u6_addr32[1] ==
+	    ((struct ipv6hdr *)arg2)->daddr.in6_u.u6_addr32[1] &&
+	    ((struct ipv6hdr *)arg2)->saddr.in6_u.u6_addr32[2] ==
+	    ((struct ipv6hdr *)arg2)->daddr.in6_u.u6_addr32[2] &&
+	    ((struct ipv6hdr *)arg2)->saddr.in6_u.u6_addr32[3] ==
+	    ((struct ipv6hdr *)arg2)->daddr.in6_u.u6_addr32[3] : 0;
 	/* A closing socket has given its port back (inet_num is 0); inet_sport keeps it. */
 	tcps_lport = __dtrace_tcp_full[T] && ((struct inet_sock *)T)->inet_sport != 0 ?
 	    ntohs(((struct inet_sock *)T)->inet_sport) :

@@ -1,0 +1,149 @@
+/*
+ * Loopback traffic for the ip, tcp and udp providers' tests, in one
+ * process and always the same (run it in a network namespace of its own):
+ *
+ *   net_work tcp 4|6 PORT     a connection to PORT: the client sends 1000
+ *                             bytes and shuts its side down, the server
+ *                             answers 300 bytes and closes, then the client
+ *                             (so the client ends in TIME-WAIT, the server
+ *                             in LAST-ACK, then CLOSED)
+ *   net_work refused 4|6 PORT a connection attempt to PORT, where nothing
+ *                             listens
+ *   net_work udp 4|6 PORT     datagrams of 100 and 200 bytes to PORT
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int fam;
+static struct sockaddr_storage addr;
+static socklen_t addrlen;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void set_addr(int port)
+{
+	memset(&addr, 0, sizeof(addr));
+	if (fam == AF_INET) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&addr;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)port);
+		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		addrlen = sizeof(*a);
+	} else {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&addr;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		a->sin6_addr = in6addr_loopback;
+		addrlen = sizeof(*a);
+	}
+}
+
+static size_t drain(int fd)
+{
+	char buf[4096];
+	size_t total = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += (size_t)n;
+	if (n < 0)
+		die("read");
+	return total;
+}
+
+static void put(int fd, size_t len)
+{
+	char buf[1000];
+
+	memset(buf, 'x', sizeof(buf));
+	if (len > sizeof(buf) || write(fd, buf, len) != (ssize_t)len)
+		die("write");
+}
+
+static void tcp(void)
+{
+	int one = 1;
+	int l = socket(fam, SOCK_STREAM, 0), c = socket(fam, SOCK_STREAM, 0);
+
+	if (l < 0 || c < 0)
+		die("socket");
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l, (struct sockaddr *)&addr, addrlen) < 0 || listen(l, 8) < 0)
+		die("listen");
+	if (connect(c, (struct sockaddr *)&addr, addrlen) < 0)
+		die("connect");
+	int s = accept(l, NULL, NULL);
+	if (s < 0)
+		die("accept");
+	put(c, 1000);
+	shutdown(c, SHUT_WR);
+	if (drain(s) != 1000)
+		die("server read");
+	put(s, 300);
+	close(s);
+	if (drain(c) != 300)
+		die("client read");
+	close(c);
+	close(l);
+}
+
+static void refused(void)
+{
+	int c = socket(fam, SOCK_STREAM, 0);
+
+	if (c < 0)
+		die("socket");
+	if (connect(c, (struct sockaddr *)&addr, addrlen) == 0) {
+		fprintf(stderr, "net_work: something listens on the port\n");
+		exit(1);
+	}
+	close(c);
+}
+
+static void udp(void)
+{
+	int r = socket(fam, SOCK_DGRAM, 0), s = socket(fam, SOCK_DGRAM, 0);
+	char buf[1000];
+
+	if (r < 0 || s < 0)
+		die("socket");
+	if (bind(r, (struct sockaddr *)&addr, addrlen) < 0)
+		die("bind");
+	memset(buf, 'y', sizeof(buf));
+	for (size_t len = 100; len <= 200; len += 100) {
+		if (sendto(s, buf, len, 0, (struct sockaddr *)&addr, addrlen) != (ssize_t)len)
+			die("sendto");
+		if (recv(r, buf, sizeof(buf), 0) != (ssize_t)len)
+			die("recv");
+	}
+	close(s);
+	close(r);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4 || (strcmp(argv[2], "4") != 0 && strcmp(argv[2], "6") != 0)) {
+		fprintf(stderr, "usage: net_work tcp|refused|udp 4|6 PORT\n");
+		return 2;
+	}
+	fam = argv[2][0] == '4' ? AF_INET : AF_INET6;
+	set_addr(atoi(argv[3]));
+	if (strcmp(argv[1], "tcp") == 0)
+		tcp();
+	else if (strcmp(argv[1], "refused") == 0)
+		refused();
+	else if (strcmp(argv[1], "udp") == 0)
+		udp();
+	else
+		return 2;
+	return 0;
+}
