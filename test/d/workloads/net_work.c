@@ -10,6 +10,8 @@
  *   net_work refused 4|6 PORT a connection attempt to PORT, where nothing
  *                             listens
  *   net_work udp 4|6 PORT     datagrams of 100 and 200 bytes to PORT
+ *
+ * Several of these may follow each other in one command line.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -131,19 +133,23 @@ static void udp(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4 || (strcmp(argv[2], "4") != 0 && strcmp(argv[2], "6") != 0)) {
-		fprintf(stderr, "usage: net_work tcp|refused|udp 4|6 PORT\n");
+	if (argc < 4 || (argc - 1) % 3 != 0) {
+		fprintf(stderr, "usage: net_work tcp|refused|udp 4|6 PORT ...\n");
 		return 2;
 	}
-	fam = argv[2][0] == '4' ? AF_INET : AF_INET6;
-	set_addr(atoi(argv[3]));
-	if (strcmp(argv[1], "tcp") == 0)
-		tcp();
-	else if (strcmp(argv[1], "refused") == 0)
-		refused();
-	else if (strcmp(argv[1], "udp") == 0)
-		udp();
-	else
-		return 2;
+	for (int i = 1; i < argc; i += 3) {
+		if (strcmp(argv[i + 1], "4") != 0 && strcmp(argv[i + 1], "6") != 0)
+			return 2;
+		fam = argv[i + 1][0] == '4' ? AF_INET : AF_INET6;
+		set_addr(atoi(argv[i + 2]));
+		if (strcmp(argv[i], "tcp") == 0)
+			tcp();
+		else if (strcmp(argv[i], "refused") == 0)
+			refused();
+		else if (strcmp(argv[i], "udp") == 0)
+			udp();
+		else
+			return 2;
+	}
 	return 0;
 }

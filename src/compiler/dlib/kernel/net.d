@@ -127,36 +127,38 @@ translator ipinfo_t < void_ip_t *I > {
 /*
  * tcp's probes that know the socket and not the packet (arg2 NULL) give
  * the socket's addresses: the peer's is the source of what comes in
- * (arg6 NET_PROBE_INBOUND), the destination of what goes out.
+ * (arg6 NET_PROBE_INBOUND), the destination of what goes out.  (Each
+ * address is chosen first and formatted by one call: the verifier
+ * follows fewer paths.)
  */
+inline int __dtrace_tcp_ipver[__dtrace_tcp_void_ip_t *I] =
+	I != NULL ? *(uint8_t *)I >> 4 : __dtrace_sock_ipver[(struct sock *)arg3];
+/* Where the source (s != 0) or destination address is, for that version. */
+inline uintptr_t __dtrace_tcp_ipaddr[__dtrace_tcp_void_ip_t *I, int s] =
+	I != NULL ?
+	(*(uint8_t *)I >> 4 == 4 ?
+	(uintptr_t)(s ? &((struct iphdr *)I)->saddr : &((struct iphdr *)I)->daddr) :
+	(uintptr_t)(s ? &((struct ipv6hdr *)I)->saddr : &((struct ipv6hdr *)I)->daddr)) :
+	(s != 0) == (arg6 == NET_PROBE_INBOUND) ?
+	(__dtrace_sock_ipver[(struct sock *)arg3] == 4 ?
+	(uintptr_t)&((struct sock *)arg3)->__sk_common.skc_daddr :
+	(uintptr_t)&((struct sock *)arg3)->__sk_common.skc_v6_daddr) :
+	(__dtrace_sock_ipver[(struct sock *)arg3] == 4 ?
+	(uintptr_t)&((struct sock *)arg3)->__sk_common.skc_rcv_saddr :
+	(uintptr_t)&((struct sock *)arg3)->__sk_common.skc_v6_rcv_saddr);
+
 translator ipinfo_t < __dtrace_tcp_void_ip_t *I > {
-	ip_ver = I != NULL ? *(uint8_t *)I >> 4 : __dtrace_sock_ipver[(struct sock *)arg3];
+	ip_ver = __dtrace_tcp_ipver[I];
 	ip_plength = I == NULL ? 0 :
 	    *(uint8_t *)I >> 4 == 4 ?
 	    ntohs(((struct iphdr *)I)->tot_len) - ((*(uint8_t *)I & 0xf) << 2) :
 	    *(uint8_t *)I >> 4 == 6 ? ntohs(((struct ipv6hdr *)I)->payload_len) : 0;
-	ip_saddr = I != NULL ?
-	    (*(uint8_t *)I >> 4 == 4 ? inet_ntoa(&((struct iphdr *)I)->saddr) :
-	    *(uint8_t *)I >> 4 == 6 ? inet_ntoa6(&((struct ipv6hdr *)I)->saddr) : "<unknown>") :
-	    __dtrace_sock_ipver[(struct sock *)arg3] == 4 ?
-	    inet_ntoa(arg6 == NET_PROBE_INBOUND ?
-	    &((struct sock *)arg3)->__sk_common.skc_daddr :
-	    &((struct sock *)arg3)->__sk_common.skc_rcv_saddr) :
-	    __dtrace_sock_ipver[(struct sock *)arg3] == 6 ?
-	    inet_ntoa6(arg6 == NET_PROBE_INBOUND ?
-	    &((struct sock *)arg3)->__sk_common.skc_v6_daddr :
-	    &((struct sock *)arg3)->__sk_common.skc_v6_rcv_saddr) : "<unknown>";
-	ip_daddr = I != NULL ?
-	    (*(uint8_t *)I >> 4 == 4 ? inet_ntoa(&((struct iphdr *)I)->daddr) :
-	    *(uint8_t *)I >> 4 == 6 ? inet_ntoa6(&((struct ipv6hdr *)I)->daddr) : "<unknown>") :
-	    __dtrace_sock_ipver[(struct sock *)arg3] == 4 ?
-	    inet_ntoa(arg6 == NET_PROBE_INBOUND ?
-	    &((struct sock *)arg3)->__sk_common.skc_rcv_saddr :
-	    &((struct sock *)arg3)->__sk_common.skc_daddr) :
-	    __dtrace_sock_ipver[(struct sock *)arg3] == 6 ?
-	    inet_ntoa6(arg6 == NET_PROBE_INBOUND ?
-	    &((struct sock *)arg3)->__sk_common.skc_v6_rcv_saddr :
-	    &((struct sock *)arg3)->__sk_common.skc_v6_daddr) : "<unknown>";
+	ip_saddr = __dtrace_tcp_ipver[I] == 4 ? inet_ntoa((ipaddr_t *)__dtrace_tcp_ipaddr[I, 1]) :
+	    __dtrace_tcp_ipver[I] == 6 ? inet_ntoa6((in6_addr_t *)__dtrace_tcp_ipaddr[I, 1]) :
+	    "<unknown>";
+	ip_daddr = __dtrace_tcp_ipver[I] == 4 ? inet_ntoa((ipaddr_t *)__dtrace_tcp_ipaddr[I, 0]) :
+	    __dtrace_tcp_ipver[I] == 6 ? inet_ntoa6((in6_addr_t *)__dtrace_tcp_ipaddr[I, 0]) :
+	    "<unknown>";
 };
 
 /* IFF_LOOPBACK (0x8): what a loopback device carries stays on this host. */

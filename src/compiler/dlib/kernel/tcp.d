@@ -72,6 +72,30 @@ inline int __dtrace_tcp_full[struct tcp_sock *T] =
 /* The local port or address is the header's destination in what comes in. */
 inline int __dtrace_tcp_in = arg6 == NET_PROBE_INBOUND;
 
+/*
+ * The version of a connection's addresses (the socket's family, else the
+ * header's) and where its local (l != 0) or remote address is: each is
+ * chosen first and formatted by one call (the verifier follows fewer
+ * paths).
+ */
+inline int __dtrace_tcps_ver[struct tcp_sock *T] =
+	T != NULL ?
+	(((struct sock *)T)->__sk_common.skc_family == AF_INET ? 4 :
+	((struct sock *)T)->__sk_common.skc_family == AF_INET6 ? 6 : 0) :
+	arg2 != NULL ? *(uint8_t *)arg2 >> 4 : 0;
+inline uintptr_t __dtrace_tcps_addr[struct tcp_sock *T, int l] =
+	T != NULL ?
+	(__dtrace_tcps_ver[T] == 4 ?
+	(uintptr_t)(l ? &((struct sock *)T)->__sk_common.skc_rcv_saddr :
+	&((struct sock *)T)->__sk_common.skc_daddr) :
+	(uintptr_t)(l ? &((struct sock *)T)->__sk_common.skc_v6_rcv_saddr :
+	&((struct sock *)T)->__sk_common.skc_v6_daddr)) :
+	(l != 0) == __dtrace_tcp_in ?
+	(__dtrace_tcps_ver[T] == 4 ? (uintptr_t)&((struct iphdr *)arg2)->daddr :
+	(uintptr_t)&((struct ipv6hdr *)arg2)->daddr) :
+	(__dtrace_tcps_ver[T] == 4 ? (uintptr_t)&((struct iphdr *)arg2)->saddr :
+	(uintptr_t)&((struct ipv6hdr *)arg2)->saddr);
+
 translator tcpinfo_t < struct tcphdr *T > {
 	tcp_sport = T != NULL ? ntohs(T->source) : 0;
 	tcp_dport = T != NULL ? ntohs(T->dest) : 0;
@@ -125,30 +149,12 @@ translator tcpsinfo_t < struct tcp_sock *T > {
 	tcps_rport = T != NULL ? ntohs(((struct sock *)T)->__sk_common.skc_dport) :
 	    arg4 == NULL ? 0 :
 	    ntohs(__dtrace_tcp_in ? ((struct tcphdr *)arg4)->source : ((struct tcphdr *)arg4)->dest);
-	tcps_laddr = T != NULL ?
-	    (((struct sock *)T)->__sk_common.skc_family == AF_INET ?
-	    inet_ntoa(&((struct sock *)T)->__sk_common.skc_rcv_saddr) :
-	    ((struct sock *)T)->__sk_common.skc_family == AF_INET6 ?
-	    inet_ntoa6(&((struct sock *)T)->__sk_common.skc_v6_rcv_saddr) : "<unknown>") :
-	    arg2 == NULL ? "<unknown>" :
-	    *(uint8_t *)arg2 >> 4 == 4 ?
-	    inet_ntoa(__dtrace_tcp_in ? &((struct iphdr *)arg2)->daddr :
-	    &((struct iphdr *)arg2)->saddr) :
-	    *(uint8_t *)arg2 >> 4 == 6 ?
-	    inet_ntoa6(__dtrace_tcp_in ? &((struct ipv6hdr *)arg2)->daddr :
-	    &((struct ipv6hdr *)arg2)->saddr) : "<unknown>";
-	tcps_raddr = T != NULL ?
-	    (((struct sock *)T)->__sk_common.skc_family == AF_INET ?
-	    inet_ntoa(&((struct sock *)T)->__sk_common.skc_daddr) :
-	    ((struct sock *)T)->__sk_common.skc_family == AF_INET6 ?
-	    inet_ntoa6(&((struct sock *)T)->__sk_common.skc_v6_daddr) : "<unknown>") :
-	    arg2 == NULL ? "<unknown>" :
-	    *(uint8_t *)arg2 >> 4 == 4 ?
-	    inet_ntoa(__dtrace_tcp_in ? &((struct iphdr *)arg2)->saddr :
-	    &((struct iphdr *)arg2)->daddr) :
-	    *(uint8_t *)arg2 >> 4 == 6 ?
-	    inet_ntoa6(__dtrace_tcp_in ? &((struct ipv6hdr *)arg2)->saddr :
-	    &((struct ipv6hdr *)arg2)->daddr) : "<unknown>";
+	tcps_laddr = __dtrace_tcps_ver[T] == 4 ? inet_ntoa((ipaddr_t *)__dtrace_tcps_addr[T, 1]) :
+	    __dtrace_tcps_ver[T] == 6 ? inet_ntoa6((in6_addr_t *)__dtrace_tcps_addr[T, 1]) :
+	    "<unknown>";
+	tcps_raddr = __dtrace_tcps_ver[T] == 4 ? inet_ntoa((ipaddr_t *)__dtrace_tcps_addr[T, 0]) :
+	    __dtrace_tcps_ver[T] == 6 ? inet_ntoa6((in6_addr_t *)__dtrace_tcps_addr[T, 0]) :
+	    "<unknown>";
 	/* A state change's new state; a request socket's is SYN-RECEIVED, a TIME-WAIT one's its own. */
 	tcps_state = arg7 != 0 ? arg7 :
 	    T == NULL ? 0 :

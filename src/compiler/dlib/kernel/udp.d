@@ -22,6 +22,13 @@ typedef struct udpsinfo {
 } udpsinfo_t;
 
 inline int __dtrace_udp_in = arg5 == NET_PROBE_INBOUND;
+/* Where the local (l != 0) or remote address is in the IP header (arg2). */
+inline uintptr_t __dtrace_udp_addr[int l] =
+	(l != 0) == __dtrace_udp_in ?
+	(*(uint8_t *)arg2 >> 4 == 4 ? (uintptr_t)&((struct iphdr *)arg2)->daddr :
+	(uintptr_t)&((struct ipv6hdr *)arg2)->daddr) :
+	(*(uint8_t *)arg2 >> 4 == 4 ? (uintptr_t)&((struct iphdr *)arg2)->saddr :
+	(uintptr_t)&((struct ipv6hdr *)arg2)->saddr);
 
 translator udpinfo_t < struct udphdr *U > {
 	udp_sport = U != NULL ? ntohs(U->source) : 0;
@@ -38,17 +45,11 @@ translator udpsinfo_t < struct udp_sock *S > {
 	udps_rport = arg4 == NULL ? 0 :
 	    ntohs(__dtrace_udp_in ? ((struct udphdr *)arg4)->source : ((struct udphdr *)arg4)->dest);
 	udps_laddr = arg2 == NULL ? "<unknown>" :
-	    *(uint8_t *)arg2 >> 4 == 4 ?
-	    inet_ntoa(__dtrace_udp_in ? &((struct iphdr *)arg2)->daddr :
-	    &((struct iphdr *)arg2)->saddr) :
-	    *(uint8_t *)arg2 >> 4 == 6 ?
-	    inet_ntoa6(__dtrace_udp_in ? &((struct ipv6hdr *)arg2)->daddr :
-	    &((struct ipv6hdr *)arg2)->saddr) : "<unknown>";
+	    *(uint8_t *)arg2 >> 4 == 4 ? inet_ntoa((ipaddr_t *)__dtrace_udp_addr[1]) :
+	    *(uint8_t *)arg2 >> 4 == 6 ? inet_ntoa6((in6_addr_t *)__dtrace_udp_addr[1]) :
+	    "<unknown>";
 	udps_raddr = arg2 == NULL ? "<unknown>" :
-	    *(uint8_t *)arg2 >> 4 == 4 ?
-	    inet_ntoa(__dtrace_udp_in ? &((struct iphdr *)arg2)->saddr :
-	    &((struct iphdr *)arg2)->daddr) :
-	    *(uint8_t *)arg2 >> 4 == 6 ?
-	    inet_ntoa6(__dtrace_udp_in ? &((struct ipv6hdr *)arg2)->saddr :
-	    &((struct ipv6hdr *)arg2)->daddr) : "<unknown>";
+	    *(uint8_t *)arg2 >> 4 == 4 ? inet_ntoa((ipaddr_t *)__dtrace_udp_addr[0]) :
+	    *(uint8_t *)arg2 >> 4 == 6 ? inet_ntoa6((in6_addr_t *)__dtrace_udp_addr[0]) :
+	    "<unknown>";
 };
