@@ -32,7 +32,10 @@
  * change, for a FIN-WAIT-2 socket that goes on waiting as the smaller
  * one), finding the smaller one where the kernel has just put it.  What
  * happens to the small socket later (FIN-WAIT-2 to TIME-WAIT, and the end
- * of TIME-WAIT) no tracepoint shows.
+ * of TIME-WAIT) no tracepoint shows.  Before Linux 6.14 the kernel
+ * reports a new connection's change to SYN-RECEIVED before it has given
+ * the socket its addresses: that state-change has no tcpsinfo_t socket
+ * (its addresses are "<unknown>", its ports 0), only the states.
  */
 #include "compiler/cg.h"
 #include "compiler/types.h"
@@ -367,6 +370,18 @@ static void state_change(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	ld(cg, BPF_R7, A(5));
 	ld(cg, BPF_R8, A(7));
 	cg_jmp_reg(cg, BPF_JEQ, BPF_R7, BPF_R8, skip);
+	/*
+	 * Before Linux 6.14 a new connection's socket goes to SYN-RECEIVED
+	 * before it has its addresses (it is still a copy of its listener's,
+	 * with no remote port): then tcpsinfo_t has no socket to describe.
+	 */
+	int known = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R8, TCP_SYN_RECV, known);
+	ld(cg, BPF_R8, A(3));
+	net_field(cg, T, BPF_R7, BPF_R8, "struct sock_common", "skc_dport");
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, known);
+	st_imm(cg, A(3), 0);
+	cg_label_place(cg, known);
 	st_imm(cg, A(6), NET_STATE);
 	st_imm(cg, A(8), 0);
 	st_imm(cg, A(9), 0);
