@@ -12,7 +12,10 @@
  * device's own receive or send is), nor is a packet a stacked device
  * (bond, VLAN, macvlan) queues again below itself, nor a packet socket's
  * frame, nor a frame not addressed to this host.  Loopback packets are
- * seen once sent and once received, as on any other device.
+ * seen once sent and once received, as on any other device.  A packet is
+ * received on the device it arrives on: a bond's, VLAN's or macvlan's
+ * packets on the device below, which gives them to the upper one without
+ * another receive tracepoint.
  */
 #include "compiler/cg.h"
 #include "providers/net.h"
@@ -69,19 +72,32 @@ static void send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	by_version(cg, dctx);
 }
 
-/* netif_receive_skb(skb) */
+/*
+ * netif_receive_skb(skb).  A frame for another host's address is IP's
+ * only where a macvlan device takes frames for its own address from the
+ * device below (and then gives them to IP without another receive).
+ */
 static void receive(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
+	int mine = cg_label_new(cg);
+	int64_t macvlan = net_enum(cg, "netdev_priv_flags", "IFF_MACVLAN_PORT");
+
 	(void)used;
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R6, 0));
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R8, (int16_t)NET_ARG(dctx, 0)));
-	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "pkt_type");
-	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, PACKET_OTHERHOST, skip);
 	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "sk");
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, (int16_t)NET_ARG(dctx, 1)));
-	net_ip_headers(cg, NET_TMP(dctx), NET_ARG(dctx, 0), true, 0, NET_ARG(dctx, 2), -1, NET_ARG(dctx, 8),
-		       skip);
+	net_ip_headers(cg, NET_TMP(dctx), NET_ARG(dctx, 0), true, 0, NET_ARG(dctx, 2), -1,
+		       NET_ARG(dctx, 8), skip);
 	device(cg, dctx, skip);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)NET_ARG(dctx, 0)));
+	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct sk_buff", "pkt_type");
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, PACKET_OTHERHOST, mine);
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_FP, (int16_t)NET_ARG(dctx, 3)));
+	net_field(cg, NET_TMP(dctx), BPF_R7, BPF_R8, "struct net_device", "priv_flags");
+	cg_jmp_imm(cg, BPF_JSET, BPF_R7, (int32_t)macvlan, mine);
+	cg_ja(cg, skip);
+	cg_label_place(cg, mine);
 	by_version(cg, dctx);
 }
 

@@ -10,10 +10,16 @@
  *   net_work refused 4|6 PORT a connection attempt to PORT, where nothing
  *                             listens
  *   net_work udp 4|6 PORT     datagrams of 100 and 200 bytes to PORT
+ *   net_work big 4|6 PORT     a datagram of 3000 bytes (fragmented where
+ *                             the device's MTU is smaller)
+ *   net_work unreach 4 A:PORT a datagram of 100 bytes to IPv4 address A,
+ *                             where nothing listens: it waits for the
+ *                             ICMP error that says so
  *
  * Several of these may follow each other in one command line.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +117,42 @@ static void refused(void)
 	close(c);
 }
 
+static void big(void)
+{
+	int r = socket(fam, SOCK_DGRAM, 0), s = socket(fam, SOCK_DGRAM, 0);
+	static char buf[3000];
+
+	if (r < 0 || s < 0)
+		die("socket");
+	if (bind(r, (struct sockaddr *)&addr, addrlen) < 0)
+		die("bind");
+	memset(buf, 'z', sizeof(buf));
+	if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&addr, addrlen) != sizeof(buf))
+		die("sendto");
+	if (recv(r, buf, sizeof(buf), 0) != sizeof(buf))
+		die("recv");
+	close(s);
+	close(r);
+}
+
+static void unreach(void)
+{
+	int s = socket(fam, SOCK_DGRAM, 0);
+	char buf[100];
+
+	if (s < 0)
+		die("socket");
+	if (connect(s, (struct sockaddr *)&addr, addrlen) < 0)
+		die("connect");
+	memset(buf, 'u', sizeof(buf));
+	if (send(s, buf, sizeof(buf), 0) != sizeof(buf))
+		die("send");
+	/* The port unreachable error comes back as ECONNREFUSED. */
+	if (recv(s, buf, sizeof(buf), 0) >= 0 || errno != ECONNREFUSED)
+		die("recv");
+	close(s);
+}
+
 static void udp(void)
 {
 	int r = socket(fam, SOCK_DGRAM, 0), s = socket(fam, SOCK_DGRAM, 0);
@@ -134,20 +176,31 @@ static void udp(void)
 int main(int argc, char **argv)
 {
 	if (argc < 4 || (argc - 1) % 3 != 0) {
-		fprintf(stderr, "usage: net_work tcp|refused|udp 4|6 PORT ...\n");
+		fprintf(stderr, "usage: net_work tcp|refused|udp|big|unreach 4|6 [ADDR:]PORT ...\n");
 		return 2;
 	}
 	for (int i = 1; i < argc; i += 3) {
 		if (strcmp(argv[i + 1], "4") != 0 && strcmp(argv[i + 1], "6") != 0)
 			return 2;
 		fam = argv[i + 1][0] == '4' ? AF_INET : AF_INET6;
-		set_addr(atoi(argv[i + 2]));
+		char *colon = strchr(argv[i + 2], ':');
+		set_addr(atoi(colon != NULL ? colon + 1 : argv[i + 2]));
+		if (colon != NULL) {
+			*colon = '\0';
+			if (fam != AF_INET ||
+			    inet_pton(AF_INET, argv[i + 2], &((struct sockaddr_in *)&addr)->sin_addr) != 1)
+				return 2;
+		}
 		if (strcmp(argv[i], "tcp") == 0)
 			tcp();
 		else if (strcmp(argv[i], "refused") == 0)
 			refused();
 		else if (strcmp(argv[i], "udp") == 0)
 			udp();
+		else if (strcmp(argv[i], "big") == 0)
+			big();
+		else if (strcmp(argv[i], "unreach") == 0)
+			unreach();
 		else
 			return 2;
 	}
