@@ -94,8 +94,10 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 bool cg_bvar_other_thread(struct dt_cg *cg);
 /* A register with the task they describe (struct task_struct *, as a number). */
 int cg_bvar_task(struct dt_cg *cg);
-/* Store its thread id (the key of thread-locals), as 8 bytes at base + off. */
+/* Store its thread id, as 8 bytes at base + off. */
 void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off);
+/* The described thread's thread-local key (16 bytes: tid, start time) at base + off. */
+void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off);
 /*
  * Refuse `what` (user memory, user registers, stacks, signals: what only
  * the thread running the probe gives) in a clause whose built-in variables
@@ -121,8 +123,10 @@ void cg_act_destructive(struct dt_cg *cg, struct dt_node *call);
 int cg_copyout_subr(struct dt_cg *cg, struct dt_node *n);
 /* Kernel struct member offset in bytes, from BTF; a compile error naming `what` if missing. */
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what);
-/* mutex_owned() & co., rw_*_held(), d_path() (cg_klock.c); -1 if not one of them. */
+/* mutex_owned() & co., rw_*_held() (cg_klock.c); -1 if not one of them. */
 int cg_klock_subr(struct dt_cg *cg, struct dt_node *n);
+/* d_path() and the D library's __path_of() (cg_dpath.c); -1 if not one of them. */
+int cg_dpath_subr(struct dt_cg *cg, struct dt_node *n);
 /* tracemem() (cg_tracemem.c). */
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);
 
