@@ -80,6 +80,8 @@ bool net_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const ch
 		  const char **xlate);
 int net_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 const char *net_unavailable(dtrace_hdl_t *dtp);
+/* Why a listed probe cannot be enabled here (no kprobes, a tracepoint that differs), or NULL. */
+const char *net_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 
 /* ---- Prologue pieces (net_skb.c) ---- */
 

@@ -273,31 +273,35 @@ static const char *func_list(dtrace_hdl_t *dtp, const struct net_site *s)
 	return list;
 }
 
-const struct dt_mech *net_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+const char *net_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 {
-	const struct dt_probe *prp = g->probes.v[0];
 	const struct net_probe *np = prp->priv;
 	const struct net_site *site = site_of(dtp, prp);
 
-	if (site == NULL) {
-		dt_set_error(dtp, -ENOTSUP, "cannot enable %s:::%s: the raw tracepoint %s of this "
-			     "kernel does not take what the probe reads", prp->desc[0],
-			     prp->desc[3], np->sites[0]->event);
-		return NULL;
-	}
+	if (site == NULL)
+		return dt_arena_printf(&dtp->arena, "the raw tracepoint %s of this kernel does not "
+				       "take what the probe reads", np->sites[0]->event);
 	if (site->kind == NET_RAW)
-		return &mech_raw;
+		return NULL;
 	struct dt_fbt *fbt = dt_fbt_state(dtp);
-	if (fbt == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (fbt == NULL)
+		return "out of memory";
+	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE, NULL))
+		return NULL;
+	return dt_arena_printf(&dtp->arena, "no tracepoint of this kernel fires where it does; it "
+			       "needs kprobes on %s, which this kernel does not offer: %s",
+			       func_list(dtp, site), fbt->feat[FBT_KPROBE].why);
+}
+
+const struct dt_mech *net_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const char *why = net_probe_unavailable(dtp, prp);
+
+	if (why != NULL) {
+		dt_set_error(dtp, -ENOTSUP, "cannot enable %s:::%s: %s", prp->desc[0], prp->desc[3],
+			     why);
 		return NULL;
 	}
-	if (!dt_fbt_feature(dtp, fbt, FBT_KPROBE, NULL)) {
-		dt_set_error(dtp, -ENOTSUP, "cannot enable %s:::%s: no tracepoint of this kernel "
-			     "fires where it does; it needs kprobes on %s, which this kernel does "
-			     "not offer: %s", prp->desc[0], prp->desc[3], func_list(dtp, site),
-			     fbt->feat[FBT_KPROBE].why);
-		return NULL;
-	}
-	return &mech_kprobe;
+	return site_of(dtp, prp)->kind == NET_RAW ? &mech_raw : &mech_kprobe;
 }

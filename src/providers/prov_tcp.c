@@ -451,5 +451,6 @@ const struct dt_provider dt_prov_tcp = {
 	.arg_desc = net_arg_desc,
 	.arg_count = net_arg_count,
 	.unavailable = net_unavailable,
+	.probe_unavailable = net_probe_unavailable,
 	.pattr = &dt_pattr_sdt_stable,
 };
