@@ -5,15 +5,15 @@
  *   send                 net_dev_queue: a segment this host made (not one
  *                        it forwards) is queued on its device
  *   connect-request      the same, for a SYN a connecting socket sends
+ *   accept-refused       the same, for the reset sent for a SYN that no
+ *                        socket takes (its headers are the reset's, as the
+ *                        Guide has them)
  *   receive              kprobes: tcp_rcv_established,
  *                        tcp_rcv_state_process and
  *                        tcp_timewait_state_process get a segment for a
  *                        socket, tcp_v4_send_reset and tcp_v6_send_reset
  *                        one for no socket (no tracepoint fires for every
  *                        segment TCP receives)
- *   accept-refused       the same, for the reset sent for a SYN that no
- *                        socket takes (its headers are the reset's, as the
- *                        Guide has them)
  *   connect-refused      tcp_receive_reset of a socket in SYN-SENT
  *   connect-established  inet_sock_set_state: SYN-SENT to ESTABLISHED
  *   accept-established   inet_sock_set_state: SYN-RECEIVED to ESTABLISHED
