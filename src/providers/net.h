@@ -22,11 +22,13 @@
 #define DT_NET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "dtrace.h"
-
+struct bo_object;
+struct bpf_object;
 struct dt_cg;
+struct dt_registry;
 struct dt_group;
 struct dt_probe;
 struct dt_provider;
@@ -70,18 +72,18 @@ struct net_probe {
 };
 
 /* Register the probes of a provider (every probe: the sites are chosen when enabled). */
-int net_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+int net_populate(struct dt_registry *reg, const struct dt_provider *prov,
 		 const struct net_probe *probes, size_t n);
 
 /* The dt_provider functions of every network provider. */
 const char *net_mech_class(const struct dt_probe *prp);
-const struct dt_mech *net_choose(dtrace_hdl_t *dtp, struct dt_group *g);
-bool net_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+const struct dt_mech *net_choose(struct dt_registry *reg, struct dt_group *g);
+bool net_arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		  const char **xlate);
-int net_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
-const char *net_unavailable(dtrace_hdl_t *dtp);
+int net_arg_count(struct dt_registry *reg, const struct dt_probe *prp);
+const char *net_unavailable(struct dt_registry *reg);
 /* Why a listed probe cannot be enabled here (no kprobes, a tracepoint that differs), or NULL. */
-const char *net_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+const char *net_probe_unavailable(struct dt_registry *reg, const struct dt_probe *prp);
 
 /* ---- Prologue pieces (net_skb.c) ---- */
 
@@ -136,7 +138,10 @@ void net_skip_packet_socket(struct dt_cg *cg, int tmp, int sk, int skip);
 
 /* The helper programs that follow stacked devices' sends (net_xmit.c). */
 void net_xmit_programs(struct dt_cg *cg);
-int net_xmit_add_maps(dtrace_hdl_t *dtp);
-int net_xmit_attach(dtrace_hdl_t *dtp, struct dt_group *g);
+/* Whether the object being built has them. */
+bool net_xmit_built(const struct bo_object *obj);
+int net_xmit_add_maps(struct dt_registry *reg, struct bo_object *obj);
+/* Attach them, from the loaded object, keeping the links in g. */
+int net_xmit_attach(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj);
 
 #endif

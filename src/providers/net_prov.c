@@ -13,14 +13,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
+#include "compiler/compiler.h"
+#include "compiler/pcb.h"
+#include "providers/attach.h"
 #include "providers/fbt.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 #include "providers/tracefs.h"
 
 static bool event_listed(const char *event)
@@ -42,7 +43,7 @@ static bool event_listed(const char *event)
 }
 
 /* A probe is listed where one of its sites may be: a tracepoint the kernel lists, or kprobes. */
-int net_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov,
+int net_populate(struct dt_registry *reg, const struct dt_provider *prov,
 		 const struct net_probe *probes, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -51,7 +52,7 @@ int net_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov,
 			const struct net_site *site = probes[i].sites[s];
 			ok = site->kind == NET_KPROBE || event_listed(site->event);
 		}
-		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", probes[i].name, 0, &probes[i]) == NULL)
+		if (ok && dt_probe_add(reg, prov, "vmlinux", "", probes[i].name, 0, &probes[i]) == NULL)
 			return -ENOMEM;
 	}
 	return 0;
@@ -62,12 +63,12 @@ const char *net_mech_class(const struct dt_probe *prp)
 	return prp->desc[3];
 }
 
-bool net_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+bool net_arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		  const char **xlate)
 {
 	const struct net_probe *np = prp->priv;
 
-	(void)dtp;
+	(void)reg;
 	if (i < 0 || i >= 6 || np->args[i].native == NULL)
 		return false;
 	*native = np->args[i].native;
@@ -75,27 +76,27 @@ bool net_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const ch
 	return true;
 }
 
-int net_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+int net_arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct net_probe *np = prp->priv;
 	int n = 0;
 
-	(void)dtp;
+	(void)reg;
 	while (n < 6 && np->args[n].native != NULL)
 		n++;
 	return n;
 }
 
-const char *net_unavailable(dtrace_hdl_t *dtp)
+const char *net_unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 
 /* Whether the raw tracepoint's TP_PROTO, in this kernel's BTF, takes what the site reads. */
-static bool proto_is(dtrace_hdl_t *dtp, const struct net_site *s)
+static bool proto_is(struct dt_registry *reg, const struct net_site *s)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->types);
+	struct btf *btf = dt_kernel_btf(&reg->core->types);
 	char name[128];
 	int want = 0;
 
@@ -117,27 +118,36 @@ static bool proto_is(dtrace_hdl_t *dtp, const struct net_site *s)
 		return false;
 	const struct btf_param *p = btf_params(t);
 	for (int i = 0; i < want; i++) {
-		struct dt_type *pt = dt_type_from_btf(&dtp->types, btf, p[i + 1].type);
-		if (pt == NULL || strcmp(dt_type_str(&dtp->types, pt), s->params[i]) != 0)
+		struct dt_type *pt = dt_type_from_btf(&reg->core->types, btf, p[i + 1].type);
+		if (pt == NULL || strcmp(dt_type_str(&reg->core->types, pt), s->params[i]) != 0)
 			return false;
 	}
 	return true;
 }
 
 /* The site the probe fires on here: the first raw tracepoint that fits, else kprobes. */
-static const struct net_site *site_of(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static const struct net_site *site_of(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct net_probe *np = prp->priv;
 
 	for (int s = 0; s < 3 && np->sites[s] != NULL; s++) {
 		const struct net_site *site = np->sites[s];
-		if (site->kind == NET_KPROBE || proto_is(dtp, site))
+		if (site->kind == NET_KPROBE || proto_is(reg, site))
 			return site;
 	}
 	return NULL;
 }
 
 /* ---- Programs ---- */
+
+/*
+ * The helpers that follow stacked devices' sends (net_xmit.c) are built
+ * by the first group whose prologue needs them, and attached by it: its
+ * priv is XMIT_OWNER from its prologue until fill_maps, then the loaded
+ * object, where attach finds them.
+ */
+static const char xmit_owner;
+#define XMIT_OWNER ((void *)&xmit_owner)
 
 /* Arguments the probe does not give are 0 (the translators read some a clause may not name). */
 static void zero_args(struct dt_cg *cg, int dctx, uint32_t args)
@@ -157,15 +167,18 @@ static void clear_tmp(struct dt_cg *cg, int dctx)
 static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct net_site *site = site_of(cg->dtp, prp);
+	const struct net_site *site = site_of(cg->cc->reg, prp);
 
 	if (site == NULL || site->kind != NET_RAW)
 		dt_cerror(cg->pcb, NULL, 0, "probe %s:::%s cannot be enabled on this kernel",
 			  prp->desc[0], prp->desc[3]);
+	bool xmit_built = net_xmit_built(cg->cc->obj);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	zero_args(cg, dctx, args);
 	site->prologue(cg, dctx, args, skip);
 	clear_tmp(cg, dctx);
+	if (!xmit_built && net_xmit_built(cg->cc->obj))
+		g->priv = XMIT_OWNER;
 }
 
 /* The cookie: the probe id, and the index of the function that fired above it. */
@@ -178,66 +191,51 @@ static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint
 	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
 	cg_emit(cg, I_ALU64_IMM(BPF_RSH, BPF_R9, 32));
 	zero_args(cg, dctx, args);
-	site_of(cg->dtp, g->probes.v[0])->prologue(cg, dctx, args, skip);
+	site_of(cg->cc->reg, g->probes.v[0])->prologue(cg, dctx, args, skip);
 	clear_tmp(cg, dctx);
 }
 
-/* Whether g is the first group whose site follows stacked devices (it attaches the helpers). */
-static bool first_xmit_group(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_fill_maps(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj)
 {
-	for (size_t i = 0; i < dtp->rt->groups.n; i++) {
-		struct dt_group *o = dtp->rt->groups.v[i];
-		if (o->mech == g->mech && o->mech != NULL && site_of(dtp, o->probes.v[0])->xmit)
-			return o == g;
-	}
-	return false;
-}
-
-static int raw_attach(dtrace_hdl_t *dtp, struct dt_group *g)
-{
-	const struct dt_probe *prp = g->probes.v[0];
-	const struct net_site *site = site_of(dtp, prp);
-	int rc;
-
-	if (site->xmit && first_xmit_group(dtp, g) && (rc = net_xmit_attach(dtp, g)) < 0)
-		return rc;
-	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, site->event);
-	if (l == NULL) {
-		int err = errno;
-		return dt_set_error(dtp, -err, "failed to attach %s:::%s to raw tracepoint %s: %s",
-				    prp->desc[0], prp->desc[3], site->event, strerror(err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
+	(void)reg;
+	if (g->priv == XMIT_OWNER)
+		g->priv = obj;
 	return 0;
 }
 
-static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
-{
-	const struct net_site *site = site_of(dtp, g->probes.v[0]);
-
-	return site != NULL && site->xmit ? net_xmit_add_maps(dtp) : 0;
-}
-
-static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct net_site *site = site_of(dtp, prp);
+	const struct net_site *site = site_of(reg, prp);
+	int rc;
+
+	if (g->priv != NULL && g->priv != XMIT_OWNER &&
+	    (rc = net_xmit_attach(reg, g, g->priv)) < 0)
+		return rc;
+	return dt_group_link(reg, g, bpf_program__attach_raw_tracepoint(g->prog, site->event),
+			     "failed to attach %s:::%s to raw tracepoint %s", prp->desc[0],
+			     prp->desc[3], site->event);
+}
+
+static int raw_add_maps(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj)
+{
+	const struct net_site *site = site_of(reg, g->probes.v[0]);
+
+	return site != NULL && site->xmit ? net_xmit_add_maps(reg, obj) : 0;
+}
+
+static int kprobe_attach(struct dt_registry *reg, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct net_site *site = site_of(reg, prp);
 
 	for (int f = 0; f < 6 && site->funcs[f] != NULL; f++) {
 		LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = ((uint64_t)f << 32) | prp->id);
 		struct bpf_link *l = bpf_program__attach_kprobe_opts(g->prog, site->funcs[f], &o);
-		if (l == NULL) {
-			int err = errno;
-			return dt_set_error(dtp, -err, "failed to attach %s:::%s to a kprobe on %s: %s",
-					    prp->desc[0], prp->desc[3], site->funcs[f], strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(reg, g, l, "failed to attach %s:::%s to a kprobe on %s",
+				       prp->desc[0], prp->desc[3], site->funcs[f]);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -249,6 +247,7 @@ static const struct dt_mech mech_raw = {
 	.cg_prologue = raw_prologue,
 	.attach = raw_attach,
 	.add_maps = raw_add_maps,
+	.fill_maps = raw_fill_maps,
 };
 
 static const struct dt_mech mech_kprobe = {
@@ -260,7 +259,7 @@ static const struct dt_mech mech_kprobe = {
 };
 
 /* "f1, f2 and f3" */
-static const char *func_list(dtrace_hdl_t *dtp, const struct net_site *s)
+static const char *func_list(struct dt_registry *reg, const struct net_site *s)
 {
 	const char *list = "";
 	int n = 0;
@@ -268,40 +267,40 @@ static const char *func_list(dtrace_hdl_t *dtp, const struct net_site *s)
 	while (n < 6 && s->funcs[n] != NULL)
 		n++;
 	for (int i = 0; i < n; i++)
-		list = dt_arena_printf(&dtp->arena, "%s%s%s", list,
+		list = dt_arena_printf(&reg->core->arena, "%s%s%s", list,
 				       i == 0 ? "" : i == n - 1 ? " and " : ", ", s->funcs[i]);
 	return list;
 }
 
-const char *net_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+const char *net_probe_unavailable(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct net_probe *np = prp->priv;
-	const struct net_site *site = site_of(dtp, prp);
+	const struct net_site *site = site_of(reg, prp);
 
 	if (site == NULL)
-		return dt_arena_printf(&dtp->arena, "the raw tracepoint %s of this kernel does not "
+		return dt_arena_printf(&reg->core->arena, "the raw tracepoint %s of this kernel does not "
 				       "take what the probe reads", np->sites[0]->event);
 	if (site->kind == NET_RAW)
 		return NULL;
-	struct dt_fbt *fbt = dt_fbt_state(dtp);
+	struct dt_fbt *fbt = dt_fbt_state(reg);
 	if (fbt == NULL)
 		return "out of memory";
-	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE, NULL))
+	if (dt_fbt_feature(reg, fbt, FBT_KPROBE, NULL))
 		return NULL;
-	return dt_arena_printf(&dtp->arena, "no tracepoint of this kernel fires where it does; it "
+	return dt_arena_printf(&reg->core->arena, "no tracepoint of this kernel fires where it does; it "
 			       "needs kprobes on %s, which this kernel does not offer: %s",
-			       func_list(dtp, site), fbt->feat[FBT_KPROBE].why);
+			       func_list(reg, site), fbt->feat[FBT_KPROBE].why);
 }
 
-const struct dt_mech *net_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+const struct dt_mech *net_choose(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const char *why = net_probe_unavailable(dtp, prp);
+	const char *why = net_probe_unavailable(reg, prp);
 
 	if (why != NULL) {
-		dt_set_error(dtp, -ENOTSUP, "cannot enable %s:::%s: %s", prp->desc[0], prp->desc[3],
+		dt_set_error(reg->core, -ENOTSUP, "cannot enable %s:::%s: %s", prp->desc[0], prp->desc[3],
 			     why);
 		return NULL;
 	}
-	return site_of(dtp, prp)->kind == NET_RAW ? &mech_raw : &mech_kprobe;
+	return site_of(reg, prp)->kind == NET_RAW ? &mech_raw : &mech_kprobe;
 }

@@ -7,10 +7,12 @@
 #include <sys/socket.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/insn.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
+#include "compiler/pcb.h"
 #include "providers/net.h"
 
 /* The protocols of skb->protocol, as a little-endian load of the big-endian field. */
@@ -24,7 +26,7 @@
 static const struct dt_member *member(struct dt_cg *cg, const char *sou, const char *name,
 				      uint32_t *bits)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	const struct dt_member *m = t != NULL ? dt_type_member(tt, t, name, bits) : NULL;
 
@@ -104,7 +106,7 @@ void net_set_arg_imm(struct dt_cg *cg, int dctx, uint32_t used, int i, int32_t i
 
 int64_t net_enum(struct dt_cg *cg, const char *type, const char *name)
 {
-	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
+	struct btf *btf = dt_kernel_btf(&cg->cc->core->types);
 	int id = btf != NULL ? btf__find_by_name_kind(btf, type, BTF_KIND_ENUM) : -1;
 
 	if (btf != NULL && id <= 0)

@@ -16,14 +16,16 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/object.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/pcb.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
+#include "providers/attach.h"
 #include "providers/net.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 
 #define MAP_XMIT	"dt_net_xmit"
 #define PROG_START	"dt_net_xmit_start"
@@ -34,10 +36,10 @@
 #define XMIT_HDR	24
 #define XMIT_VALUE	(8 + XMIT_LEVELS * XMIT_HDR)
 
-static bool has_func(dtrace_hdl_t *dtp, const char *name)
+bool net_xmit_built(const struct bo_object *obj)
 {
-	for (size_t i = 0; i < dtp->obj->funcs.n; i++)
-		if (strcmp(dtp->obj->funcs.v[i]->name, name) == 0)
+	for (size_t i = 0; i < obj->funcs.n; i++)
+		if (strcmp(obj->funcs.v[i]->name, PROG_START) == 0)
 			return true;
 	return false;
 }
@@ -106,12 +108,12 @@ static void build(struct dt_cg *cg, const char *name, const char *section,
 {
 	struct dt_pcb *pcb = cg->pcb;
 	struct dt_cg *outer = pcb->cg;
-	struct bo_func *fn = dt_cg_new_func(cg->dtp, name, section, 1);
+	struct bo_func *fn = dt_cg_new_func(cg->cc, name, section, 1);
 	struct dt_cg hcg;
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&hcg, pcb, cg->dtp->obj, fn);
+	cg_init(&hcg, pcb, cg->cc->obj, fn);
 	body(&hcg);
 	cg_resolve(&hcg);
 	cg_fini(&hcg);
@@ -120,13 +122,13 @@ static void build(struct dt_cg *cg, const char *name, const char *section,
 
 void net_xmit_programs(struct dt_cg *cg)
 {
-	if (has_func(cg->dtp, PROG_START))
+	if (net_xmit_built(cg->cc->obj))
 		return;
 	build(cg, PROG_START, "raw_tp/net_dev_start_xmit", build_start);
 	build(cg, PROG_DONE, "raw_tp/net_dev_xmit", build_done);
 }
 
-int net_xmit_add_maps(dtrace_hdl_t *dtp)
+int net_xmit_add_maps(struct dt_registry *reg, struct bo_object *obj)
 {
 	struct bo_map m = {
 		.name = MAP_XMIT,
@@ -136,11 +138,11 @@ int net_xmit_add_maps(dtrace_hdl_t *dtp)
 		.max_entries = 1,
 	};
 
-	for (size_t i = 0; i < dtp->obj->maps.n; i++)
-		if (strcmp(dtp->obj->maps.v[i].name, MAP_XMIT) == 0)
+	for (size_t i = 0; i < obj->maps.n; i++)
+		if (strcmp(obj->maps.v[i].name, MAP_XMIT) == 0)
 			return 0;
-	if (dt_vec_push(&dtp->obj->maps, m) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (dt_vec_push(&obj->maps, m) < 0)
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -177,26 +179,22 @@ void net_skip_resent(struct dt_cg *cg, int tmp, int iph, int skip)
 }
 
 /* Attach the helpers: the end of a transmit before its start, so that they pair up. */
-int net_xmit_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+int net_xmit_attach(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj)
 {
-	struct bpf_object *obj = dt_runtime_object(dtp);
 	static const char *const progs[][2] = {
 		{ PROG_DONE, "net_dev_xmit" }, { PROG_START, "net_dev_start_xmit" },
 	};
+	int rc;
 
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
 		struct bpf_program *p = bpf_object__find_program_by_name(obj, progs[i][0]);
+		if (p == NULL)
+			errno = ENOENT;
 		struct bpf_link *l = p != NULL ? bpf_program__attach_raw_tracepoint(p, progs[i][1])
 					       : NULL;
-		if (l == NULL) {
-			int err = p == NULL ? ENOENT : errno;
-			return dt_set_error(dtp, -err, "failed to attach %s to the %s raw tracepoint: %s",
-					    progs[i][0], progs[i][1], strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		if ((rc = dt_group_link(reg, g, l, "failed to attach %s to the %s raw tracepoint",
+					progs[i][0], progs[i][1])) < 0)
+			return rc;
 	}
 	return 0;
 }

@@ -17,11 +17,12 @@
  * packets on the device below, which gives them to the upper one without
  * another receive tracepoint.
  */
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
 #include "providers/net.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 #define PACKET_OTHERHOST 3	/* skb->pkt_type of a frame for another host */
 
@@ -114,9 +115,9 @@ static const struct net_probe probes[] = {
 	{ "send", { &site_send }, ARGS },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return net_populate(dtp, &dt_prov_ip, probes, sizeof(probes) / sizeof(probes[0]));
+	return net_populate(reg, &dt_prov_ip, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_ip = {

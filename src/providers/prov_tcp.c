@@ -37,13 +37,15 @@
  * the socket its addresses: that state-change has no tcpsinfo_t socket
  * (its addresses are "<unknown>", its ports 0), only the states.
  */
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 #include "providers/net.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 /* Linux's TCP states (DTrace for Linux's TCP_STATE_* are the same numbers). */
 #define TCP_ESTABLISHED	1
@@ -301,7 +303,7 @@ static void time_wait(struct dt_cg *cg, int dctx)
 	uint32_t dport = net_member(cg, "struct sock_common", "skc_dport");
 	uint32_t v6d = net_member(cg, "struct sock_common", "skc_v6_daddr");
 	uint32_t v6s = net_member(cg, "struct sock_common", "skc_v6_rcv_saddr");
-	uint32_t bucket = dt_type_size(dt_type_lookup(&cg->dtp->types, "struct inet_ehash_bucket"));
+	uint32_t bucket = dt_type_size(dt_type_lookup(&cg->cc->core->types, "struct inet_ehash_bucket"));
 	int none = cg_label_new(cg);
 
 	/* The chain: hashinfo->ehash[sk_hash & ehash_mask] */
@@ -438,9 +440,9 @@ static const struct net_probe probes[] = {
 	    { "void", NULL }, { "int", "tcplsinfo_t *" } } },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return net_populate(dtp, &dt_prov_tcp, probes, sizeof(probes) / sizeof(probes[0]));
+	return net_populate(reg, &dt_prov_tcp, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_tcp = {

@@ -9,11 +9,12 @@
  *            args[0] pktinfo_t *, args[1] csinfo_t *, args[2] ipinfo_t *,
  *            args[3] udpsinfo_t *, args[4] udpinfo_t *
  */
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
 #include "providers/net.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 #define IPPROTO_UDP	17
 #define AF_INET		2
@@ -119,9 +120,9 @@ static const struct net_probe probes[] = {
 	{ "send", { &site_send }, ARGS },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return net_populate(dtp, &dt_prov_udp, probes, sizeof(probes) / sizeof(probes[0]));
+	return net_populate(reg, &dt_prov_udp, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_udp = {
