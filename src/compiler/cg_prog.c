@@ -215,12 +215,15 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	struct dt_cg cg;
 	const char *section = g->mech->group_section ? g->mech->group_section(dtp, g)
 						     : g->mech->section;
-	struct bo_func *fn = section ? new_func(dtp, g->name, section, 1) : NULL;
+	char name[48];
 
+	snprintf(name, sizeof(name), g->copy ? "%s_%u" : "%s", g->name, g->copy);
+	struct bo_func *fn = section ? new_func(dtp, name, section, 1) : NULL;
 	if (fn == NULL)
 		dt_cnomem(pcb);
 	cg_init(&cg, pcb, dtp->obj, fn);
-	g->fn = fn;
+	if (g->copy == 0)
+		g->fn = fn;
 	int skip = cg_label_new(&cg);
 	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
 
@@ -532,6 +535,10 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 				rt->end = g;
 		}
 		build_program(&pcb, g);
+		unsigned copies = g->mech->copies ? g->mech->copies(dtp, g) : 0;
+		for (g->copy = 1; g->copy <= copies; g->copy++)
+			build_program(&pcb, g);
+		g->copy = 0;
 	}
 	build_fault(&pcb);
 	build_error(&pcb, error_group);

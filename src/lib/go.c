@@ -157,7 +157,11 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		size_t nclauses = 0;
 		for (size_t i = 0; failed && i < rt->groups.n; i++) {
 			struct dt_group *g = rt->groups.v[i];
-			if (g->fn && strcmp(bpf_program__name(failed), g->fn->name) == 0) {
+			/* The group's program, or one of its copies (<name>_<k>) or helpers. */
+			const char *pn = bpf_program__name(failed);
+			size_t len = g->fn ? strlen(g->fn->name) : 0;
+			if (g->fn && strncmp(pn, g->fn->name, len) == 0 &&
+			    (pn[len] == '\0' || pn[len] == '_')) {
 				dt_probe_fullname(g->probes.v[0], desc, sizeof(desc));
 				what = desc;
 				nclauses = g->stmts.n;

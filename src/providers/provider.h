@@ -49,6 +49,14 @@ struct dt_mech {
 	int (*fill_maps)(dtrace_hdl_t *dtp, struct dt_group *g);
 	/* Adjust the program after the object is opened, before it is loaded. */
 	int (*prepare)(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
+	/*
+	 * How many more copies of the group's program it needs (NULL: none):
+	 * one per kernel function when a program binds one function
+	 * (fexit) and a probe fires in several.  Copy k (g->copy while its
+	 * prologue and section are made) is named <g->name>_<k>; attach
+	 * finds it in the loaded object.
+	 */
+	unsigned (*copies)(dtrace_hdl_t *dtp, struct dt_group *g);
 };
 
 struct dt_provider {
@@ -119,6 +127,7 @@ struct dt_group {
 	uint32_t args_used;
 	bool uses_scratch;
 	char name[32];			/* the program's function name */
+	unsigned copy;			/* the copy being built (dt_mech.copies), 0 the first */
 	struct bo_func *fn;
 	struct bpf_program *prog;
 	DT_VEC(struct bpf_link *) links;
@@ -135,6 +144,9 @@ extern const struct dt_provider dt_prov_usdt;
 extern const struct dt_provider dt_prov_proc;
 extern const struct dt_provider dt_prov_sched;
 extern const struct dt_provider dt_prov_io;
+extern const struct dt_provider dt_prov_lockstat;
+extern const struct dt_provider dt_prov_rawtp;
+extern const struct dt_provider dt_prov_cpc;
 extern const struct dt_provider dt_prov_fbt;
 
 #endif

@@ -1,0 +1,174 @@
+/*
+ * The rawtp provider (DTrace 2.0's): every kernel tracepoint
+ * <group>:<event> in tracefs' available_events is the probe
+ * rawtp:<group>::<event>, fired by a raw tracepoint program.  argN are
+ * the tracepoint's TP_PROTO arguments untranslated, and args[N] have the
+ * types the kernel's BTF gives them (uint64_t where BTF does not describe
+ * the event).  The groups other providers own (syscalls) and the dynamic
+ * ones (kprobes, uprobes, DTrace's own) are left out, as DTrace does.
+ *
+ * Each probe has its own program: the kernel refuses a raw tracepoint
+ * program that reads more arguments than the tracepoint has.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "compiler/cg.h"
+#include "compiler/types.h"
+#include "lib/dt_impl.h"
+#include "providers/pattr.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "providers/rawtp_proto.h"
+#include "providers/tracefs.h"
+
+struct rawtp_probe {
+	const char *event;
+	bool known;			/* proto was looked up */
+	struct rawtp_proto proto;
+};
+
+static int add_event(const char *group, const char *event, void *arg)
+{
+	dtrace_hdl_t *dtp = arg;
+
+	if (strcmp(group, "syscalls") == 0 || strcmp(group, "kprobes") == 0 ||
+	    strcmp(group, "uprobes") == 0 || strcmp(group, "dt_pid") == 0 ||
+	    strncmp(group, "dtrace_", 7) == 0)
+		return 0;
+	struct rawtp_probe *rp = dt_arena_zalloc(&dtp->arena, sizeof(*rp));
+	if (rp == NULL || (rp->event = dt_arena_strdup(&dtp->arena, event)) == NULL)
+		return -ENOMEM;
+	return dt_probe_add(dtp, &dt_prov_rawtp, group, "", event, 0, rp) ? 0 : -ENOMEM;
+}
+
+static int populate(dtrace_hdl_t *dtp)
+{
+	int rc = dt_tracefs_events(add_event, dtp);
+
+	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
+}
+
+/* The probe's TP_PROTO, looked up once. */
+static const struct rawtp_proto *proto(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	struct rawtp_probe *rp = (struct rawtp_probe *)prp->priv;
+
+	if (!rp->known) {
+		rp->known = true;
+		if (!dt_rawtp_proto_btf(dt_kernel_btf(&dtp->types), rp->event, &rp->proto))
+			rp->proto.nargs = dt_rawtp_count_args(rp->event);
+	}
+	return &rp->proto;
+}
+
+static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+{
+	const struct rawtp_proto *p = proto(dtp, prp);
+
+	if (i < 0 || i >= p->nargs)
+		return NULL;
+	if (!p->typed)
+		return dtp->types.t_uint64;
+	return dt_type_from_btf(&dtp->types, p->btf, p->types[i]);
+}
+
+static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	return proto(dtp, prp)->nargs;
+}
+
+/* Each tracepoint reads its own number of arguments: a program of its own. */
+static const char *mech_class(const struct dt_probe *prp)
+{
+	return ((const struct rawtp_probe *)prp->priv)->event;
+}
+
+/*
+ * The kernel passes each argument zero-extended from its own size; a
+ * signed one narrower than 64 bits is sign-extended, so that argN and
+ * args[N] have its value.
+ */
+static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
+{
+	dtrace_hdl_t *dtp = cg->dtp;
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct rawtp_proto *p = proto(dtp, prp);
+
+	(void)skip;
+	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
+	for (int i = 0; i < RAWTP_MAX_ARGS; i++) {
+		if (!(args & (1u << i)))
+			continue;
+		int16_t slot = (int16_t)(dctx + DCTX_ARGS + 8 * i);
+		if (i >= p->nargs) {
+			cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
+			continue;
+		}
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, (int16_t)(8 * i)));
+		struct dt_type *t = p->typed ? arg_type(dtp, prp, i) : NULL;
+		uint32_t size = t != NULL ? dt_type_size(t) : 8;
+		if (t != NULL && dt_type_is_integer(t) && dt_type_is_signed(t) && size < 8) {
+			cg_emit(cg, I_ALU64_IMM(BPF_LSH, BPF_R0, (int32_t)(64 - 8 * size)));
+			cg_emit(cg, I_ALU64_IMM(BPF_ARSH, BPF_R0, (int32_t)(64 - 8 * size)));
+		}
+		cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, slot));
+	}
+}
+
+static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+	const struct rawtp_probe *rp = prp->priv;
+	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, rp->event);
+
+	if (l == NULL) {
+		int err = errno;
+		return dt_set_error(dtp, -err, "failed to attach raw tracepoint %s (probe %s:%s::%s): %s",
+				    rp->event, prp->desc[0], prp->desc[1], prp->desc[3], strerror(err));
+	}
+	if (dt_vec_push(&g->links, l) < 0) {
+		bpf_link__destroy(l);
+		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static const struct dt_mech mech_raw = {
+	.name = "rawtp",
+	.section = "raw_tp",
+	.gated = true,
+	.cg_prologue = prologue,
+	.attach = attach,
+};
+
+static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+{
+	const struct dt_probe *prp = g->probes.v[0];
+
+	if (proto(dtp, prp)->nargs < 0) {
+		dt_set_error(dtp, -ENOENT, "cannot enable %s:%s::%s: the kernel has no raw tracepoint "
+			     "%s (or refuses raw tracepoint programs)", prp->desc[0], prp->desc[1],
+			     prp->desc[3], ((const struct rawtp_probe *)prp->priv)->event);
+		return NULL;
+	}
+	return &mech_raw;
+}
+
+static const char *unavailable(dtrace_hdl_t *dtp)
+{
+	(void)dtp;
+	return dt_tracefs_problem();
+}
+
+const struct dt_provider dt_prov_rawtp = {
+	.name = "rawtp",
+	.pattr = &dt_pattr_sdt,
+	.populate = populate,
+	.mech_class = mech_class,
+	.choose = choose,
+	.arg_type = arg_type,
+	.arg_count = arg_count,
+	.unavailable = unavailable,
+};
