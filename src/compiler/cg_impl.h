@@ -16,7 +16,9 @@
 #define CPU_AGG_DROPS	16
 #define CPU_SPEC_DROPS	24
 #define CPU_NEST	32
-#define CPU_INFO_SIZE	40
+#define CPU_PCTX	40	/* programs running (exclusive objects: cg_prog.c) */
+#define CPU_NESTED_DROPS 48	/* firings inside another program, not run */
+#define CPU_INFO_SIZE	56
 
 /* Names of the object's maps. */
 #define MAP_RING	"dt_ring"

@@ -209,7 +209,53 @@ struct bo_func *dt_cg_new_func(dtrace_hdl_t *dtp, const char *name, const char *
 	return new_func(dtp, name, section, nargs);
 }
 
-static void build_program(struct dt_pcb *pcb, struct dt_group *g)
+/*
+ * The CPU's probe context: taken (its count from 0 to 1) into the slot
+ * at fp + pctx, or, if a program of the object is running on this CPU
+ * already, a nested probe drop and a jump to `skip`.
+ */
+static void pctx_enter(struct dt_cg *cg, int pctx, int skip)
+{
+	int nested = cg_label_new(cg);
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, pctx, 0));
+	cg_ld_map_fd(cg, BPF_R1, MAP_CPUINFO);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, pctx));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, pctx));
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, 1));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R0, BPF_R1, CPU_PCTX,
+			     BPF_ADD | BPF_FETCH));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R1, 0, nested);
+	int ok = cg_label_new(cg);
+	cg_ja(cg, ok);
+	cg_label_place(cg, nested);
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, -1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R0, BPF_R1, CPU_PCTX));
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, 1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R0, BPF_R1, CPU_NESTED_DROPS));
+	cg_ja(cg, skip);
+	cg_label_place(cg, ok);
+}
+
+static void pctx_leave(struct dt_cg *cg, int pctx)
+{
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, pctx));
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, -1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R1, BPF_R2, CPU_PCTX));
+}
+
+/*
+ * `exclusive`: a mechanism of the object fires in code the object's own
+ * programs run (fexit on the kernel's lock functions).  Then, as DTrace
+ * fires no probe in probe context, no program runs inside another on a
+ * CPU: one that would is counted as a nested probe drop.  Otherwise a
+ * program taking a lock another holds on the same CPU (the ring buffer's)
+ * would deadlock.
+ */
+static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive)
 {
 	dtrace_hdl_t *dtp = pcb->hdl;
 	struct dt_cg cg;
@@ -233,6 +279,13 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
 		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
 	}
+	/* (BEGIN and END run by the consumer: nothing of the object runs then.) */
+	int pctx = 0, leave = skip;
+	if (exclusive && !g->mech->by_consumer) {
+		pctx = cg_stack_alloc(&cg, 8);
+		leave = cg_label_new(&cg);
+		pctx_enter(&cg, pctx, skip);
+	}
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_PRID, 0));
 	cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R6, dctx + DCTX_CTX));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_SCRATCH, 0));
@@ -243,9 +296,9 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_KSTACK, (int32_t)cg_stack_kskip(g->mech)));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
-	g->mech->cg_prologue(&cg, g, dctx, g->args_used, skip);
+	g->mech->cg_prologue(&cg, g, dctx, g->args_used, leave);
 	if (g->uses_scratch) {
-		scratch_acquire(&cg, dctx, skip);
+		scratch_acquire(&cg, dctx, leave);
 		/* strtok()'s state lives for one firing. */
 		if (dtp->uses_strtok) {
 			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
@@ -276,6 +329,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_label_place(&cg, out);
 	if (g->uses_scratch)
 		scratch_release(&cg, dctx);
+	if (pctx != 0) {
+		cg_label_place(&cg, leave);
+		pctx_leave(&cg, pctx);
+	}
 	cg_label_place(&cg, skip);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());
@@ -503,6 +560,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		dt_arena_free(&arena);
 		return dt_set_error(dtp, rc, "out of memory");
 	}
+	bool exclusive = false;
 	for (size_t i = 0; i < rt->groups.n; i++) {
 		struct dt_group *g = rt->groups.v[i];
 		const char *why = g->prov->unavailable ? g->prov->unavailable(dtp) : NULL;
@@ -523,6 +581,10 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			dt_arena_free(&arena);
 			return dt_set_error(dtp, -ENOMEM, "out of memory");
 		}
+		exclusive |= g->mech->exclusive;
+	}
+	for (size_t i = 0; i < rt->groups.n; i++) {
+		struct dt_group *g = rt->groups.v[i];
 		if (g->mech->section == NULL) {
 			error_group = g;
 			rt->error_clauses = true;
@@ -534,10 +596,10 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			else
 				rt->end = g;
 		}
-		build_program(&pcb, g);
+		build_program(&pcb, g, exclusive);
 		unsigned copies = g->mech->copies ? g->mech->copies(dtp, g) : 0;
 		for (g->copy = 1; g->copy <= copies; g->copy++)
-			build_program(&pcb, g);
+			build_program(&pcb, g, exclusive);
 		g->copy = 0;
 	}
 	build_fault(&pcb);

@@ -382,10 +382,12 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
 	const struct ls_group *lg = g->priv;
 	struct bo_map m = {
 		.name = lg->map,
-		.type = BPF_MAP_TYPE_LRU_HASH,
+		.type = BPF_MAP_TYPE_HASH,
 		.key_size = 16,
 		.value_size = VAL_SIZE,
 		.max_entries = MAP_MAX,
+		/* Not LRU: its lists' locks could be taken by a program nested in another. */
+		.flags = BPF_F_NO_PREALLOC,
 	};
 
 	if (dt_vec_push(&dtp->obj->maps, m) < 0)

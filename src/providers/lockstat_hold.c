@@ -111,6 +111,8 @@ static const struct dt_mech mech_fexit = {
 	.section = "fexit",
 	.group_section = section,
 	.gated = true,
+	/* dtrace's own programs take spin locks (the ring buffer's): never inside them. */
+	.exclusive = true,
 	.cg_prologue = prologue,
 	.attach = attach,
 	.copies = copies,

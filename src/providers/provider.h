@@ -33,6 +33,12 @@ struct dt_mech {
 	bool by_consumer;	/* run by the consumer with BPF_PROG_TEST_RUN (BEGIN, END) */
 	bool gated;		/* skip unless the state gate is ACTIVE */
 	/*
+	 * Its probes fire in code the object's own programs run (the
+	 * kernel's lock functions): no program of the object may then run
+	 * inside another on a CPU (cg_prog.c).
+	 */
+	bool exclusive;
+	/*
 	 * Emit code that stores the probe id and the arguments in `args`
 	 * (bit i: argi is used) into the dctx at fp + dctx_off.  R6 holds the
 	 * program's context.  May jump to `skip` to ignore the event.
