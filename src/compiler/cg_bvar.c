@@ -236,6 +236,26 @@ void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off)
 	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3));
 }
 
+/*
+ * A tid is reused once its thread has ended; the thread's start time
+ * tells a new thread from the ended one, so a new thread never sees the
+ * thread-local values an ended one left behind (DTrace keys them by a
+ * thread identity that is never reused).
+ */
+void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off)
+{
+	cg_bvar_tid_at(cg, base, off);
+	int t = described_task(cg);
+	int d = cg_reg_alloc(cg);
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, t,
+				(int32_t)cg_kmember(cg, "struct task_struct", "start_time",
+						 "a thread-local variable")));
+	cg_emit(cg, I_MOV64_REG(d, base));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, d, off + 8));
+	struct cg_arg a[3] = { { CG_ARG_REG, d }, { CG_ARG_IMM, 8 }, { CG_ARG_REG, t } };
+	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3));
+}
+
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_ident *id = n->id;

@@ -96,8 +96,10 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 bool cg_bvar_other_thread(struct dt_cg *cg);
 /* A register with the task they describe (struct task_struct *, as a number). */
 int cg_bvar_task(struct dt_cg *cg);
-/* Store its thread id (the key of thread-locals), as 8 bytes at base + off. */
+/* Store its thread id, as 8 bytes at base + off. */
 void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off);
+/* The described thread's thread-local key (16 bytes: tid, start time) at base + off. */
+void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off);
 /*
  * Refuse `what` (user memory, user registers, stacks, signals: what only
  * the thread running the probe gives) in a clause whose built-in variables

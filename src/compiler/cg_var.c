@@ -60,8 +60,8 @@ const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id)
 /* Key layout of an associative array: each component 8-aligned. */
 uint32_t dt_var_key_size(struct dtrace_hdl *dtp, struct dt_ident *id)
 {
-	/* Thread-locals: the thread, then (self->a[k]) the tuple. */
-	uint32_t off = id->kind == IDK_TLS ? 8 : 0;
+	/* Thread-locals: the thread (tid, start time), then (self->a[k]) the tuple. */
+	uint32_t off = id->kind == IDK_TLS ? 16 : 0;
 	for (int i = 0; i < id->nkeys; i++)
 		off = DT_ALIGN(off, 8) + dt_var_size(dtp, id->keys[i]);
 	return off ? DT_ALIGN(off, 8) : 8;
@@ -82,14 +82,14 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 
 /*
  * A register pointing at a stack slot holding the key of the thread the
- * probe describes (its tid: the kernel's pid of the thread), the one its
- * built-in variables describe.
+ * probe describes (its tid: the kernel's pid of the thread, and its start
+ * time), the one its built-in variables describe.
  */
 static int tls_key(struct dt_cg *cg)
 {
-	int slot = cg_stack_alloc(cg, 8);
+	int slot = cg_stack_alloc(cg, 16);
 
-	cg_bvar_tid_at(cg, BPF_FP, (int16_t)slot);
+	cg_bvar_thread_key_at(cg, BPF_FP, (int16_t)slot);
 	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));
@@ -121,8 +121,8 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	for (uint32_t z = 0; z + 8 <= DT_ALIGN(ksize, 8); z += 8)
 		cg_emit(cg, I_ST(BPF_DW, base, (int16_t)z, 0));
 	if (id->kind == IDK_TLS) {
-		cg_bvar_tid_at(cg, base, 0);
-		off = 8;
+		cg_bvar_thread_key_at(cg, base, 0);
+		off = 16;
 	}
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
 		struct dt_type *kt = id->keys[i];

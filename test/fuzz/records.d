@@ -14,7 +14,8 @@ BEGIN
 	printf("%d %i %u %x %X %o %c %s %5.3s %-10d %lld %llu %p %hd %hx %lx %S %C|%T|%Y|%%\n",
 	    1, 2, 3, 4, 5, 6, 'c', execname, "abc", 7, 8ll, 9ull, (void *)10, (short)11,
 	    (short)12, 13l, execname, 'x', walltimestamp, walltimestamp);
-	printf("%a %A\n", 14, uaddr(15));
+	printf("%a\n", 14);
+	uaddr(15);
 }
 
 tick-1s
