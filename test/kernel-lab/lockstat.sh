@@ -69,4 +69,10 @@ lockstat:::adaptive-acquire-error /pid == $target && execname == "tty_waiter"/ {
 	@[probename] = sum(args[1] == -EINTR);
 }
 END { printa("%s %@d\n", @); }' 2>&1 | drops
+echo "== the ring buffer's lock a clause's printf takes is not traced: nested probe drops"
+"$d" -q -c date -n 'lockstat:::spin-acquire /pid == $target/ { printf("x\n"); }' 2>$t/err |
+	grep -c '^x$' | awk '{ print "records", ($1 > 0) }'
+grep -q '^dtrace: [0-9]* nested probe drops* on CPU [0-9]*$' $t/err && echo "nested probe drops reported"
+"$d" -q -x oformat=json -c date -n 'lockstat:::spin-acquire /pid == $target/ { printf("x\n"); }' |
+	grep -q '"event":"drop","kind":"nested","cpu":' && echo "and in JSON"
 rm -rf $t
