@@ -8,7 +8,8 @@
 #define BSS_STATE	0	/* u32 dt_state */
 #define BSS_FILLED	4	/* u32: bytes of records so far (bufpolicy=fill) */
 #define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
-#define BSS_FIXED	16
+#define BSS_WAKEMARK	16	/* u64: bytes waiting in the ring that make a record wake the consumer */
+#define BSS_FIXED	24
 
 /* Per-CPU counters (map dt_cpuinfo, one entry). */
 #define CPU_RING_DROPS	0

@@ -344,7 +344,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
  * dt_fault(ctx, dctx, stmt): write an error record with the fault the
  * clause left in its dctx, for the consumer to report.
  */
-static void build_fault(struct dt_pcb *pcb)
+static void build_fault(struct dt_pcb *pcb, bool exclusive)
 {
 	dtrace_hdl_t *dtp = pcb->hdl;
 	struct dt_cg cg;
@@ -389,7 +389,8 @@ static void build_fault(struct dt_pcb *pcb)
 	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_FAULT_PC));
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R1, d + offsetof(struct dt_rec_error, pc)));
 	cg_emit(&cg, I_MOV64_REG(BPF_R1, BPF_R7));
-	cg_emit(&cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
+	/* (No wake-up where probes fire in lock functions: see wakemark() in go.c.) */
+	cg_emit(&cg, I_MOV64_IMM(BPF_R2, exclusive ? BPF_RB_NO_WAKEUP : BPF_RB_FORCE_WAKEUP));
 	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ringbuf_submit));
 	cg_label_place(&cg, done);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
@@ -602,7 +603,7 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			build_program(&pcb, g, exclusive);
 		g->copy = 0;
 	}
-	build_fault(&pcb);
+	build_fault(&pcb, exclusive);
 	build_error(&pcb, error_group);
 	dt_cg_vtime_program(&pcb);
 	if (dtp->bss_size < BSS_FIXED)
@@ -610,7 +611,9 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	dtp->obj->bss_size = dtp->bss_size;
 	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
 	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
+	struct bo_var m = { .name = "dt_wakemark", .offset = BSS_WAKEMARK, .size = 8 };
 	if (dt_vec_push(&dtp->obj->bss_vars, v) < 0 || dt_vec_push(&dtp->obj->bss_vars, w) < 0 ||
+	    dt_vec_push(&dtp->obj->bss_vars, m) < 0 ||
 	    add_maps(dtp, rt) < 0) {
 		dt_arena_free(&arena);
 		return dtp->err ? dtp->err : dt_set_error(dtp, -ENOMEM, "out of memory");

@@ -124,8 +124,9 @@ static void filter(struct dt_cg *cg, enum ls_class cls, const struct lock_flags 
 
 /*
  * The companion program: on contention_begin, record a wait of the
- * probe's kind.  It runs whether tracing is active or not, so that a
- * wait that started during BEGIN is measured from its start.
+ * probe's kind.  It records only while tracing is active, as the probe's
+ * program takes records out: no record is left from before (a mutex's
+ * blocked wait would make the next one look like its continuation).
  */
 static void build_begin(struct dt_cg *outer, const struct ls_probe *lp, const struct ls_group *lg)
 {
@@ -144,6 +145,9 @@ static void build_begin(struct dt_cg *outer, const struct ls_probe *lp, const st
 	if (lp->cls == LS_RWSEM)
 		count_off = cg_kmember(cg, "struct rw_semaphore", "count", "lockstat:::rw-block");
 	cg_emit(cg, I_MOV64_REG(BPF_R6, BPF_R1));
+	cg_ld_bss(cg, BPF_R1, BSS_STATE);
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, out);
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_R6, 8));
 	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
 	filter(cg, lp->cls, lf, out);
