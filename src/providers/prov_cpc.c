@@ -189,6 +189,23 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	return &mech_perf;
 }
 
+/* Why no event can be counted here (perf events refused), or NULL. */
+static const char *unavailable(dtrace_hdl_t *dtp)
+{
+	struct cpc_spec spec;
+	int rc;
+
+	(void)dtp;
+	if (!dt_cpc_parse("cpu_clock-all-" LISTED_COUNT, &spec) || (rc = try_open(&spec)) >= 0)
+		return NULL;
+	if (rc == -EACCES || rc == -EPERM)
+		return "cannot open perf events that count on a whole CPU (permission denied): run as "
+		       "root, or grant CAP_PERFMON";
+	if (rc == -ENOSYS)
+		return "the kernel has no perf events (CONFIG_PERF_EVENTS)";
+	return NULL;
+}
+
 static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
 {
 	(void)dtp;
@@ -204,4 +221,5 @@ const struct dt_provider dt_prov_cpc = {
 	.mech_class = mech_class,
 	.choose = choose,
 	.arg_count = arg_count,
+	.unavailable = unavailable,
 };
