@@ -126,8 +126,10 @@ void cg_act_destructive(struct dt_cg *cg, struct dt_node *call);
 int cg_copyout_subr(struct dt_cg *cg, struct dt_node *n);
 /* Kernel struct member offset in bytes, from BTF; a compile error naming `what` if missing. */
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what);
-/* mutex_owned() & co., rw_*_held(), d_path() (cg_klock.c); -1 if not one of them. */
+/* mutex_owned() & co., rw_*_held() (cg_klock.c); -1 if not one of them. */
 int cg_klock_subr(struct dt_cg *cg, struct dt_node *n);
+/* d_path() and the D library's __path_of() (cg_dpath.c); -1 if not one of them. */
+int cg_dpath_subr(struct dt_cg *cg, struct dt_node *n);
 /* tracemem() (cg_tracemem.c). */
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);
 

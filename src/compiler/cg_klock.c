@@ -9,8 +9,6 @@
  *                    byte and waiting bit), rw_write_held(rw) a writer
  *                    holds it (the writer byte is 0xff), rw_iswriter(rw)
  *                    a writer holds it or waits for it.
- * d_path() needs bpf_d_path, which the kernel allows only in programs
- * attached to a few functions: not in ours, so it is refused clearly.
  */
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -97,10 +95,6 @@ int cg_klock_subr(struct dt_cg *cg, struct dt_node *n)
 		cg_emit(cg, I_ALU64_IMM(BPF_AND, r, QW_WMASK));
 		to_bool(cg, r);
 		return r;
-	case SUB_D_PATH:
-		dt_cerror(cg->pcb, NULL, n->line,
-			  "d_path( ) needs the kernel's bpf_d_path helper, which it allows only in "
-			  "programs attached to a few kernel functions, not in tracing probes");
 	default:
 		return -1;
 	}

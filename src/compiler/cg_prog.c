@@ -502,7 +502,7 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	if (dtp->need_curcpu_map)
 		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
 	if (dtp->uses_usyms)
-		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 4, 4, USEEN_MAX, 0);
+		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 8, 4, USEEN_MAX, 0);
 	if (dtp->uses_vtime) {
 		rc |= add_map(dtp, MAP_VTIME, BPF_MAP_TYPE_LRU_HASH, 4, VTIME_VALUE, VTIME_MAX, 0);
 		rc |= add_map(dtp, MAP_VTIME_CPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, VTIME_VALUE, 1, 0);

@@ -454,16 +454,25 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 
 void cg_stack_note_proc(struct dt_cg *cg)
 {
-	int a[3];
+	struct dt_typetab *tt = &cg->dtp->types;
+	uint32_t off;
+	int a[4];
 
 	if (!cg->user_addrs)
 		return;
+	struct dt_type *task = dt_type_lookup(tt, "struct task_struct");
 	a[0] = cg_reg_alloc(cg);
 	cg_ld_map_fd(cg, a[0], MAP_USEEN);
 	a[1] = cg_reg_alloc(cg);
 	cg_ld_map_fd(cg, a[1], MAP_RING);
 	a[2] = current_tgid(cg);
-	cg_call_func_void(cg, "dt_rt_proc_seen", a, 3);
+	/* Each program a process execs is seen anew: task_struct's exec count. */
+	a[3] = cg_reg_alloc(cg);
+	if (task != NULL && dt_type_member(tt, task, "self_exec_id", &off) != NULL)
+		cg_emit(cg, I_MOV64_IMM(a[3], (int32_t)(off / 8)));
+	else
+		cg_emit(cg, I_MOV64_IMM(a[3], -1));
+	cg_call_func_void(cg, "dt_rt_proc_seen", a, 4);
 }
 
 int cg_stack_bvar(struct dt_cg *cg, int code)

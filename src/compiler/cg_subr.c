@@ -315,6 +315,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 			r = cg_copyout_subr(cg, n);
 		if (r < 0)
 			r = cg_klock_subr(cg, n);
+		if (r < 0)
+			r = cg_dpath_subr(cg, n);
 		if (r >= 0)
 			return r;
 		dt_cerror(cg->pcb, NULL, n->line, "subroutine %s( ) is not supported yet",

@@ -28,6 +28,7 @@
 #include "compiler/ulib.h"
 #include "lib/dt_impl.h"
 #include "providers/probe.h"
+#include "providers/provider.h"
 
 void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
 {
@@ -137,6 +138,8 @@ struct match_ctx {
 	struct dt_stmt *st;
 	int pdesc;
 	DT_VEC(uint64_t) seen;	/* bit per probe id this description matched already */
+	const struct dt_probe *unavail;	/* the first it matched that cannot be enabled */
+	const char *why;
 };
 
 static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
@@ -146,7 +149,6 @@ static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
 	size_t w = prp->id / 64;
 	uint64_t bit = 1ULL << (prp->id % 64);
 
-	(void)dtp;
 	/* A bitmap, not a scan: a glob such as fbt:::entry matches tens of thousands. */
 	if (dt_vec_reserve(&mc->seen, w + 1) < 0)
 		return -ENOMEM;
@@ -155,6 +157,15 @@ static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
 	if (mc->seen.v[w] & bit)
 		return 0;
 	mc->seen.v[w] |= bit;
+	const char *why = prp->prov->probe_unavailable ? prp->prov->probe_unavailable(dtp, prp)
+						       : NULL;
+	if (why != NULL) {
+		if (mc->unavail == NULL) {
+			mc->unavail = prp;
+			mc->why = why;
+		}
+		return 0;
+	}
 	if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "ERROR") == 0)
 		st->enables_error = true;
 	if (dt_vec_push(&st->probe_pdesc, mc->pdesc) < 0)
@@ -182,15 +193,17 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cnomem(pcb);
-	struct match_ctx mc = { st, 0, { 0 } };
+	struct match_ctx mc = { st, 0, { 0 }, NULL, NULL };
 	for (int i = 0; i < c->clause.npdescs; i++) {
 		struct dt_pdesc *pd = c->clause.pdescs[i];
+		size_t before = st->probes.n;
 		/*
 		 * As DTrace, each description is a clause of its own: a probe two
 		 * of them match runs the clause twice (pid's go:entry,_go:entry).
 		 */
 		mc.pdesc = i;
 		mc.seen.n = 0;
+		mc.unavail = NULL;
 		dtp->errtag[0] = '\0';
 		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
 		int n = dt_probe_match(dtp, pd, add_probe, &mc);
@@ -206,6 +219,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		if (n < 0) {
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
+		}
+		/* Only probes that cannot be enabled here: as no match, with the reason. */
+		if (n > 0 && st->probes.n == before && mc.unavail != NULL && !dtp->opts.zdefs &&
+		    !(pcb->cflags & DTRACE_C_ZDEFS)) {
+			char name[512];
+			dt_probe_fullname(mc.unavail, name, sizeof(name));
+			dt_vec_free(&mc.seen);
+			dt_cerror(pcb, NULL, pd->line, "probe %s cannot be enabled: %s", name, mc.why);
 		}
 		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];

@@ -20,6 +20,9 @@ struct builtin {
 
 /* DTrace's global identifiers, with their documented prototypes. */
 static const struct builtin builtins[] = {
+	/* Not DTrace's: only the D library may call it (sema_call.c). */
+	{ "__path_of", IDK_SUBR, SUB_PATH_OF,
+	  "string(vmlinux`struct vfsmount *, vmlinux`struct dentry *)" },
 	{ "alloca", IDK_SUBR, SUB_ALLOCA, "void *(size_t)" },
 	{ "arg0", IDK_BVAR, BV_ARG0, "int64_t" },
 	{ "arg1", IDK_BVAR, BV_ARG1, "int64_t" },

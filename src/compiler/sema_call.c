@@ -32,7 +32,8 @@ struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line)
 
 	if (id == NULL)
 		id = dt_sema_resolve(pcb, name);
-	if (id == NULL)
+	/* The D library's own subroutines are not there for programs. */
+	if (id == NULL || (id->kind == IDK_SUBR && id->code == SUB_PATH_OF && !pcb->is_dlib))
 		dt_cerror(pcb, "D_FUNC_UNDEF", line, "undefined function name: %s", name);
 	if (!is_function(id))
 		dt_cerror(pcb, "D_FUNC_IDKIND", line, "%s '%s' may not be referenced as a function",

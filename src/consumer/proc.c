@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "consumer/consume.h"
+#include "consumer/proc_follow.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
 
@@ -162,6 +163,13 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 		return 0;
 	dtp->child_stopped = false;
 	dt_syms_track_targets(dtp, 0);
+	/* Followed to its exit and through its execs if its symbols are printed. */
+	if (dtp->uses_usyms && dt_proc_follow_start(dtp) == 0) {
+		if (ptrace(PTRACE_CONT, dtp->child_pid, NULL, NULL) < 0)
+			return dt_set_error(dtp, -errno, "failed to start pid %d: %s",
+					    (int)dtp->child_pid, strerror(errno));
+		return 0;
+	}
 	if (ptrace(PTRACE_DETACH, dtp->child_pid, NULL, NULL) < 0)
 		return dt_set_error(dtp, -errno, "failed to start pid %d: %s", (int)dtp->child_pid,
 				    strerror(errno));
@@ -182,7 +190,7 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 void dt_proc_check(struct dtrace_hdl *dtp)
 {
 	dt_syms_track_targets(dtp, DT_SYMS_TRACK_MS);
-	if (dtp->child_pid != 0 && !dtp->child_exited) {
+	if (dtp->child_pid != 0 && !dtp->child_exited && !dt_proc_follow_events(dtp)) {
 		int status;
 		pid_t r = waitpid(dtp->child_pid, &status, WNOHANG);
 		if (r == dtp->child_pid) {
@@ -210,12 +218,24 @@ void dt_proc_release_all(struct dtrace_hdl *dtp)
 {
 	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
 	if (dtp->child_pid != 0 && !dtp->child_exited) {
+		bool traced = dt_proc_following(dtp);
 		kill(dtp->child_pid, SIGKILL);
-		while (waitpid(dtp->child_pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		for (;;) {
+			int status;
+			pid_t r = waitpid(dtp->child_pid, &status, __WALL);
+			if (r < 0 && errno == EINTR)
+				continue;
+			/* A followed child may stop at its exit first. */
+			if (r == dtp->child_pid && WIFSTOPPED(status) && traced) {
+				ptrace(PTRACE_CONT, dtp->child_pid, NULL, NULL);
+				continue;
+			}
+			break;
+		}
 		dtp->child_stopped = false;
 		dtp->child_exited = true;
 	}
+	dt_proc_follow_end(dtp);
 }
 
 int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp)

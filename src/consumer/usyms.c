@@ -38,6 +38,12 @@ struct umap {
 struct uproc {
 	pid_t pid;
 	DT_VEC(struct umap) maps;
+	/*
+	 * Mappings of files that an earlier read saw and a later one did not
+	 * (a program before its exec, a library unloaded): an address
+	 * recorded then may belong to them.
+	 */
+	DT_VEC(struct umap) gone;
 	uint64_t read_ns;	/* when the mappings were read (0: never) */
 	bool hold;		/* hold the files its code is mapped from */
 };
@@ -67,15 +73,53 @@ static void free_maps(struct uproc *p)
 	p->maps.n = 0;
 }
 
+static void free_proc(struct uproc *p)
+{
+	free_maps(p);
+	dt_vec_free(&p->maps);
+	for (size_t i = 0; i < p->gone.n; i++)
+		free(p->gone.v[i].alt);
+	dt_vec_free(&p->gone);
+	free(p);
+}
+
+static bool same_map(const struct umap *a, const struct umap *b)
+{
+	return a->start == b->start && a->end == b->end && a->off == b->off && a->file == b->file;
+}
+
+static bool has_map(const struct umap *v, size_t n, const struct umap *m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_map(&v[i], m))
+			return true;
+	return false;
+}
+
+/* Keep the mappings of `old` (n of them) that p's new ones lack. */
+static int keep_gone(struct uproc *p, struct umap *old, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && !has_map(p->maps.v, p->maps.n, &old[i]) &&
+		    !has_map(p->gone.v, p->gone.n, &old[i])) {
+			if (dt_vec_push(&p->gone, old[i]) == 0)
+				continue;
+			rc = -ENOMEM;
+		}
+		free(old[i].alt);
+	}
+	free(old);
+	return rc;
+}
+
 void dt_usyms_free(struct dt_usyms *us)
 {
 	if (us == NULL)
 		return;
-	for (size_t i = 0; i < us->procs.n; i++) {
-		free_maps(us->procs.v[i]);
-		dt_vec_free(&us->procs.v[i]->maps);
-		free(us->procs.v[i]);
-	}
+	for (size_t i = 0; i < us->procs.n; i++)
+		free_proc(us->procs.v[i]);
 	dt_vec_free(&us->procs);
 	for (size_t i = 0; i < us->files.n; i++) {
 		dt_elf_free(us->files.v[i].elf);
@@ -89,20 +133,26 @@ void dt_usyms_free(struct dt_usyms *us)
 	free(us);
 }
 
-/* The file (dev, ino, path), added if new; its index, or -1. */
-static long file_index(struct dt_usyms *us, dev_t dev, ino_t ino, const char *path)
+/*
+ * The file (dev, ino, path), added if new; its index, or -1.  A file
+ * removed since it was mapped is named "path (deleted)": it is the same
+ * file as before.
+ */
+static long file_index(struct dt_usyms *us, dev_t dev, ino_t ino, const char *mapped)
 {
+	size_t len = strlen(mapped);
+
+	if (len > 10 && strcmp(mapped + len - 10, " (deleted)") == 0)
+		len -= 10;
 	for (size_t i = 0; i < us->files.n; i++) {
 		const struct ufile *f = &us->files.v[i];
-		if (f->dev == dev && f->ino == ino && strcmp(f->path, path) == 0)
+		if (f->dev == dev && f->ino == ino && strlen(f->path) == len &&
+		    strncmp(f->path, mapped, len) == 0)
 			return (long)i;
 	}
-	struct ufile f = { .dev = dev, .ino = ino, .path = strdup(path), .fd = -1 };
+	struct ufile f = { .dev = dev, .ino = ino, .path = strndup(mapped, len), .fd = -1 };
 	if (f.path == NULL)
 		return -1;
-	char *del = strstr(f.path, " (deleted)");
-	if (del != NULL && del[10] == '\0')
-		*del = '\0';
 	const char *slash = strrchr(f.path, '/');
 	f.name = strdup(slash != NULL ? slash + 1 : f.path);
 	if (f.name == NULL || dt_vec_push(&us->files, f) < 0) {
@@ -178,15 +228,19 @@ static int read_maps(struct dt_usyms *us, struct uproc *p)
 		free(text);
 		return -ESRCH;	/* a zombie: its mappings are gone */
 	}
-	free_maps(p);
+	struct umap *old = p->maps.v;
+	size_t nold = p->maps.n;
+	p->maps.v = NULL;
+	p->maps.n = p->maps.cap = 0;
 	int rc = 0;
 	char *save = NULL;
 	for (char *l = strtok_r(text, "\n", &save); l != NULL && rc == 0;
 	     l = strtok_r(NULL, "\n", &save))
 		rc = add_map(us, p, l);
 	free(text);
+	int rc2 = keep_gone(p, old, nold);
 	p->read_ns = now_ns();
-	return rc;
+	return rc < 0 ? rc : rc2;
 }
 
 static struct uproc *find_proc(struct dt_usyms *us, pid_t pid)
@@ -214,9 +268,7 @@ static struct uproc *get_proc(struct dt_usyms *us, pid_t pid, bool hold, int *er
 	p->hold = hold;
 	if ((*err = read_maps(us, p)) < 0 || dt_vec_push(&us->procs, p) < 0) {
 		*err = *err < 0 ? *err : -ENOMEM;
-		free_maps(p);
-		dt_vec_free(&p->maps);
-		free(p);
+		free_proc(p);
 		return NULL;
 	}
 	return p;
@@ -286,26 +338,69 @@ static bool link_addr(const struct dt_elf *e, const struct umap *m, uint64_t add
 	return true;
 }
 
+static bool same_file(const struct dt_usyms *us, size_t a, size_t b)
+{
+	return a == b || (us->files.v[a].dev == us->files.v[b].dev &&
+			  us->files.v[a].ino == us->files.v[b].ino);
+}
+
+/*
+ * The mapping that held addr when it was recorded: the one now there, or
+ * one gone since.  If two of them would give it different meanings (a
+ * program before and after its exec, both with something there), it
+ * cannot be told which was meant: none (the address prints as a number).
+ */
+static const struct umap *which_map(const struct dt_usyms *us, const struct uproc *p,
+				    uint64_t addr, bool *gone)
+{
+	const struct umap *m = find_map(p, addr);
+
+	*gone = false;
+	for (size_t i = 0; i < p->gone.n; i++) {
+		const struct umap *g = &p->gone.v[i];
+		if (addr < g->start || addr >= g->end)
+			continue;
+		if (m == NULL) {
+			m = g;
+			*gone = true;
+		} else if (!same_file(us, m->file, g->file) ||
+			   addr - m->start + m->off != addr - g->start + g->off) {
+			return NULL;
+		}
+	}
+	return m;
+}
+
+/* Where the object that mapping m belongs to starts: its lowest mapping among those in v. */
+static uint64_t obj_base(const struct umap *v, size_t n, const struct umap *m)
+{
+	uint64_t base = m->start;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].file == m->file && v[i].start < base && v[i].start + m->off >= m->start)
+			base = v[i].start;
+	return base;
+}
+
 int dt_usyms_lookup(struct dt_usyms *us, pid_t pid, uint64_t addr, struct dt_usym *sym)
 {
 	int err;
 	struct uproc *p = get_proc(us, pid, false, &err);
+	bool gone;
 
 	memset(sym, 0, sizeof(*sym));
 	if (p == NULL)
 		return err;
-	const struct umap *m = find_map(p, addr);
+	const struct umap *m = which_map(us, p, addr, &gone);
 	/* Not mapped when last read: mapped since? (At most every 10 ms.) */
-	if (m == NULL && now_ns() - p->read_ns > 10000000ULL && read_maps(us, p) == 0)
-		m = find_map(p, addr);
+	if (m == NULL && find_map(p, addr) == NULL && now_ns() - p->read_ns > 10000000ULL &&
+	    read_maps(us, p) == 0)
+		m = which_map(us, p, addr, &gone);
 	if (m == NULL)
 		return 0;
 	struct ufile *f = &us->files.v[m->file];
 	sym->obj = f->name;
-	sym->obj_base = m->start;
-	for (size_t i = 0; i < p->maps.n; i++)
-		if (p->maps.v[i].file == m->file && p->maps.v[i].start < sym->obj_base)
-			sym->obj_base = p->maps.v[i].start;
+	sym->obj_base = gone ? obj_base(p->gone.v, p->gone.n, m) : obj_base(p->maps.v, p->maps.n, m);
 	struct dt_elf *e = file_elf(f, m);
 	uint64_t la;
 	if (e == NULL || !link_addr(e, m, addr, &la))

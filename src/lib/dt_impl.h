@@ -33,6 +33,7 @@ struct dt_translator;
 struct dt_fbt;
 struct dt_flow;
 struct dt_bufring;
+struct dt_follow;
 
 struct dtrace_prog {
 	DT_VEC(struct dt_stmt *) stmts;
@@ -110,6 +111,7 @@ struct dtrace_hdl {
 	bool child_exited;
 	int child_status;
 	DT_VEC(pid_t) grabbed;		/* -p processes */
+	struct dt_follow *follow;	/* the -c child followed under ptrace (proc_follow.h) */
 
 	/* Output */
 	FILE *out;			/* NULL: no output of the library's own */

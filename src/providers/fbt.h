@@ -16,6 +16,7 @@
 struct btf;
 struct dt_group;
 struct dt_mech;
+struct dt_rawfbt;
 
 /* A module with BTF: vmlinux or one of /sys/kernel/btf/<module>. */
 struct fbt_mod {
@@ -56,11 +57,13 @@ struct dt_fbt {
 	DT_VEC(struct fbt_mod *) mods;	/* vmlinux first, then modules by name */
 	DT_VEC(struct fbt_func *) funcs;	/* the traceable ones */
 	struct fbt_feature feat[FBT_NKINDS];
+	struct dt_rawfbt *raw;		/* the rawfbt provider's functions (prov_rawfbt.c) */
 };
 
 /* The state, created on first use; NULL if out of memory. */
 struct dt_fbt *dt_fbt_state(dtrace_hdl_t *dtp);
 void dt_fbt_free(dtrace_hdl_t *dtp);
+void dt_rawfbt_free(struct dt_rawfbt *r);
 
 /* List the traceable functions (once); 0 or a negative errno. */
 int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt);

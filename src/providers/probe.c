@@ -15,12 +15,13 @@
  * Providers in listing order; their probe ids follow this order.  pid and
  * usdt list nothing until a description names a process, so they come
  * after the providers that list everything; fbt, the expensive one to
- * list, is last so that no other provider's ids depend on it.
+ * list, is last so that no other provider's ids depend on it (then rawfbt,
+ * which lists from kallsyms what fbt lists from BTF, and more).
  */
 static const struct dt_provider *const providers[] = {
 	&dt_prov_dtrace, &dt_prov_syscall, &dt_prov_profile, &dt_prov_sdt,
 	&dt_prov_proc, &dt_prov_sched, &dt_prov_io, &dt_prov_lockstat, &dt_prov_rawtp,
-	&dt_prov_cpc, &dt_prov_pid, &dt_prov_usdt, &dt_prov_fbt,
+	&dt_prov_cpc, &dt_prov_pid, &dt_prov_usdt, &dt_prov_fbt, &dt_prov_rawfbt,
 };
 
 int dt_probes_init(dtrace_hdl_t *dtp)
@@ -171,8 +172,11 @@ int dt_probe_match(dtrace_hdl_t *dtp, const struct dt_pdesc *pd, dt_probe_match_
 		const struct dt_provider *pv = dtp->providers[i];
 		if (pv->prov_match ? !pv->prov_match(pd->prov) : !field_match(pv->name, pd->prov))
 			continue;
-		/* A lazy provider's earlier neighbours are listed, not itself. */
-		int rc = !pv->lazy ? populate(dtp, i) : i > 0 ? populate(dtp, i - 1) : 0;
+		/* A lazy provider's earlier neighbours are listed, not itself nor other lazy ones. */
+		size_t before = i;
+		while (pv->lazy && before > 0 && dtp->providers[before - 1]->lazy)
+			before--;
+		int rc = !pv->lazy ? populate(dtp, i) : before > 0 ? populate(dtp, before - 1) : 0;
 		if (rc == 0 && pv->provide != NULL)
 			rc = pv->provide(dtp, pd);
 		if (rc < 0)

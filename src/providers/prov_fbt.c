@@ -61,6 +61,7 @@ void dt_fbt_free(dtrace_hdl_t *dtp)
 	if (fbt == NULL)
 		return;
 	dt_fbt_funcs_free(fbt);
+	dt_rawfbt_free(fbt->raw);
 	dt_arena_free(&fbt->arena);
 	free(fbt);
 	dtp->fbt = NULL;

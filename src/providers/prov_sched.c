@@ -17,6 +17,17 @@
  *   enqueue   sched_wakeup, sched_wakeup_new               args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] cpuinfo_t *
  *   wakeup    sched_waking, in the waker                   args[0] lwpsinfo_t *, args[1] psinfo_t *
  *   tick      a 100 Hz cpu-clock event on every CPU        args[0] lwpsinfo_t *, args[1] psinfo_t * (the thread it interrupted)
+ *   remain-cpu  sched_exit_tp of no switch: __schedule() picked the
+ *             running thread again (Linux 6.16 and later)
+ *   surrender sched_set_need_resched_tp: a CPU's running thread is told
+ *             to give it up (Solaris' cpu_surrender(); Linux 6.16 and
+ *             later)                                    args[0] lwpsinfo_t *, args[1] psinfo_t * (that thread)
+ *   cpucaps-sleep  sched_switch of a thread whose group has used up its
+ *             CPU quota (CFS bandwidth control, which Solaris' CPU caps
+ *             are; per thread since Linux 6.18: task_struct.throttled)
+ *                                                       args[0] lwpsinfo_t *, args[1] psinfo_t *
+ * and listed, with the reason they cannot be enabled: change-pri,
+ * cpucaps-wakeup and the schedctl probes.
  */
 #include <string.h>
 
@@ -141,6 +152,19 @@ static void yielding(struct dt_cg *cg, int dctx, int skip)
 }
 
 /*
+ * Skip a switch of a thread whose group has used up its CPU quota: it
+ * leaves the run queue for the group's (cpucaps-sleep), preempted or not.
+ */
+static void capped(struct dt_cg *cg, int dctx, int skip)
+{
+	if (!sp_has_member(cg->dtp, "struct task_struct", "throttled"))
+		return;
+	sp_raw_arg(cg, BPF_R8, 1);
+	sp_read(cg, dctx, BPF_R8, BPF_R8, sp_member(cg, "struct task_struct", "throttled"), 1);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R8, 0, skip);
+}
+
+/*
  * preempt: prev is preempted and stays runnable.  A preemption (the flag,
  * unless an rtlock wait), or a switch with prev_state TASK_RUNNING,
  * which is how a thread is switched out at a tick or at the return to
@@ -152,6 +176,7 @@ static void preempt(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	int running = cg_label_new(cg), yes = cg_label_new(cg);
 
 	(void)used;
+	capped(cg, dctx, skip);
 	sp_raw_arg(cg, BPF_R7, 3);
 	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
 	sp_raw_arg(cg, BPF_R8, 0);
@@ -217,6 +242,43 @@ static void tick(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
 }
 
+/* sched_exit_tp(is_switch) of no switch: prev == next. */
+static void remain_cpu(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	(void)dctx;
+	(void)used;
+	sp_raw_arg(cg, BPF_R7, 0);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0xff));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
+}
+
+/* sched_set_need_resched_tp(tsk, cpu, tif): tsk, running on cpu, is to give it up. */
+static void surrender(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	(void)skip;
+	sp_raw_arg(cg, BPF_R7, 0);
+	sp_set_arg(cg, dctx, used, 0, BPF_R7);
+	sp_set_arg(cg, dctx, used, 1, BPF_R7);
+}
+
+/* sched_switch of prev with task_struct.throttled set. */
+static void cpucaps_sleep(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	sp_raw_arg(cg, BPF_R7, 1);
+	sp_read(cg, dctx, BPF_R8, BPF_R7, sp_member(cg, "struct task_struct", "throttled"), 1);
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, skip);
+	sp_set_arg(cg, dctx, used, 0, BPF_R7);
+	sp_set_arg(cg, dctx, used, 1, BPF_R7);
+}
+
+static bool per_thread_caps(dtrace_hdl_t *dtp)
+{
+	return sp_has_member(dtp, "struct task_struct", "throttled");
+}
+
+#define THREAD { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }
+#define NO_SCHEDCTL "Linux has no schedctl preemption control"
+
 /* on-cpu where the kernel has no sched_exit_tp (before Linux 6.16). */
 static const struct sp_probe on_cpu_switch = {
 	"on-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, on_cpu_next, true,
@@ -224,22 +286,45 @@ static const struct sp_probe on_cpu_switch = {
 };
 
 static const struct sp_probe probes[] = {
+	{ "change-pri", SP_RAW, NULL, { NULL }, { NULL },
+	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" }, { "int", NULL } }, NULL, false,
+	  false, NULL,
+	  "Linux changes a thread's priority in set_user_nice() and __sched_setscheduler(), "
+	  "which have no tracepoint (only priority inheritance has one, sched_pi_setprio)" },
+	{ "cpucaps-sleep", SP_RAW, "sched", { "sched_switch" }, SWITCH, THREAD, cpucaps_sleep,
+	  false, false, NULL,
+	  "this kernel throttles a group that used up its CPU quota as a whole, without "
+	  "marking its threads (task_struct.throttled, Linux 6.18)", per_thread_caps },
+	{ "cpucaps-wakeup", SP_RAW, NULL, { NULL }, { NULL }, THREAD, NULL, false, false, NULL,
+	  "Linux puts the threads of a group back on the run queue when its CPU quota is "
+	  "refilled (tg_unthrottle_up()) without a tracepoint" },
 	{ "dequeue", SP_RAW, "sched", { "sched_switch" }, SWITCH,
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" }, { "cpuinfo_t *", NULL } }, dequeue,
 	  false },
 	{ "enqueue", SP_RAW, "sched", { "sched_wakeup", "sched_wakeup_new" }, { TASK },
 	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" }, { "cpuinfo_t *", NULL } }, enqueue,
 	  false },
-	{ "off-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH,
-	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, off_cpu, false },
+	{ "off-cpu", SP_RAW, "sched", { "sched_switch" }, SWITCH, THREAD, off_cpu, false },
 	{ "on-cpu", SP_RAW, "sched", { "sched_exit_tp" }, { "bool" }, { { NULL } }, on_cpu, false,
 	  true, &on_cpu_switch },
 	{ "preempt", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, preempt, false },
+	{ "remain-cpu", SP_RAW, "sched", { "sched_exit_tp" }, { "bool" }, { { NULL } }, remain_cpu,
+	  false, true, NULL,
+	  "this kernel has no sched_exit_tp tracepoint (Linux 6.16 and later have it), where "
+	  "__schedule() ends without a switch" },
+	{ "schedctl-nopreempt", SP_RAW, NULL, { NULL }, { NULL }, THREAD, NULL, false, false,
+	  NULL, NO_SCHEDCTL },
+	{ "schedctl-preempt", SP_RAW, NULL, { NULL }, { NULL }, THREAD, NULL, false, false, NULL,
+	  NO_SCHEDCTL },
+	{ "schedctl-yield", SP_RAW, NULL, { NULL }, { NULL }, THREAD, NULL, false, false, NULL,
+	  NO_SCHEDCTL },
 	{ "sleep", SP_RAW, "sched", { "sched_switch" }, SWITCH, { { NULL } }, sleep_probe, false },
-	{ "tick", SP_TICK, NULL, { NULL }, { NULL },
-	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, tick, false },
-	{ "wakeup", SP_RAW, "sched", { "sched_waking" }, { TASK },
-	  { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }, wakeup, false },
+	{ "surrender", SP_RAW, "sched", { "sched_set_need_resched_tp" },
+	  { TASK, "int", "int" }, THREAD, surrender, false, true, NULL,
+	  "this kernel has no sched_set_need_resched_tp tracepoint (Linux 6.16 and later have "
+	  "it), where a CPU is told to reschedule" },
+	{ "tick", SP_TICK, NULL, { NULL }, { NULL }, THREAD, tick, false },
+	{ "wakeup", SP_RAW, "sched", { "sched_waking" }, { TASK }, THREAD, wakeup, false },
 };
 
 static int populate(dtrace_hdl_t *dtp)
@@ -256,5 +341,6 @@ const struct dt_provider dt_prov_sched = {
 	.arg_count = sp_arg_count,
 	.other_thread = sp_other_thread,
 	.unavailable = sp_unavailable,
+	.probe_unavailable = sp_probe_unavailable,
 	.pattr = &dt_pattr_sdt_stable,
 };

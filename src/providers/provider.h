@@ -108,6 +108,13 @@ struct dt_provider {
 	/* Reason the provider cannot enable probes on this kernel, or NULL. */
 	const char *(*unavailable)(dtrace_hdl_t *dtp);
 	/*
+	 * Reason a listed probe cannot be enabled here (DTrace documents it,
+	 * Linux or this kernel has nothing to make it from), or NULL.  A
+	 * description that matches only such probes is an error giving the
+	 * reason; a wider one leaves them out.
+	 */
+	const char *(*probe_unavailable)(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+	/*
 	 * Providers whose probes carry a process id in the provider name
 	 * (pid1234, myprov1234): whether a description's provider field may
 	 * name one of them.  Without it the provider's name must match.
@@ -154,5 +161,6 @@ extern const struct dt_provider dt_prov_lockstat;
 extern const struct dt_provider dt_prov_rawtp;
 extern const struct dt_provider dt_prov_cpc;
 extern const struct dt_provider dt_prov_fbt;
+extern const struct dt_provider dt_prov_rawfbt;
 
 #endif

@@ -59,7 +59,8 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 		/* With an alternative, whether the bare tracepoint is there waits for enabling. */
 		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
-		bool ok = lsp->kind == SP_TICK || event_exists(dtp, lsp, lsp->events[0]);
+		bool ok = sp->why != NULL || lsp->kind == SP_TICK || lsp->kind == SP_FENTRY ||
+			  lsp->kind == SP_FEXIT || event_exists(dtp, lsp, lsp->events[0]);
 		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
@@ -114,6 +115,29 @@ const char *sp_unavailable(dtrace_hdl_t *dtp)
 {
 	(void)dtp;
 	return dt_tracefs_problem();
+}
+
+const char *sp_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+{
+	const struct sp_probe *sp = prp->priv;
+
+	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
+		return sp_fn_problem(dtp, sp);
+	if (sp->why == NULL)
+		return NULL;
+	const struct sp_probe *m = made(dtp, prp);
+	if (m->events[0] == NULL || !event_exists(dtp, m, m->events[0]) ||
+	    (sp->usable != NULL && !sp->usable(dtp)))
+		return sp->why;
+	return NULL;
+}
+
+bool sp_has_member(dtrace_hdl_t *dtp, const char *sou, const char *member)
+{
+	struct dt_type *t = dt_type_lookup(&dtp->types, sou);
+	uint32_t off;
+
+	return t != NULL && dt_type_member(&dtp->types, t, member, &off) != NULL;
 }
 
 /* ---- Prologue pieces ---- */
@@ -223,6 +247,26 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 
 /* ---- Programs ---- */
 
+bool sp_params_match(struct dt_cg *cg, const struct sp_probe *sp, struct btf *btf,
+		     const struct btf_type *t, int skip)
+{
+	if (t == NULL || !btf_is_func_proto(t))
+		return false;
+	const struct btf_param *p = btf_params(t);
+	int np = btf_vlen(t) - skip, want = 0;
+	while (want < 6 && sp->params[want] != NULL)
+		want++;
+	if (np < want)
+		return false;
+	for (int i = 0; i < want; i++) {
+		struct dt_type *pt = dt_type_from_btf(&cg->dtp->types, btf, p[i + skip].type);
+		const char *s = pt != NULL ? dt_type_str(&cg->dtp->types, pt) : "";
+		if (strcmp(s, sp->params[i]) != 0)
+			return false;
+	}
+	return true;
+}
+
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
@@ -242,30 +286,23 @@ static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char
 		t = btf__type_by_id(btf, t->type);
 	if (t == NULL || !btf_is_func_proto(t))
 		goto bad;
-	const struct btf_param *p = btf_params(t);
-	int np = btf_vlen(t) - 1, want = 0;	/* the first parameter is the tracepoint's data */
-	while (want < 6 && sp->params[want] != NULL)
-		want++;
 	why = "its arguments differ from what the probe expects";
-	if (np < want)
+	/* The first parameter is the tracepoint's data. */
+	if (!sp_params_match(cg, sp, btf, t, 1))
 		goto bad;
-	for (int i = 0; i < want; i++) {
-		struct dt_type *pt = dt_type_from_btf(&cg->dtp->types, btf, p[i + 1].type);
-		const char *s = pt != NULL ? dt_type_str(&cg->dtp->types, pt) : "";
-		if (strcmp(s, sp->params[i]) != 0)
-			goto bad;
-	}
 	return;
 bad:
 	dt_cerror(cg->pcb, NULL, 0, "probe %s:::%s cannot be enabled on this kernel: "
 		  "raw tracepoint %s: %s", prp->desc[0], prp->desc[3], event, why);
 }
 
-static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
+void sp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
 	const struct sp_probe *sp = made(cg->dtp, prp);
 
+	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
+		sp_fn_check(cg, prp, sp);
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
 			if (e == 0 || event_exists(cg->dtp, sp, sp->events[e]))
@@ -345,7 +382,7 @@ static const struct dt_mech mech_raw = {
 	.name = "stable-raw-tracepoint",
 	.section = "raw_tp",
 	.gated = true,
-	.cg_prologue = prologue,
+	.cg_prologue = sp_prologue,
 	.attach = attach,
 };
 
@@ -353,7 +390,7 @@ static const struct dt_mech mech_tp = {
 	.name = "stable-tracepoint",
 	.section = "tracepoint",
 	.gated = true,
-	.cg_prologue = prologue,
+	.cg_prologue = sp_prologue,
 	.attach = attach,
 };
 
@@ -361,7 +398,7 @@ static const struct dt_mech mech_tick = {
 	.name = "stable-tick",
 	.section = "perf_event",
 	.gated = true,
-	.cg_prologue = prologue,
+	.cg_prologue = sp_prologue,
 	.attach = attach,
 };
 
@@ -370,5 +407,7 @@ const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	const struct sp_probe *sp = g->probes.v[0]->priv;
 
 	(void)dtp;
+	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
+		return sp_fn_mech(sp->kind);
 	return sp->kind == SP_RAW ? &mech_raw : sp->kind == SP_TICK ? &mech_tick : &mech_tp;
 }

@@ -6,10 +6,13 @@
  * code that turns the tracepoint's arguments into the probe's (and may
  * skip the event), and its arguments' types: native, and translated
  * (args[0] of proc:::create is a struct task_struct * translated to
- * psinfo_t *).  A probe is listed only if its tracepoints exist here;
- * one whose tracepoint does not take what it expects (checked against
- * the kernel's BTF when the program is built) fails with a message that
- * says so.
+ * psinfo_t *), or the kernel function a BPF trampoline is put on where
+ * no tracepoint will do (io:::wait-start).  A probe is listed only if its
+ * tracepoints exist here, unless DTrace documents it and the entry says
+ * why it may not be enabled (then enabling it gives that reason); one
+ * whose tracepoint does not take what it expects (checked against the
+ * kernel's BTF when the program is built) fails with a message that says
+ * so.
  */
 #ifndef DT_SPROV_H
 #define DT_SPROV_H
@@ -19,6 +22,8 @@
 
 #include "dtrace.h"
 
+struct btf;
+struct btf_type;
 struct dt_cg;
 struct dt_group;
 struct dt_probe;
@@ -29,6 +34,8 @@ enum sp_kind {
 	SP_RAW,		/* raw tracepoints: ctx is the u64 arguments of TP_PROTO */
 	SP_TP,		/* perf tracepoints: ctx is the event record */
 	SP_TICK,	/* a perf cpu-clock event on every CPU at 100 Hz (no tracepoint) */
+	SP_FENTRY,	/* BPF trampolines on the kernel function events[0] (sprov_fn.c): */
+	SP_FEXIT,	/* ctx is its arguments as u64s (then, on return, its value) */
 };
 
 struct sp_arg {
@@ -40,8 +47,11 @@ struct sp_probe {
 	const char *name;
 	enum sp_kind kind;
 	const char *group;		/* tracefs group of the tracepoints */
-	const char *events[4];		/* the tracepoints (NULL-terminated) */
-	/* SP_RAW: TP_PROTO's parameter types as BTF has them, checked when built. */
+	const char *events[4];		/* the tracepoints (NULL-terminated), or the function */
+	/*
+	 * SP_RAW: TP_PROTO's parameter types as BTF has them, checked when
+	 * built; SP_FENTRY/SP_FEXIT: the function's.
+	 */
 	const char *params[6];
 	struct sp_arg args[4];
 	/*
@@ -60,6 +70,14 @@ struct sp_probe {
 	 */
 	bool bare;
 	const struct sp_probe *alt;
+	/*
+	 * A probe DTrace documents that is listed even where it cannot be
+	 * enabled: why not, when it has no tracepoint (events[0] NULL), when
+	 * its tracepoint is missing here, or when `usable` says the kernel
+	 * lacks what its prologue reads.
+	 */
+	const char *why;
+	bool (*usable)(dtrace_hdl_t *dtp);
 };
 
 /* Register the probes of `probes` whose tracepoints this kernel has. */
@@ -74,7 +92,22 @@ bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const cha
 bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
 const char *sp_unavailable(dtrace_hdl_t *dtp);
+const char *sp_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+/* Whether the kernel's BTF has member `member` of `sou` (for `usable`). */
+bool sp_has_member(dtrace_hdl_t *dtp, const char *sou, const char *member);
 /* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */
+
+/* ---- The machinery's pieces (sprov.c, sprov_fn.c) ---- */
+
+void sp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip);
+/* Whether the parameters of a BTF FUNC_PROTO after the first `skip` are sp->params. */
+bool sp_params_match(struct dt_cg *cg, const struct sp_probe *sp, struct btf *btf,
+		     const struct btf_type *t, int skip);
+/* Kernel-function probes: their mechanism, why one cannot be made here, check, attach. */
+const struct dt_mech *sp_fn_mech(enum sp_kind kind);
+const char *sp_fn_problem(dtrace_hdl_t *dtp, const struct sp_probe *sp);
+void sp_fn_check(struct dt_cg *cg, const struct dt_probe *prp, const struct sp_probe *sp);
+int sp_fn_attach(dtrace_hdl_t *dtp, struct dt_group *g, const struct sp_probe *sp);
 
 /* ---- For prologues ---- */
 
@@ -84,6 +117,8 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member);
 uint32_t sp_task_cpu(struct dt_cg *cg);
 /* reg = raw tracepoint argument k. */
 void sp_raw_arg(struct dt_cg *cg, int reg, int k);
+/* reg = argument k of the kernel function of an SP_FENTRY/SP_FEXIT probe. */
+void sp_fn_arg(struct dt_cg *cg, int dctx, int reg, int k);
 /* reg = the `size`-byte (signed) field at `off` of the tracepoint record. */
 void sp_tp_field(struct dt_cg *cg, int reg, int16_t off, int size, bool is_signed);
 /* Offset of a tracepoint record's field (from its format file; a build error if none). */

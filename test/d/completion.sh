@@ -29,7 +29,7 @@ comp "-x bufpolicy=f"
 comp "-x fbtmech=k"
 comp "-q -x o"
 comp "-P sy"
-comp "-P " 20
+comp "-P " 40
 comp "-n dtrace:::B"
 comp "-n syscall::getpp"
 comp "-n syscall:vmlinux:getppid:e"

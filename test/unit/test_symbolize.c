@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -158,6 +160,69 @@ static void test_usyms_exited(void **state)
 	dt_usyms_free(us);
 }
 
+/* A file of two pages named base in a fresh directory; its path in path. */
+static int two_pages(char *dir, const char *base, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, base);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	long pg = sysconf(_SC_PAGESIZE);
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 2 * pg), 0);
+	return fd;
+}
+
+/*
+ * Mappings a later read no longer shows are kept: an address only they
+ * held resolves through them; one that they and the mappings now there
+ * read differently resolves through neither; the same file at the same
+ * place again is no conflict.
+ */
+static void test_usyms_gone(void **state)
+{
+	struct dt_usyms *us = dt_usyms_new();
+	struct dt_usym u;
+	char dir[] = "/tmp/test_usyms.XXXXXX", pa[64], pb[64];
+	long pg = sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	assert_non_null(us);
+	assert_non_null(mkdtemp(dir));
+	int a = two_pages(dir, "file_a", pa, sizeof(pa)), b = two_pages(dir, "file_b", pb, sizeof(pb));
+	/* Two pages of file_a, read; then one page of file_b where its first was. */
+	char *at = mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, a, 0);
+	assert_true(at != MAP_FAILED);
+	uint64_t x = (uint64_t)(uintptr_t)at;
+	assert_int_equal(dt_usyms_refresh(us, getpid(), 0, false), 0);
+	assert_int_equal(dt_usyms_lookup(us, getpid(), x + 8, &u), 0);
+	assert_string_equal(u.obj, "file_a");
+	assert_true(mmap(at, pg, PROT_READ, MAP_SHARED | MAP_FIXED, b, 0) == at);
+	assert_int_equal(dt_usyms_refresh(us, getpid(), 0, false), 0);
+	/* file_a's first page or file_b's: either could have been meant. */
+	assert_int_equal(dt_usyms_lookup(us, getpid(), x + 8, &u), 0);
+	assert_null(u.obj);
+	/* file_a's second page is still there: it is no conflict. */
+	assert_int_equal(dt_usyms_lookup(us, getpid(), x + pg + 8, &u), 0);
+	assert_string_equal(u.obj, "file_a");
+	/* Unmapped since: only the kept mapping held it. */
+	assert_int_equal(munmap(at + pg, pg), 0);
+	assert_int_equal(dt_usyms_refresh(us, getpid(), 0, false), 0);
+	assert_int_equal(dt_usyms_lookup(us, getpid(), x + pg + 8, &u), 0);
+	assert_string_equal(u.obj, "file_a");
+	/* file_a back as it was: the same meaning as before, no conflict. */
+	assert_true(mmap(at, 2 * pg, PROT_READ, MAP_SHARED | MAP_FIXED, a, 0) == at);
+	assert_int_equal(dt_usyms_refresh(us, getpid(), 0, false), 0);
+	assert_int_equal(dt_usyms_lookup(us, getpid(), x + pg + 8, &u), 0);
+	assert_string_equal(u.obj, "file_a");
+	munmap(at, 2 * pg);
+	close(a);
+	close(b);
+	unlink(pa);
+	unlink(pb);
+	rmdir(dir);
+	dt_usyms_free(us);
+}
+
 static void test_texts(void **state)
 {
 	int err;
@@ -195,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_hidden),
 		cmocka_unit_test(test_usyms_self),
 		cmocka_unit_test(test_usyms_exited),
+		cmocka_unit_test(test_usyms_gone),
 		cmocka_unit_test(test_texts),
 	};
 
