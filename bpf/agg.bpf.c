@@ -1,8 +1,8 @@
 /* Aggregation helpers: quantize buckets and stddev's 128-bit sum of squares. */
 #include "runtime.h"
 
-/* The same bucket math as the consumer's (consumer/llquant.h). */
-#include "consumer/llquant.h"
+/* The same bucket math as the consumer's (src/base/quant.h). */
+#include "base/quant.h"
 
 DT_RT u64 dt_rt_quantize_bucket(u64 v)
 {

@@ -24,14 +24,14 @@
  * that is longer than DP_MAX_STEPS, gives "<unknown>".
  *
  * The offsets of the kernel members come from the compiler
- * (src/bpf/dpath_abi.h); the walk's state lives in the work area's words,
+ * (src/base/dpath_abi.h); the walk's state lives in the work area's words,
  * which the verifier does not track, so that it checks one step.
  */
 #include <stdbool.h>
 
 #include "strutil.h"
 
-#include "bpf/dpath_abi.h"
+#include "base/dpath_abi.h"
 
 #define PIPEFS_MAGIC		0x50495045
 #define SOCKFS_MAGIC		0x534F434B

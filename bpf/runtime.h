@@ -5,7 +5,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
 
 /*
  * Run-time functions are called from generated code as BPF-to-BPF calls.

@@ -1,12 +1,12 @@
 /*
- * Speculation bookkeeping (see src/bpf/spec_abi.h for the design): claim
+ * Speculation bookkeeping (see src/base/spec_abi.h for the design): claim
  * an ID, admit a speculative record, commit or discard.  `area` is the
  * address of the dt_specs area in .bss; nspec, sizes and states are
  * immediates of the generated code.
  */
 #include "runtime.h"
 
-#include "bpf/spec_abi.h"
+#include "base/spec_abi.h"
 
 static __always_inline struct dt_spec *spec_of(u64 area, u64 id)
 {

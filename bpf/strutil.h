@@ -2,7 +2,7 @@
  * Shared pieces of the string run-time functions.
  *
  * Every string function gets a work area `w` in scratch memory (a map
- * value) laid out as in bpf/abi.h (DT_STR_WORK), where nb is the number of
+ * value) laid out as in src/base/abi.h (DT_STR_WORK), where nb is the number of
  * bytes a string occupies (strsize + 1).  Strings are copied with the probe_read_*_str
  * helpers, which also measure them, so most functions have no loop the
  * verifier has to unroll.

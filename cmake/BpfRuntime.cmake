@@ -6,8 +6,8 @@ find_program(BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin REQUIRED)
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
   OUTPUT_VARIABLE DTRACE_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE)
 file(GLOB DTRACE_RUNTIME_SRCS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bpf/*.bpf.c)
-file(GLOB DTRACE_RUNTIME_HDRS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bpf/*.h ${CMAKE_SOURCE_DIR}/src/bpf/*abi.h
-  ${CMAKE_SOURCE_DIR}/src/consumer/llquant.h)
+file(GLOB DTRACE_RUNTIME_HDRS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bpf/*.h ${CMAKE_SOURCE_DIR}/src/base/*abi.h
+  ${CMAKE_SOURCE_DIR}/src/base/quant.h)
 set(DTRACE_RUNTIME_OBJS)
 foreach(src ${DTRACE_RUNTIME_SRCS})
   get_filename_component(name ${src} NAME_WE)

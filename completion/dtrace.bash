@@ -6,7 +6,7 @@
 
 # The names -x and #pragma D option accept (DTrace's, and oformat and
 # fbtmech).  test/d/completion.sh checks this list against
-# src/lib/options.c.
+# src/base/options.c.
 _dtrace_xopts="aggpercpu aggrate aggsize aggsortkey aggsortkeypos aggsortpos aggsortrev amin argref
 bpflog bpflogsize bufpolicy bufresize bufsize cleanrate core cpp cppargs cpphdrs cpppath
 cpu ctfpath ctypes debug debugassert defaultargs define destructive disasm droptags

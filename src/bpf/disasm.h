@@ -5,7 +5,7 @@
 #include <linux/bpf.h>
 #include <stddef.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 /* Append one instruction's text (no newline); returns instructions used (1 or 2). */
 int bo_disasm_insn(struct dt_strbuf *sb, const struct bpf_insn *insn, size_t left);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bpf/object.h"
+#include "base/object.h"
 
 struct bo_layout {
 	/* Code sections: ".text" first if there are subprograms, then the

@@ -18,7 +18,7 @@
  *     in .text for subprograms, an undefined hidden global for run-time
  *     functions, which the linker resolves by name and BTF prototype.
  */
-#include "bpf/object.h"
+#include "bpf/elf_writer.h"
 
 #include <errno.h>
 #include <gelf.h>

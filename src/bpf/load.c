@@ -20,9 +20,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "bpf/errmsg.h"
 #include "bpf/verifier_log.h"
-#include "lib/util.h"
 
 int bo_open(const void *elf, size_t size, struct bpf_object **objp,
 	    char *err, size_t errlen)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 static const char *base_name(const char *path)
 {

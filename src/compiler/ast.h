@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/attr.h"
+#include "base/types.h"
 #include "compiler/token.h"
-#include "lib/attr.h"
 
 struct dt_type;
 struct dt_ident;
@@ -52,23 +53,16 @@ enum dt_nkind {
 };
 
 /* A probe description as written: "prov:mod:func:name" with fields split. */
-struct dt_pdesc {
-	char *prov, *mod, *func, *name;
-	char *text;		/* the original specifier, for messages */
-	int line;
-	unsigned long id;	/* numeric probe ID (-i), 0 if none */
-};
 
 /* Storage classes of declarations. */
 enum dt_dclass {
 	DC_NONE = 0, DC_AUTO, DC_REGISTER, DC_STATIC, DC_EXTERN, DC_TYPEDEF, DC_SELF, DC_THIS,
 };
 
-/* Declaration-specifier and qualifier bits. */
+/* Declaration-specifier bits; the qualifier bits are the types' (base/types.h). */
 enum {
 	DS_SIGNED = 0x01, DS_UNSIGNED = 0x02, DS_SHORT = 0x04, DS_LONG = 0x08,
-	DS_LONGLONG = 0x10, DS_CONST = 0x20, DS_VOLATILE = 0x40, DS_RESTRICT = 0x80,
-	DS_USERLAND = 0x100,
+	DS_LONGLONG = 0x10, DS_USERLAND = 0x100,
 };
 
 /* The base type named by declaration specifiers. */

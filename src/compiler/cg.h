@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bpf/abi.h"
-#include "bpf/insn.h"
-#include "bpf/object.h"
+#include "base/abi.h"
+#include "base/insn.h"
+#include "base/object.h"
 #include "compiler/ast.h"
 #include "compiler/pcb.h"
 
@@ -20,7 +20,8 @@ struct dt_stmt;
 struct dt_rdesc;
 struct dt_type;
 struct dt_ident;
-struct dtrace_hdl;
+struct dt_compiler;
+struct dt_progset;
 
 /*
  * The probe context passed to every clause function (R2), kept in the
@@ -97,7 +98,7 @@ struct cg_slots {
 
 struct dt_cg {
 	struct dt_pcb *pcb;
-	struct dtrace_hdl *dtp;
+	struct dt_compiler *cc;
 	struct bo_object *obj;
 	struct bo_func *fn;
 	struct dt_stmt *stmt;
@@ -174,9 +175,14 @@ struct dt_cg {
 };
 
 /* ---- emission (cg_emit.c) ---- */
+/* Build the program groups and every function of the object (cg_prog.c). */
+int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps);
+
 void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct bo_func *fn);
 void cg_fini(struct dt_cg *cg);
 void cg_emit(struct dt_cg *cg, struct bpf_insn insn);
+/* The BPF size code (BPF_B .. BPF_DW) of a load or store of `size` bytes. */
+int cg_size_code(uint32_t size);
 uint32_t cg_pos(struct dt_cg *cg);
 int cg_label_new(struct dt_cg *cg);
 void cg_label_place(struct dt_cg *cg, int label);
@@ -312,6 +318,6 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n);
 /* ---- clause functions (cg_clause.c) ---- */
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt);
 /* The ERROR handler function (records faults, runs ERROR clauses). */
-int dt_cg_error_func(struct dtrace_hdl *dtp, struct bo_object *obj);
+int dt_cg_error_func(struct dt_compiler *cc, struct bo_object *obj);
 
 #endif

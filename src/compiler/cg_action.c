@@ -5,17 +5,19 @@
  */
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/printf_format.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/cg_stack.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "consumer/aggdesc.h"
-#include "consumer/printf.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
 
 uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align)
 {
@@ -51,6 +53,29 @@ static int rec_ptr(struct dt_cg *cg, uint32_t off)
 	return r;
 }
 
+void cg_rec_copy_mem(struct dt_cg *cg, struct dt_node *addr, uint32_t off, uint32_t size,
+		     bool user)
+{
+	if (user)
+		cg_bvar_need_current(cg, "user memory");
+	int src = cg_expr(cg, addr);
+	int save = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(save, src));
+	int a[3];
+	a[0] = rec_ptr(cg, off);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
+	a[2] = src;
+	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+				a, 3);
+	int ok = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
+	cg_fault(cg, DT_FLT_BADADDR, save);
+	cg_label_place(cg, ok);
+	cg_reg_free(cg, rc);
+	cg_reg_free(cg, save);
+}
+
 static void record_scalar(struct dt_cg *cg, struct dt_node *n, size_t idx);
 
 static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx);
@@ -76,18 +101,18 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 	cg->rdesc->items.v[idx].type = t;
 	if (n->kind == N_STRING) {
 		/* A constant travels in the description, cut to strsize like any string. */
-		uint32_t max = (uint32_t)cg->dtp->opts.strsize;
+		uint32_t max = (uint32_t)cg->cc->core->opts.strsize;
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->is_const = true;
 		it->is_string = true;
-		it->cstr = n->str.len > max ? dt_arena_strndup(&cg->dtp->arena, n->str.s, max)
+		it->cstr = n->str.len > max ? dt_arena_strndup(&cg->cc->core->arena, n->str.s, max)
 					    : n->str.s;
 		return;
 	}
 	if (dt_type_is_string(t) || dt_type_is_charptr(t) ||
 	    (dt_type_is_array(t) && dt_type_is_charptr(t))) {
 		bool is_str = dt_type_is_string(t);
-		uint32_t size = is_str ? cg_string_size(cg, n) : dt_str_bytes(cg->dtp);
+		uint32_t size = is_str ? cg_string_size(cg, n) : dt_str_bytes(cg->cc);
 		if (!is_str && dt_type_is_array(t) && !dt_type_is_pointer(t)) {
 			/* A char array traces as its bytes (DTrace prints it as a string). */
 			uint32_t asz = dt_type_size(t);
@@ -135,25 +160,8 @@ static void record_bytes(struct dt_cg *cg, struct dt_node *n, size_t idx)
 	uint32_t off = cg_rec_alloc(cg, size, 8);
 	bool user = (n->flags & DN_USERLAND) != 0;
 
-	if (user)
-		cg_bvar_need_current(cg, "user memory");
 	cg->rdesc->items.v[idx].type = t;
-	int src = cg_expr(cg, n);
-	int save = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(save, src));
-	int a[3];
-	a[0] = rec_ptr(cg, off);
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-	a[2] = src;
-	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-				a, 3);
-	int ok = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-	cg_fault(cg, DT_FLT_BADADDR, save);
-	cg_label_place(cg, ok);
-	cg_reg_free(cg, rc);
-	cg_reg_free(cg, save);
+	cg_rec_copy_mem(cg, n, off, size, user);
 	struct dt_ritem *it = &cg->rdesc->items.v[idx];
 	it->off = off;
 	it->size = size;
@@ -169,7 +177,7 @@ static void act_printf(struct dt_cg *cg, struct dt_node *call, enum dt_rkind kin
 	it->nargs = dt_node_list_len(fmt->next);
 	/* %A prints user symbols: the processes' mappings are needed. */
 	if (dt_pf_has_uaddr(call->aux))
-		cg->dtp->uses_usyms = true;
+		cg->cc->descs->uses_usyms = true;
 	for (struct dt_node *a = fmt->next; a != NULL; a = a->next) {
 		struct dt_ritem *ai = add_item(cg, RK_PFARG);
 		record_value(cg, a, ai);
@@ -230,7 +238,7 @@ static void act_exit(struct dt_cg *cg, struct dt_node *call)
 	it = &cg->rdesc->items.v[idx];
 	it->off = off;
 	it->size = 4;
-	it->type = cg->dtp->types.t_int;
+	it->type = cg->cc->core->types.t_int;
 	cg->rdesc->has_exit = true;
 	cg->stmt->has_exit = true;
 	cg->rec_force_wakeup = true;
@@ -243,7 +251,7 @@ static uint32_t *agg_ids(struct dt_cg *cg, struct dt_node *args, int *np)
 	for (struct dt_node *a = args; a != NULL; a = a->next)
 		if (a->kind == N_AGG)
 			n++;
-	uint32_t *ids = dt_arena_alloc(&cg->dtp->arena, sizeof(*ids) * (size_t)(n + 1));
+	uint32_t *ids = dt_arena_alloc(&cg->cc->core->arena, sizeof(*ids) * (size_t)(n + 1));
 	if (ids == NULL)
 		dt_cnomem(cg->pcb);
 	n = 0;
@@ -274,7 +282,7 @@ static void act_printa(struct dt_cg *cg, struct dt_node *call)
 		it->fmt = call->aux;
 		it->fmtstr = a->str.s;
 		if (dt_pf_has_uaddr(call->aux))
-			cg->dtp->uses_usyms = true;
+			cg->cc->descs->uses_usyms = true;
 	}
 }
 

@@ -7,14 +7,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
-#include "consumer/aggdesc.h"
-#include "lib/dt_impl.h"
 
 /* Where a buffer lives: a stack slot or a scratch offset. */
 struct buf {

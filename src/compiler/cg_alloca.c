@@ -12,14 +12,15 @@
  * into the scratch pointer plus a bounded offset, which the verifier
  * accepts.
  */
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 /* The two words before the memory: its address (as a number) and the top. */
 #define W_BASE	0
@@ -42,7 +43,7 @@ static int words(struct dt_cg *cg, uint32_t off)
 
 	cg->stmt->uses_scratch = true;
 	cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_alloca_words(cg->dtp) + off)));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_alloca_words(cg->cc) + off)));
 	return r;
 }
 
@@ -76,7 +77,7 @@ static int base_number(struct dt_cg *cg)
  */
 static int access_check(struct dt_cg *cg, int addr, int off, int size_reg, uint32_t size)
 {
-	uint32_t ss = cg_alloca_size(cg->dtp);
+	uint32_t ss = cg_alloca_size(cg->cc);
 	int fail = cg_label_new(cg), badaddr = cg_label_new(cg), ok = cg_label_new(cg);
 	int top = words(cg, 0);
 	int end = cg_reg_alloc(cg);
@@ -135,7 +136,7 @@ int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size)
  */
 static uint32_t usable(struct dt_cg *cg)
 {
-	return cg_alloca_size(cg->dtp);
+	return cg_alloca_size(cg->cc);
 }
 
 /*

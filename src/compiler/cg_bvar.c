@@ -1,17 +1,19 @@
 /* Built-in variables: pid, tid, execname, timestamp, arg0..9, probe names ... */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/cg_vtime.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 
 static int helper0(struct dt_cg *cg, int helper)
 {
@@ -20,7 +22,7 @@ static int helper0(struct dt_cg *cg, int helper)
 
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -76,7 +78,7 @@ static int probe_string(struct dt_cg *cg, int which)
 		return r;
 	}
 	/* Look the probe up in the dt_probes map by id. */
-	cg->dtp->need_probe_map = true;
+	cg->cc->descs->need_probe_map = true;
 	int slot = cg_stack_alloc(cg, 8);
 	int k = cg_reg_alloc(cg);
 	cg_emit(cg, I_LDX(BPF_W, k, REG_DCTX, DCTX_PRID));
@@ -107,7 +109,7 @@ static const struct dt_probe *other_thread_probe(struct dt_cg *cg)
 
 	for (size_t i = 0; s != NULL && i < s->probes.n; i++) {
 		const struct dt_probe *prp = s->probes.v[i];
-		if (prp->prov->other_thread != NULL && prp->prov->other_thread(cg->dtp, prp))
+		if (prp->prov->other_thread != NULL && prp->prov->other_thread(cg->cc->reg, prp))
 			return prp;
 	}
 	return NULL;
@@ -358,7 +360,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return helper0(cg, BPF_FUNC_get_current_task);
 	case BV_CURCPU: {
 		/* This CPU's cpuinfo_t, in a per-CPU map the consumer fills. */
-		cg->dtp->need_curcpu_map = true;
+		cg->cc->descs->need_curcpu_map = true;
 		int slot = cg_stack_alloc(cg, 8);
 		int a[2];
 		cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
@@ -407,7 +409,7 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		uint32_t mm = cg_kmember(cg, "struct task_struct", "mm", "execargs");
 		uint32_t as = cg_kmember(cg, "struct mm_struct", "arg_start", "execargs");
 		uint32_t ae = cg_kmember(cg, "struct mm_struct", "arg_end", "execargs");
-		uint32_t nb = dt_str_bytes(cg->dtp);
+		uint32_t nb = dt_str_bytes(cg->cc);
 		int a[5];
 		a[0] = cg_scratch_alloc(cg, nb);
 		r = cg_reg_alloc(cg);

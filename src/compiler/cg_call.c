@@ -5,8 +5,9 @@
  */
 #include <string.h>
 
+#include "base/core.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 /*
  * Move the arguments into R1..Rn: a parallel move (an argument may sit in

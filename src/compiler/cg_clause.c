@@ -5,16 +5,18 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/probe.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
 
@@ -140,24 +142,25 @@ static void cg_stmt(struct dt_cg *cg, struct dt_node *s)
 static struct bo_func *new_func(struct dt_pcb *pcb, const char *name, const char *section,
 				unsigned nargs)
 {
-	struct bo_func *fn = dt_arena_zalloc(&pcb->hdl->arena, sizeof(*fn));
+	struct bo_func *fn = dt_arena_zalloc(&pcb->cc->core->arena, sizeof(*fn));
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	fn->name = dt_arena_strdup(&pcb->hdl->arena, name);
+	fn->name = dt_arena_strdup(&pcb->cc->core->arena, name);
 	fn->section = section;
 	fn->nargs = nargs;
 	return fn;
 }
 
-static struct dt_rdesc *new_rdesc(struct dtrace_hdl *dtp, struct dt_stmt *stmt)
+static struct dt_rdesc *new_rdesc(struct dt_compiler *cc, struct dt_stmt *stmt)
 {
-	struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
+	struct dt_rdesc *rd = dt_arena_zalloc(&cc->core->arena, sizeof(*rd));
 
-	if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
+	if (rd == NULL || dt_vec_push(&cc->descs->rdescs, rd) < 0)
 		return NULL;
-	rd->id = (uint32_t)dtp->rdescs.n - 1;
-	rd->stmt = stmt;
+	rd->id = (uint32_t)cc->descs->rdescs.n - 1;
+	rd->internal = stmt == NULL;
+	rd->clause = stmt != NULL ? stmt->id : 0;
 	return rd;
 }
 
@@ -278,14 +281,14 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 /* The record's size, now known, into its reservation (and fill check). */
 static void record_finish(struct dt_cg *cg, uint32_t size_insn, uint32_t fill_insn)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
+	struct dt_compiler *cc = cg->cc;
 	struct bo_func *fn = cg->fn;
 
 	cg->rdesc->size = DT_ALIGN(cg->rec_off, 8);
 	fn->insns.v[size_insn].imm = (int32_t)cg->rdesc->size;
-	if (dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+	if (cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL) {
 		/* R2 = size, then the limit: bufsize - size (64 bits) */
-		int64_t lim = dtp->opts.bufsize - (int64_t)cg->rdesc->size;
+		int64_t lim = cc->core->opts.bufsize - (int64_t)cg->rdesc->size;
 		fn->insns.v[fill_insn].imm = (int32_t)cg->rdesc->size;
 		fn->insns.v[fill_insn + 2].imm = (int32_t)(uint32_t)lim;
 		fn->insns.v[fill_insn + 3].imm = (int32_t)(uint32_t)((uint64_t)lim >> 32);
@@ -343,11 +346,11 @@ static bool split_clause(struct dt_node *body)
 
 static void block_open(struct dt_cg *cg, struct dt_node *first)
 {
-	cg->rdesc = new_rdesc(cg->dtp, cg->stmt);
+	cg->rdesc = new_rdesc(cg->cc, cg->stmt);
 	if (cg->rdesc == NULL)
 		dt_cnomem(cg->pcb);
 	cg->rec_off = DT_REC_DATA_OFF;
-	if (cg->dtp->opts.bufpolicy == DT_BUFPOLICY_FILL)
+	if (cg->cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL)
 		emit_fill_check(cg, cg->exit_label, &cg->fill_insn);
 	cg->size_insn = emit_reserve(cg, cg->exit_label);
 	cg->rec_open = true;
@@ -375,7 +378,7 @@ static void block_end(struct dt_cg *cg)
 		return;
 	cg->block_exit = false;
 	int go_on = cg_label_new(cg);
-	struct dt_probe *end = dt_probe_lookup(cg->dtp, "dtrace", "", "", "END");
+	struct dt_probe *end = dt_probe_lookup(cg->cc->reg, "dtrace", "", "", "END");
 	if (end != NULL) {
 		cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
 		cg_jmp_imm(cg, BPF_JEQ, BPF_R1, (int32_t)end->id, go_on);
@@ -388,7 +391,7 @@ static void block_end(struct dt_cg *cg)
 
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_node *c = stmt->clause;
 	char name[64];
 	struct dt_cg cg;
@@ -406,7 +409,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.reg_reserved[REG_REC] = true;
 	} else if (cg.records) {
 		cg.reg_reserved[REG_REC] = true;
-		cg.rdesc = new_rdesc(dtp, stmt);
+		cg.rdesc = new_rdesc(cc, stmt);
 		if (cg.rdesc == NULL)
 			dt_cnomem(pcb);
 		stmt->rdesc = cg.rdesc;
@@ -436,7 +439,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.fault_label = -1;
 	}
 	uint32_t size_insn = 0, fill_insn = 0;
-	bool fill = dtp->opts.bufpolicy == DT_BUFPOLICY_FILL;
+	bool fill = cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL;
 	if (cg.split) {
 		cg_emit(&cg, I_MOV64_IMM(REG_REC, 0));
 	} else if (cg.records) {
@@ -472,8 +475,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg_spec_clause_end(&cg);
 	if (!stmt->uses_scratch)
 		fn->insns.v[scratch_insn] = I_JA(0);
-	if (cg.scratch_max > dtp->scratch_max)
-		dtp->scratch_max = cg.scratch_max;
+	if (cg.scratch_max > cc->scratch_max)
+		cc->scratch_max = cg.scratch_max;
 	cg_resolve(&cg);
 	cg_fini(&cg);
 	stmt->func = fn;

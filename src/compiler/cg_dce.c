@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 static bool is_jump(const struct bpf_insn *in)
 {

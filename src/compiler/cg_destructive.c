@@ -17,20 +17,17 @@
  *                bpf_probe_write_user() of at most scratchsize bytes (a
  *                string: its bytes and NUL, at most n) staged in scratch.
  */
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include <signal.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 static struct dt_node *arg(struct dt_node *call, int i)
 {
@@ -39,28 +36,6 @@ static struct dt_node *arg(struct dt_node *call, int i)
 	while (i-- > 0 && a)
 		a = a->next;
 	return a;
-}
-
-/*
- * Whether tracing programs may call a helper: load "call helper; exit" and
- * read the verifier's reason.  (libbpf's probe takes "program of this type
- * cannot use helper", what kernel lockdown gives, for support.)  When the
- * probe cannot run at all (no privileges: -e), assume the helper is there.
- */
-static bool helper_usable(uint32_t helper)
-{
-	struct bpf_insn insns[] = { I_CALL_HELPER((int32_t)helper), I_MOV64_IMM(BPF_R0, 0), I_EXIT() };
-	char log[4096] = "";
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
-		    .log_level = 1);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 3, &opts);
-
-	if (fd >= 0) {
-		close(fd);
-		return true;
-	}
-	return strstr(log, "cannot use helper") == NULL && strstr(log, "unknown func") == NULL &&
-	       strstr(log, "invalid func") == NULL;
 }
 
 /* bpf_send_signal(sig) for a signal number in a register (freed). */
@@ -80,7 +55,7 @@ static void send_signal(struct dt_cg *cg, int sig)
 static void check_chill(struct dt_cg *cg, int line)
 {
 	/* Without bpf_loop() (Linux 5.17) the program would not load: say so now. */
-	if (!helper_usable(BPF_FUNC_loop))
+	if (!cg->cc->core->features.bpf_loop)
 		dt_cerror(cg->pcb, "D_UNKNOWN", line,
 			  "chill( ) needs the kernel's bpf_loop helper (Linux 5.17 or later)");
 }
@@ -142,7 +117,7 @@ static void write_user(struct dt_cg *cg, int dst, int stage, int len)
 /* copyout(buf, addr, n): n bytes of kernel or scratch memory at buf. */
 static int copyout(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t cap = cg_alloca_size(cg->dtp);
+	uint32_t cap = cg_alloca_size(cg->cc);
 	int src = cg_expr(cg, arg(n, 0));
 	int dst = cg_expr(cg, arg(n, 1));
 	int len = cg_expr(cg, arg(n, 2));
@@ -175,7 +150,7 @@ static int copyout(struct dt_cg *cg, struct dt_node *n)
 /* copyoutstr(str, addr, n): the string and its NUL, at most n bytes. */
 static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t cap = dt_str_bytes(cg->dtp);
+	uint32_t cap = dt_str_bytes(cg->cc);
 	int src = cg_expr_string(cg, arg(n, 0));
 	int dst = cg_expr(cg, arg(n, 1));
 	int max = cg_expr(cg, arg(n, 2));
@@ -203,7 +178,7 @@ static int copyoutstr(struct dt_cg *cg, struct dt_node *n)
 /* bpf_probe_write_user() is refused under kernel lockdown (integrity mode or more). */
 static void check_write_user(struct dt_cg *cg, struct dt_node *n)
 {
-	if (!helper_usable(BPF_FUNC_probe_write_user))
+	if (!cg->cc->core->features.probe_write_user)
 		dt_cerror(cg->pcb, "D_UNKNOWN", n->line,
 			  "%s( ) needs the kernel's bpf_probe_write_user helper, which this kernel "
 			  "does not allow (see /sys/kernel/security/lockdown)", n->id->name);

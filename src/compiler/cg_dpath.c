@@ -7,24 +7,25 @@
  * Both call the run-time's walk up the dentry and mount chains
  * (bpf/dpath.bpf.c) with the offsets of the kernel members it reads,
  * taken from BTF and stored in the work area before the call
- * (src/bpf/dpath_abi.h).  A bad struct path address faults as DTrace's
+ * (src/base/dpath_abi.h).  A bad struct path address faults as DTrace's
  * d_path() does.
  */
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "bpf/dpath_abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/dpath_abi.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 /* A member of a kernel struct, nested members dotted ("d_name.len"): its byte offset, or -1. */
 static int32_t find_off(struct dt_cg *cg, const char *sou, const char *path)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t total = 0;
 	char part[64];
@@ -101,7 +102,7 @@ static void store_offsets(struct dt_cg *cg, struct dt_node *n, int w, uint32_t n
 
 int cg_dpath_subr(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t nb = dt_str_bytes(cg->dtp);
+	uint32_t nb = dt_str_bytes(cg->cc);
 	int code = n->id->code;
 	int a[5];
 

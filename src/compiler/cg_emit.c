@@ -1,8 +1,9 @@
 /* Instruction emission: labels, jumps, relocated loads, line info. */
 #include <string.h>
 
+#include "base/core.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 static _Noreturn void oom(struct dt_cg *cg)
 {
@@ -13,7 +14,7 @@ void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct
 {
 	memset(cg, 0, sizeof(*cg));
 	cg->pcb = pcb;
-	cg->dtp = pcb->hdl;
+	cg->cc = pcb->cc;
 	cg->obj = obj;
 	cg->fn = fn;
 	cg->fault_label = -1;
@@ -21,6 +22,7 @@ void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct
 	cg->pred_fault_label = -1;
 	cg->reg_reserved[BPF_FP] = true;
 	pcb->cg = cg;
+	pcb->cg_cleanup = cg_fini;
 	if (fn != NULL && bo_func_own(obj, fn) < 0)
 		oom(cg);
 }

@@ -7,16 +7,17 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
 bool cg_is_byref(struct dt_type *t)
 {

@@ -6,8 +6,9 @@
  * innermost evaluation region (cg_reg.c), which places spill stores at
  * region entries and must not pick a slot used since then.
  */
+#include "base/core.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 #define NSLOTS 64	/* BPF's 512 bytes */
 

@@ -2,38 +2,12 @@
 #ifndef DT_CG_IMPL_H
 #define DT_CG_IMPL_H
 
+#include "base/maps.h"
 #include "compiler/cg.h"
 
-/* Fixed .bss layout (globals follow). */
-#define BSS_STATE	0	/* u32 dt_state */
-#define BSS_FILLED	4	/* u32: bytes of records so far (bufpolicy=fill) */
-#define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
-#define BSS_WAKEMARK	16	/* u64: bytes waiting in the ring that make a record wake the consumer */
-#define BSS_FIXED	24
-
-/* Per-CPU counters (map dt_cpuinfo, one entry). */
-#define CPU_RING_DROPS	0
-#define CPU_DYN_DROPS	8
-#define CPU_AGG_DROPS	16
-#define CPU_SPEC_DROPS	24
-#define CPU_NEST	32
-#define CPU_PCTX	40	/* programs running (exclusive objects: cg_prog.c) */
-#define CPU_NESTED_DROPS 48	/* firings inside another program, not run */
-#define CPU_INFO_SIZE	56
-
-/* Names of the object's maps. */
-#define MAP_RING	"dt_ring"
-#define MAP_CPUINFO	"dt_cpuinfo"
-#define MAP_SCRATCH	"dt_scratch"
-#define MAP_PROBES	"dt_probes"
-#define MAP_AGG		"dt_agg"
-#define MAP_CURCPU	"dt_curcpu"	/* per-CPU cpuinfo_t for curcpu (lib/curcpu.c) */
-#define MAP_USEEN	"dt_useen"	/* processes whose user addresses were recorded */
-#define USEEN_MAX	4096
-#define CURCPU_SIZE	16
 
 /* A new function of the object (a program if section is set), cg_prog.c. */
-struct bo_func *dt_cg_new_func(struct dtrace_hdl *dtp, const char *name, const char *section,
+struct bo_func *dt_cg_new_func(struct dt_compiler *cc, const char *name, const char *section,
 			       unsigned nargs);
 
 /* Offset of `size` zero bytes in .rodata. */
@@ -50,11 +24,11 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n);
 uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size);
 
 /* Bytes of per-statement string temporaries in the scratch area. */
-uint32_t cg_scratch_temps(struct dtrace_hdl *dtp);
+uint32_t cg_scratch_temps(struct dt_compiler *cc);
 /* The alloca area (its two words, then its memory) and the clause-locals. */
-uint32_t cg_alloca_words(struct dtrace_hdl *dtp);
-uint32_t cg_alloca_size(struct dtrace_hdl *dtp);
-uint32_t cg_locals_base(struct dtrace_hdl *dtp);
+uint32_t cg_alloca_words(struct dt_compiler *cc);
+uint32_t cg_alloca_size(struct dt_compiler *cc);
+uint32_t cg_locals_base(struct dt_compiler *cc);
 
 /* alloca() and the memory it gives (cg_alloca.c). */
 void cg_alloca_reset(struct dt_cg *cg);
@@ -66,7 +40,6 @@ void cg_load_alloca(struct dt_cg *cg, int reg, struct dt_type *t);
 /* A verifier-safe pointer to `size` bytes of alloca()'d memory at address addr (faults if not). */
 int cg_alloca_ptr(struct dt_cg *cg, int addr, uint32_t size);
 
-int cg_size_code(uint32_t size);
 void cg_binop(struct dt_cg *cg, enum dt_tok op, int l, int r, struct dt_type *lt,
 	      struct dt_type *rt, struct dt_type *res);
 
@@ -118,6 +91,14 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n);
 
 /* Add an item of kind `kind` (enum dt_rkind) to the record description; its index. */
 size_t cg_rec_item(struct dt_cg *cg, int kind);
+
+/*
+ * Copy `size` bytes at the address `addr` evaluates to into the record at
+ * `off` (from user memory if `user`); a bad address is DTrace's invalid
+ * address fault (cg_action.c).
+ */
+void cg_rec_copy_mem(struct dt_cg *cg, struct dt_node *addr, uint32_t off, uint32_t size,
+		     bool user);
 /* print() (cg_print.c). */
 void cg_act_print(struct dt_cg *cg, struct dt_node *call);
 

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 static int by_place(const void *a, const void *b)
 {

@@ -10,11 +10,12 @@
  *                    holds it (the writer byte is 0xff), rw_iswriter(rw)
  *                    a writer holds it or waits for it.
  */
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 #define MUTEX_FLAGS 0x07	/* the low bits of mutex.owner */
 #define QW_LOCKED 0xff		/* qrwlock: a writer holds it */

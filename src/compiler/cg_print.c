@@ -3,11 +3,12 @@
  * (at most printsize bytes); the consumer prints it member by member from
  * the type (consumer/print_type.c).
  */
+#include "base/core.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 void cg_act_print(struct dt_cg *cg, struct dt_node *call)
 {
@@ -15,11 +16,11 @@ void cg_act_print(struct dt_cg *cg, struct dt_node *call)
 	struct dt_type *pt = dt_type_base(a->type);
 	struct dt_type *t = pt->base;
 	uint32_t size = dt_type_size(t);
-	uint64_t limit = (uint64_t)cg->dtp->opts.printsize;
+	uint64_t limit = (uint64_t)cg->cc->core->opts.printsize;
 
 	/* printsize can grow at run time (setopt): keep the whole object. */
 	(void)limit;
-	dt_type_load_members(&cg->dtp->types, dt_type_base(t));
+	dt_type_load_members(&cg->cc->core->types, dt_type_base(t));
 	size_t idx = cg_rec_item(cg, RK_PRINT);
 	uint32_t off = cg_rec_alloc(cg, 8 + size, 8);
 	struct dt_ritem *it = &cg->rdesc->items.v[idx];

@@ -9,19 +9,20 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/rdesc.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/cg_vtime.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/vars.h"
-#include "consumer/aggdesc.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 
 /* Clauses enabled on each probe, in program order. */
 struct probe_clauses {
@@ -39,16 +40,16 @@ static bool same_clauses(const struct probe_clauses *a, const struct dt_group *g
 	return true;
 }
 
-static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+static int form_groups(struct dt_compiler *cc, struct dt_progset *ps)
 {
-	size_t np = dtp->probes.n;
+	size_t np = cc->reg->probes.n;
 	struct probe_clauses *pc = calloc(np + 1, sizeof(*pc));
 	int rc = 0;
 
 	if (pc == NULL)
 		return -ENOMEM;
-	for (size_t s = 0; s < dtp->stmts.n; s++) {
-		struct dt_stmt *st = dtp->stmts.v[s];
+	for (size_t s = 0; s < cc->stmts.n; s++) {
+		struct dt_stmt *st = cc->stmts.v[s];
 		for (size_t i = 0; i < st->probes.n; i++) {
 			struct dt_probe *prp = st->probes.v[i];
 			struct probe_clauses *p = &pc[prp->id];
@@ -66,8 +67,8 @@ static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			continue;
 		const char *mclass = p->prp->prov->mech_class(p->prp);
 		struct dt_group *g = NULL;
-		for (size_t j = 0; j < rt->groups.n; j++) {
-			struct dt_group *c = rt->groups.v[j];
+		for (size_t j = 0; j < ps->groups.n; j++) {
+			struct dt_group *c = ps->groups.v[j];
 			if (c->prov == p->prp->prov && strcmp(c->mclass, mclass) == 0 &&
 			    same_clauses(p, c)) {
 				g = c;
@@ -75,14 +76,14 @@ static int form_groups(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			}
 		}
 		if (g == NULL) {
-			g = dt_arena_zalloc(&dtp->arena, sizeof(*g));
-			if (g == NULL || dt_vec_push(&rt->groups, g) < 0) {
+			g = dt_arena_zalloc(&cc->core->arena, sizeof(*g));
+			if (g == NULL || dt_vec_push(&ps->groups, g) < 0) {
 				rc = -ENOMEM;
 				goto out;
 			}
 			g->prov = p->prp->prov;
 			g->mclass = mclass;
-			snprintf(g->name, sizeof(g->name), "dt_prog_%zu", rt->groups.n - 1);
+			snprintf(g->name, sizeof(g->name), "dt_prog_%zu", ps->groups.n - 1);
 			for (size_t k = 0; k < p->stmts.n; k++) {
 				struct dt_stmt *st = p->stmts.v[k];
 				if (dt_vec_push(&g->stmts, st) < 0) {
@@ -165,20 +166,20 @@ static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 /*
  * A mechanism that binds one probe per program (fentry/fexit) gets a
  * group per probe: the first probe stays in g, each other one moves to a
- * new group with the same clauses, appended to rt->groups.
+ * new group with the same clauses, appended to ps->groups.
  */
-static int split_group(dtrace_hdl_t *dtp, struct dt_runtime *rt, struct dt_group *g)
+static int split_group(struct dt_compiler *cc, struct dt_progset *ps, struct dt_group *g)
 {
 	while (g->probes.n > 1) {
-		struct dt_group *ng = dt_arena_zalloc(&dtp->arena, sizeof(*ng));
-		if (ng == NULL || dt_vec_push(&rt->groups, ng) < 0)
+		struct dt_group *ng = dt_arena_zalloc(&cc->core->arena, sizeof(*ng));
+		if (ng == NULL || dt_vec_push(&ps->groups, ng) < 0)
 			return -ENOMEM;
 		ng->prov = g->prov;
 		ng->mech = g->mech;
 		ng->mclass = g->mclass;
 		ng->args_used = g->args_used;
 		ng->uses_scratch = g->uses_scratch;
-		snprintf(ng->name, sizeof(ng->name), "dt_prog_%zu", rt->groups.n - 1);
+		snprintf(ng->name, sizeof(ng->name), "dt_prog_%zu", ps->groups.n - 1);
 		for (size_t k = 0; k < g->stmts.n; k++)
 			if (dt_vec_push(&ng->stmts, g->stmts.v[k]) < 0)
 				return -ENOMEM;
@@ -188,25 +189,25 @@ static int split_group(dtrace_hdl_t *dtp, struct dt_runtime *rt, struct dt_group
 	return 0;
 }
 
-static struct bo_func *new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
+static struct bo_func *new_func(struct dt_compiler *cc, const char *name, const char *section,
 				unsigned nargs)
 {
-	struct bo_func *fn = dt_arena_zalloc(&dtp->arena, sizeof(*fn));
+	struct bo_func *fn = dt_arena_zalloc(&cc->core->arena, sizeof(*fn));
 
 	if (fn == NULL)
 		return NULL;
-	fn->name = dt_arena_strdup(&dtp->arena, name);
+	fn->name = dt_arena_strdup(&cc->core->arena, name);
 	fn->section = section;
 	fn->nargs = nargs;
-	if (dt_vec_push(&dtp->obj->funcs, fn) < 0)
+	if (dt_vec_push(&cc->obj->funcs, fn) < 0)
 		return NULL;
 	return fn;
 }
 
-struct bo_func *dt_cg_new_func(dtrace_hdl_t *dtp, const char *name, const char *section,
+struct bo_func *dt_cg_new_func(struct dt_compiler *cc, const char *name, const char *section,
 			       unsigned nargs)
 {
-	return new_func(dtp, name, section, nargs);
+	return new_func(cc, name, section, nargs);
 }
 
 /*
@@ -257,17 +258,17 @@ static void pctx_leave(struct dt_cg *cg, int pctx)
  */
 static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive)
 {
-	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
-	const char *section = g->mech->group_section ? g->mech->group_section(dtp, g)
+	const char *section = g->mech->group_section ? g->mech->group_section(cc->reg, g)
 						     : g->mech->section;
 	char name[48];
 
 	snprintf(name, sizeof(name), g->copy ? "%s_%u" : "%s", g->name, g->copy);
-	struct bo_func *fn = section ? new_func(dtp, name, section, 1) : NULL;
+	struct bo_func *fn = section ? new_func(cc, name, section, 1) : NULL;
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, cc->obj, fn);
 	if (g->copy == 0)
 		g->fn = fn;
 	int skip = cg_label_new(&cg);
@@ -300,10 +301,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	if (g->uses_scratch) {
 		scratch_acquire(&cg, dctx, leave);
 		/* strtok()'s state lives for one firing. */
-		if (dtp->uses_strtok) {
+		if (cc->uses_strtok) {
 			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
 			cg_emit(&cg, I_ALU64_IMM(BPF_ADD, BPF_R1,
-						 (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
+						 (int32_t)(cg_locals_base(cc) + cc->strtok_off)));
 			cg_emit(&cg, I_ST(BPF_DW, BPF_R1, 0, 0));
 		}
 	}
@@ -311,7 +312,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	/* END runs draining: all its clauses run, exit() or not (as in DTrace). */
 	bool end = g->mech->by_consumer && strcmp(g->probes.v[0]->desc[3], "END") == 0;
 	/* bufpolicy=fill: END's records have room of their own (DTrace keeps it for them). */
-	if (end && dtp->opts.bufpolicy == DT_BUFPOLICY_FILL) {
+	if (end && cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL) {
 		cg_ld_bss(&cg, BPF_R1, BSS_FILLED);
 		cg_emit(&cg, I_ST(BPF_W, BPF_R1, 0, 0));
 	}
@@ -346,14 +347,14 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
  */
 static void build_fault(struct dt_pcb *pcb, bool exclusive)
 {
-	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
-	struct bo_func *fn = new_func(dtp, "dt_fault", NULL, 3);
+	struct bo_func *fn = new_func(cc, "dt_fault", NULL, 3);
 	uint32_t size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, cc->obj, fn);
 	int done = cg_label_new(&cg);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R2));
 	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
@@ -406,13 +407,13 @@ static void build_fault(struct dt_pcb *pcb, bool exclusive)
  */
 static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 {
-	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
-	struct bo_func *fn = new_func(dtp, "dt_error", NULL, 3);
+	struct bo_func *fn = new_func(cc, "dt_error", NULL, 3);
 
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, cc->obj, fn);
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	cg_emit(&cg, I_MOV64_REG(BPF_R7, BPF_R2));
 	cg_emit(&cg, I_MOV64_REG(BPF_R8, BPF_R3));
@@ -461,13 +462,13 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 	cg_fini(&cg);
 }
 
-static int add_map(dtrace_hdl_t *dtp, const char *name, uint32_t type, uint32_t ksize,
+static int add_map(struct dt_compiler *cc, const char *name, uint32_t type, uint32_t ksize,
 		   uint32_t vsize, uint32_t max, uint32_t flags)
 {
 	struct bo_map m = { .name = name, .type = type, .key_size = ksize, .value_size = vsize,
 			    .max_entries = max, .flags = flags };
 
-	return dt_vec_push(&dtp->obj->maps, m) < 0 ? -ENOMEM : 0;
+	return dt_vec_push(&cc->obj->maps, m) < 0 ? -ENOMEM : 0;
 }
 
 static uint32_t pow2_at_least(uint64_t v, uint32_t min)
@@ -479,71 +480,71 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 	return (uint32_t)p;
 }
 
-static int add_maps(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	uint32_t scratch = cg_locals_base(dtp) + DT_ALIGN(dtp->locals_size, 8);
+	uint32_t scratch = cg_locals_base(cc) + DT_ALIGN(cc->locals_size, 8);
 	int rc = 0;
 
 	if (ncpus <= 0)
 		ncpus = 1;
-	rt->ncpus = ncpus;
+	ps->ncpus = ncpus;
 	/* As DTrace: a buffer must hold the largest record a clause writes. */
-	for (size_t i = 0; i < dtp->rdescs.n; i++) {
-		const struct dt_rdesc *rd = dtp->rdescs.v[i];
-		if (rd != NULL && rd->stmt != NULL && (int64_t)rd->size > dtp->opts.bufsize)
-			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+	for (size_t i = 0; i < cc->descs->rdescs.n; i++) {
+		const struct dt_rdesc *rd = cc->descs->rdescs.v[i];
+		if (rd != NULL && !rd->internal && (int64_t)rd->size > cc->core->opts.bufsize)
+			return dt_set_error(cc->core, -E2BIG, "Enabling exceeds size of buffer");
 	}
-	rc |= add_map(dtp, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
-		      pow2_at_least((uint64_t)dtp->opts.bufsize, 4096), 0);
-	rc |= add_map(dtp, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
-	rc |= add_map(dtp, MAP_SCRATCH, BPF_MAP_TYPE_ARRAY, 4, scratch,
+	rc |= add_map(cc, MAP_RING, BPF_MAP_TYPE_RINGBUF, 0, 0,
+		      pow2_at_least((uint64_t)cc->core->opts.bufsize, 4096), 0);
+	rc |= add_map(cc, MAP_CPUINFO, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CPU_INFO_SIZE, 1, 0);
+	rc |= add_map(cc, MAP_SCRATCH, BPF_MAP_TYPE_ARRAY, 4, scratch,
 		      (uint32_t)ncpus * DT_SCRATCH_NEST, 0);
-	if (dtp->need_curcpu_map)
-		rc |= add_map(dtp, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
-	if (dtp->uses_usyms)
-		rc |= add_map(dtp, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 8, 4, USEEN_MAX, 0);
-	if (dtp->uses_vtime) {
-		rc |= add_map(dtp, MAP_VTIME, BPF_MAP_TYPE_LRU_HASH, 4, VTIME_VALUE, VTIME_MAX, 0);
-		rc |= add_map(dtp, MAP_VTIME_CPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, VTIME_VALUE, 1, 0);
+	if (cc->descs->need_curcpu_map)
+		rc |= add_map(cc, MAP_CURCPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, CURCPU_SIZE, 1, 0);
+	if (cc->descs->uses_usyms)
+		rc |= add_map(cc, MAP_USEEN, BPF_MAP_TYPE_LRU_HASH, 8, 4, USEEN_MAX, 0);
+	if (cc->descs->uses_vtime) {
+		rc |= add_map(cc, MAP_VTIME, BPF_MAP_TYPE_LRU_HASH, 4, VTIME_VALUE, VTIME_MAX, 0);
+		rc |= add_map(cc, MAP_VTIME_CPU, BPF_MAP_TYPE_PERCPU_ARRAY, 4, VTIME_VALUE, 1, 0);
 	}
-	if (dtp->need_probe_map)
-		rc |= add_map(dtp, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
-			      (uint32_t)dtp->probes.n + 1, 0);
-	for (size_t i = 0; i < dtp->dynvars.n; i++) {
-		struct dt_ident *id = dtp->dynvars.v[i];
-		uint32_t ks = dt_var_key_size(dtp, id), vs = id->size;
+	if (cc->descs->need_probe_map)
+		rc |= add_map(cc, MAP_PROBES, BPF_MAP_TYPE_ARRAY, 4, DT_PROBE_MAP_VALUE,
+			      (uint32_t)cc->reg->probes.n + 1, 0);
+	for (size_t i = 0; i < cc->dynvars.n; i++) {
+		struct dt_ident *id = cc->dynvars.v[i];
+		uint32_t ks = dt_var_key_size(cc, id), vs = id->size;
 		/* As DTrace: an array that cannot hold one element cannot be enabled. */
-		if (id->kind == IDK_ARRAY && (uint64_t)dtp->opts.dynvarsize < (uint64_t)ks + vs)
-			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
-		uint64_t max = (uint64_t)dtp->opts.dynvarsize / (ks + vs + 32);
+		if (id->kind == IDK_ARRAY && (uint64_t)cc->core->opts.dynvarsize < (uint64_t)ks + vs)
+			return dt_set_error(cc->core, -E2BIG, "Enabling exceeds size of buffer");
+		uint64_t max = (uint64_t)cc->core->opts.dynvarsize / (ks + vs + 32);
 		if (max < 16)
 			max = 16;
 		if (max > (1u << 24))
 			max = 1u << 24;
-		rc |= add_map(dtp, dt_var_map_name(dtp, id), BPF_MAP_TYPE_HASH, ks, vs,
+		rc |= add_map(cc, dt_var_map_name(cc, id), BPF_MAP_TYPE_HASH, ks, vs,
 			      (uint32_t)max, BPF_F_NO_PREALLOC);
 	}
-	for (size_t i = 0; i < dtp->aggs.n; i++) {
-		struct dt_aggdesc *ad = dtp->aggs.v[i];
-		uint64_t max = (uint64_t)dtp->opts.aggsize / (ad->key_size + ad->value_size);
+	for (size_t i = 0; i < cc->descs->aggs.n; i++) {
+		struct dt_aggdesc *ad = cc->descs->aggs.v[i];
+		uint64_t max = (uint64_t)cc->core->opts.aggsize / (ad->key_size + ad->value_size);
 		/* DTrace's message (one entry of @name does not fit in aggsize). */
 		if (max < 1)
-			return dt_set_error(dtp, -E2BIG, "Enabling exceeds size of buffer");
+			return dt_set_error(cc->core, -E2BIG, "Enabling exceeds size of buffer");
 		if (max > (1u << 24))
 			max = 1u << 24;
-		rc |= add_map(dtp, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
+		rc |= add_map(cc, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
 			      ad->value_size, (uint32_t)max, BPF_F_NO_PREALLOC);
 	}
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
-		if (g->mech->add_maps != NULL && g->mech->add_maps(dtp, g) < 0)
+	for (size_t i = 0; i < ps->groups.n; i++) {
+		struct dt_group *g = ps->groups.v[i];
+		if (g->mech->add_maps != NULL && g->mech->add_maps(cc->reg, g, cc->obj) < 0)
 			return -EINVAL;
 	}
 	return rc ? -ENOMEM : 0;
 }
 
-int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
+int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 {
 	struct dt_pcb pcb;
 	struct dt_arena arena = { 0 };
@@ -551,54 +552,54 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	int rc;
 
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
+	pcb.cc = cc;
 	pcb.arena = &arena;
 	if (setjmp(pcb.jb) != 0) {
 		dt_arena_free(&arena);
-		return dtp->err ? dtp->err : -EINVAL;
+		return cc->core->err ? cc->core->err : -EINVAL;
 	}
-	if ((rc = form_groups(dtp, rt)) < 0) {
+	if ((rc = form_groups(cc, ps)) < 0) {
 		dt_arena_free(&arena);
-		return dt_set_error(dtp, rc, "out of memory");
+		return dt_set_error(cc->core, rc, "out of memory");
 	}
 	bool exclusive = false;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
-		const char *why = g->prov->unavailable ? g->prov->unavailable(dtp) : NULL;
+	for (size_t i = 0; i < ps->groups.n; i++) {
+		struct dt_group *g = ps->groups.v[i];
+		const char *why = g->prov->unavailable ? g->prov->unavailable(cc->reg) : NULL;
 		if (why != NULL) {
 			dt_arena_free(&arena);
-			return dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes: %s",
+			return dt_set_error(cc->core, -ENOTSUP, "cannot enable %s probes: %s",
 					    g->prov->name, why);
 		}
 		/* Groups split off below come with their mechanism chosen. */
 		if (g->mech == NULL)
-			g->mech = g->prov->choose(dtp, g);
+			g->mech = g->prov->choose(cc->reg, g);
 		if (g->mech == NULL) {
 			dt_arena_free(&arena);
-			return dtp->err ? dtp->err : dt_set_error(dtp, -ENOTSUP, "cannot enable %s probes",
+			return cc->core->err ? cc->core->err : dt_set_error(cc->core, -ENOTSUP, "cannot enable %s probes",
 								  g->prov->name);
 		}
-		if (g->mech->per_probe && g->probes.n > 1 && split_group(dtp, rt, g) < 0) {
+		if (g->mech->per_probe && g->probes.n > 1 && split_group(cc, ps, g) < 0) {
 			dt_arena_free(&arena);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(cc->core, -ENOMEM, "out of memory");
 		}
 		exclusive |= g->mech->exclusive;
 	}
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < ps->groups.n; i++) {
+		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL) {
 			error_group = g;
-			rt->error_clauses = true;
+			ps->error_clauses = true;
 			continue;
 		}
 		if (g->mech->by_consumer) {
 			if (strcmp(g->probes.v[0]->desc[3], "BEGIN") == 0)
-				rt->begin = g;
+				ps->begin = g;
 			else
-				rt->end = g;
+				ps->end = g;
 		}
 		build_program(&pcb, g, exclusive);
-		unsigned copies = g->mech->copies ? g->mech->copies(dtp, g) : 0;
+		unsigned copies = g->mech->copies ? g->mech->copies(cc->reg, g) : 0;
 		for (g->copy = 1; g->copy <= copies; g->copy++)
 			build_program(&pcb, g, exclusive);
 		g->copy = 0;
@@ -606,17 +607,17 @@ int dt_cg_programs(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	build_fault(&pcb, exclusive);
 	build_error(&pcb, error_group);
 	dt_cg_vtime_program(&pcb);
-	if (dtp->bss_size < BSS_FIXED)
-		dtp->bss_size = BSS_FIXED;
-	dtp->obj->bss_size = dtp->bss_size;
+	if (cc->bss_size < BSS_FIXED)
+		cc->bss_size = BSS_FIXED;
+	cc->obj->bss_size = cc->bss_size;
 	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
 	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
 	struct bo_var m = { .name = "dt_wakemark", .offset = BSS_WAKEMARK, .size = 8 };
-	if (dt_vec_push(&dtp->obj->bss_vars, v) < 0 || dt_vec_push(&dtp->obj->bss_vars, w) < 0 ||
-	    dt_vec_push(&dtp->obj->bss_vars, m) < 0 ||
-	    add_maps(dtp, rt) < 0) {
+	if (dt_vec_push(&cc->obj->bss_vars, v) < 0 || dt_vec_push(&cc->obj->bss_vars, w) < 0 ||
+	    dt_vec_push(&cc->obj->bss_vars, m) < 0 ||
+	    add_maps(cc, ps) < 0) {
 		dt_arena_free(&arena);
-		return dtp->err ? dtp->err : dt_set_error(dtp, -ENOMEM, "out of memory");
+		return cc->core->err ? cc->core->err : dt_set_error(cc->core, -ENOMEM, "out of memory");
 	}
 	dt_arena_free(&arena);
 	return 0;

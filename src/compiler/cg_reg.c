@@ -23,8 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 /* Callee-saved registers first: they survive calls without being saved. */
 static const int alloc_order[] = { BPF_R9, BPF_R8, BPF_R7, BPF_R1, BPF_R2, BPF_R3, BPF_R4,

@@ -1,7 +1,7 @@
 /*
  * Speculations in generated code: speculation(), speculate(), commit()
  * and discard() call the run-time functions of bpf/spec.bpf.c on the
- * dt_specs area in .bss; src/bpf/spec_abi.h explains the design.
+ * dt_specs area in .bss; src/base/spec_abi.h explains the design.
  *
  * A speculative clause's record is the clause's one record with the
  * speculation ID in its header.  speculate() that fails (no such active
@@ -19,40 +19,42 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "bpf/spec_abi.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/sema_impl.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
 
 #define HDR_SPEC_OFF ((int16_t)offsetof(struct dt_rec_hdr, spec))
 
 /* The .bss offset of the speculation area, laid out on first use. */
 static uint32_t spec_area(struct dt_cg *cg)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
+	struct dt_compiler *cc = cg->cc;
 
-	if (dtp->spec_off != 0)
-		return dtp->spec_off;
-	int64_t nspec = dtp->opts.nspec;
+	if (cc->descs->spec_off != 0)
+		return cc->descs->spec_off;
+	int64_t nspec = cc->core->opts.nspec;
 	if (nspec < 0)
 		nspec = 0;
 	if (nspec > DT_SPEC_MAX)
 		dt_cerror(cg->pcb, NULL, cg->line,
 			  "nspec %lld is more speculations than this dtrace supports (%d)",
 			  (long long)nspec, DT_SPEC_MAX);
-	if (dtp->bss_size < BSS_FIXED)
-		dtp->bss_size = BSS_FIXED;
-	uint32_t off = DT_ALIGN(dtp->bss_size, 8);
+	if (cc->bss_size < BSS_FIXED)
+		cc->bss_size = BSS_FIXED;
+	uint32_t off = DT_ALIGN(cc->bss_size, 8);
 	uint32_t size = (uint32_t)DT_SPEC_AREA_SIZE(nspec);
 	struct bo_var v = { .name = "dt_specs", .offset = off, .size = size };
 	if (dt_vec_push(&cg->obj->bss_vars, v) < 0)
 		dt_cnomem(cg->pcb);
-	dtp->bss_size = off + size;
-	dtp->spec_off = off;
-	dtp->spec_nspec = (uint32_t)nspec;
+	cc->bss_size = off + size;
+	cc->descs->spec_off = off;
+	cc->descs->spec_nspec = (uint32_t)nspec;
 	return off;
 }
 
@@ -129,7 +131,7 @@ int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n)
 
 	(void)n;
 	a[0] = area_reg(cg);
-	a[1] = imm_reg(cg, cg->dtp->spec_nspec);
+	a[1] = imm_reg(cg, cg->cc->descs->spec_nspec);
 	return cg_call_func(cg, "dt_rt_speculation", a, 2);
 }
 
@@ -140,11 +142,11 @@ static void act_speculate(struct dt_cg *cg, struct dt_node *call)
 
 	a[1] = cg_expr(cg, call->call.args);
 	a[0] = area_reg(cg);
-	a[2] = imm_reg(cg, cg->dtp->spec_nspec);
+	a[2] = imm_reg(cg, cg->cc->descs->spec_nspec);
 	a[3] = cg_reg_alloc(cg);
 	cg->spec_size_insn = cg_pos(cg) + 1;
 	cg_emit(cg, I_MOV64_IMM(a[3], 0));	/* the record's size, patched at the end */
-	a[4] = imm_reg(cg, cg->dtp->opts.specsize);
+	a[4] = imm_reg(cg, cg->cc->core->opts.specsize);
 	int ok = cg_call_func(cg, "dt_rt_speculate", a, 5);
 	if (cg->spec_fail == 0)
 		cg->spec_fail = cg_label_new(cg) + 1;
@@ -165,7 +167,7 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	uint32_t off = cg->spec_slot + 8 * (uint32_t)cg->spec_next++;
 	a[1] = cg_expr(cg, call->call.args);
 	a[0] = area_reg(cg);
-	a[2] = imm_reg(cg, cg->dtp->spec_nspec);
+	a[2] = imm_reg(cg, cg->cc->descs->spec_nspec);
 	a[3] = imm_reg(cg, commit ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING);
 	int r = cg_call_func(cg, "dt_rt_spec_drain", a, 4);
 	int ok = cg_label_new(cg);
@@ -179,7 +181,7 @@ static void act_drain(struct dt_cg *cg, struct dt_node *call, bool commit)
 	it.kind = commit ? RK_COMMIT : RK_DISCARD;
 	it.off = off;
 	it.size = 8;
-	it.type = cg->dtp->types.t_int;
+	it.type = cg->cc->core->types.t_int;
 	if (dt_vec_push(&cg->rdesc->items, it) < 0)
 		dt_cnomem(cg->pcb);
 }
@@ -223,7 +225,7 @@ static void patch_size(struct dt_cg *cg)
 		for (size_t i = 0; i < cg->rdesc->items.n; i++) {
 			const struct dt_ritem *it = &cg->rdesc->items.v[i];
 			if (it->is_const && it->is_string)
-				size += dt_str_bytes(cg->dtp);
+				size += dt_str_bytes(cg->cc);
 		}
 		if (size > INT32_MAX)
 			size = INT32_MAX;

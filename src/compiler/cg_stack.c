@@ -19,71 +19,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/provider.h"
+#include "base/rdesc.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
-#include "consumer/aggdesc.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
-#include "providers/provider.h"
-
-bool dt_stack_is_call(const struct dt_node *n)
-{
-	return n != NULL && n->kind == N_CALL && n->id != NULL && n->id->kind == IDK_ACTION &&
-	       (n->id->code == ACT_STACK || n->id->code == ACT_USTACK ||
-		n->id->code == ACT_JSTACK);
-}
-
-static bool is_posconst(const struct dt_node *n)
-{
-	return (n->flags & DN_CONST) && n->cval > 0;
-}
-
-uint32_t dt_stack_nframes(struct dt_pcb *pcb, const struct dt_node *call)
-{
-	const struct dt_options *o = &pcb->hdl->opts;
-	const char *name = call->id->name;
-	const struct dt_node *a0 = call->call.args;
-	const struct dt_node *a1 = a0 != NULL ? a0->next : NULL;
-	int64_t n;
-
-	switch (call->id->code) {
-	case ACT_STACK:
-		n = o->stackframes;
-		break;
-	case ACT_JSTACK:
-		n = o->jstackframes;
-		break;
-	default:
-		n = o->ustackframes;
-		break;
-	}
-	if (a0 != NULL) {
-		if (!is_posconst(a0))
-			dt_cerror(pcb, call->id->code == ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES",
-				  a0->line,
-				  "%s( ) argument #1 must be a non-zero positive integer constant", name);
-		n = a0->cval;
-	}
-	if (a1 != NULL && (!(a1->flags & DN_CONST) || a1->cval < 0))
-		dt_cerror(pcb, "D_USTACK_STRSIZE", a1->line,
-			  "%s( ) argument #2 must be a positive integer constant", name);
-	/* More frames than allowed are silently cut, as DTrace does. */
-	if (n > o->maxframes)
-		n = o->maxframes;
-	if (n > DT_STACK_MAXFRAMES)
-		n = DT_STACK_MAXFRAMES;
-	return n < 1 ? 1 : (uint32_t)n;
-}
-
-uint32_t dt_stack_size(struct dt_pcb *pcb, const struct dt_node *call)
-{
-	uint32_t n = dt_stack_nframes(pcb, call);
-
-	/* A kernel stack has a spare frame; a user stack the tgid first. */
-	return 8 * (n + 1);
-}
+#include "compiler/sema.h"
 
 int64_t cg_stack_kskip(const struct dt_mech *mech)
 {
@@ -166,7 +112,7 @@ static int ctx_reg(struct dt_cg *cg)
 /* Byte offset of a kernel struct member, or -1 if the kernel has none. */
 static int64_t kmember(struct dt_cg *cg, const char *sou, const char *member)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -331,7 +277,7 @@ static void store_stack(struct dt_cg *cg, int dst, uint32_t nframes, bool user)
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, dst, 8));
-		cg->dtp->uses_usyms = true;
+		cg->cc->descs->uses_usyms = true;
 		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, get_stack(cg, dst, 8 * nframes, user));
@@ -395,7 +341,7 @@ static void store_symaddr(struct dt_cg *cg, struct dt_node *val, bool user, int 
 		int t = current_tgid(cg);
 		cg_emit(cg, I_STX(BPF_DW, dst, t, 0));
 		cg_reg_free(cg, t);
-		cg->dtp->uses_usyms = true;
+		cg->cc->descs->uses_usyms = true;
 		cg->user_addrs = true;
 	}
 	cg_reg_free(cg, dst);
@@ -454,7 +400,7 @@ void cg_stack_key(struct dt_cg *cg, struct dt_node *k, const struct dt_aggkey *a
 
 void cg_stack_note_proc(struct dt_cg *cg)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	uint32_t off;
 	int a[4];
 
@@ -492,7 +438,7 @@ int cg_stack_bvar(struct dt_cg *cg, int code)
 	}
 	case BV_STACKDEPTH:
 	case BV_USTACKDEPTH: {
-		int64_t max = cg->dtp->opts.maxframes;
+		int64_t max = cg->cc->core->opts.maxframes;
 		if (max > DT_STACK_MAXFRAMES)
 			max = DT_STACK_MAXFRAMES;
 		if (max < 1)

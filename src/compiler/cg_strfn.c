@@ -6,14 +6,15 @@
  */
 #include <string.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 static struct dt_node *arg(struct dt_node *call, int i)
 {
@@ -47,7 +48,7 @@ static int int_arg(struct dt_cg *cg, struct dt_node *n, struct dt_type *t)
 
 static int work(struct dt_cg *cg)
 {
-	return cg_scratch_alloc(cg, DT_STR_WORK(dt_str_bytes(cg->dtp)));
+	return cg_scratch_alloc(cg, DT_STR_WORK(dt_str_bytes(cg->cc)));
 }
 
 /* A string argument that may be NULL: a null constant stays 0. */
@@ -60,17 +61,17 @@ static int str_or_null(struct dt_cg *cg, struct dt_node *n)
 
 static int strtok_state(struct dt_cg *cg)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
+	struct dt_compiler *cc = cg->cc;
 
-	if (!dtp->uses_strtok) {
-		dtp->uses_strtok = true;
-		dtp->strtok_off = DT_ALIGN(dtp->locals_size, 8);
-		dtp->locals_size = dtp->strtok_off + 8 + dt_str_bytes(dtp);
+	if (!cc->uses_strtok) {
+		cc->uses_strtok = true;
+		cc->strtok_off = DT_ALIGN(cc->locals_size, 8);
+		cc->locals_size = cc->strtok_off + 8 + dt_str_bytes(cc);
 	}
 	cg->stmt->uses_scratch = true;
 	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(dtp) + dtp->strtok_off)));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(cc) + cc->strtok_off)));
 	return r;
 }
 
@@ -136,7 +137,7 @@ static int inet(struct dt_cg *cg, struct dt_node *n, uint32_t nb)
 
 int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t nb = dt_str_bytes(cg->dtp);
+	uint32_t nb = dt_str_bytes(cg->cc);
 	int code = n->id->code;
 	int a[5];
 
@@ -161,8 +162,8 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_SUBSTR: {
 		struct dt_node *len = arg(n, 2);
 		a[1] = cg_expr_string(cg, arg(n, 0));
-		a[2] = int_arg(cg, arg(n, 1), cg->dtp->types.t_int);
-		a[3] = len ? int_arg(cg, len, cg->dtp->types.t_int) : imm(cg, 0);
+		a[2] = int_arg(cg, arg(n, 1), cg->cc->core->types.t_int);
+		a[3] = len ? int_arg(cg, len, cg->cc->core->types.t_int) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 1 | (len != NULL));
 		return cg_call_func(cg, "dt_rt_substr", a, 5);
@@ -177,7 +178,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_LLTOSTR: {
 		struct dt_node *base = arg(n, 1);
 		a[1] = cg_expr(cg, arg(n, 0));
-		a[2] = base ? int_arg(cg, base, cg->dtp->types.t_int) : imm(cg, 10);
+		a[2] = base ? int_arg(cg, base, cg->cc->core->types.t_int) : imm(cg, 10);
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_lltostr", a, 4);
@@ -187,7 +188,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		struct dt_node *start = arg(n, 2);
 		a[1] = cg_expr_string(cg, arg(n, 0));
 		a[2] = cg_expr_string(cg, arg(n, 1));
-		a[3] = start ? int_arg(cg, start, cg->dtp->types.t_int) : imm(cg, 0);
+		a[3] = start ? int_arg(cg, start, cg->cc->core->types.t_int) : imm(cg, 0);
 		a[0] = work(cg);
 		a[4] = imm(cg, (int64_t)nb << 2 | (code == SUB_RINDEX) << 1 | (start != NULL));
 		r = cg_call_func(cg, "dt_rt_index", a, 5);
@@ -206,7 +207,7 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 	case SUB_STRCHR:
 	case SUB_STRRCHR:
 		a[1] = cg_expr_string(cg, arg(n, 0));
-		a[2] = int_arg(cg, arg(n, 1), cg->dtp->types.t_char);
+		a[2] = int_arg(cg, arg(n, 1), cg->cc->core->types.t_char);
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		a[4] = imm(cg, code == SUB_STRRCHR);

@@ -4,25 +4,26 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 #define TEMPS_PER_STMT 32
 
-uint32_t dt_str_bytes(const struct dtrace_hdl *dtp)
+uint32_t dt_str_bytes(const struct dt_compiler *cc)
 {
-	return (uint32_t)dtp->opts.strsize + 1;
+	return (uint32_t)cc->core->opts.strsize + 1;
 }
 
-uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
+uint32_t cg_scratch_temps(struct dt_compiler *cc)
 {
-	uint32_t n = (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dt_str_bytes(dtp), 8));
+	uint32_t n = (uint32_t)(TEMPS_PER_STMT * DT_ALIGN(dt_str_bytes(cc), 8));
 
 	/* Room for aggregation keys of a few stacks, whatever strsize is. */
 	return n > DT_STACK_SCRATCH ? n : DT_STACK_SCRATCH;
@@ -35,19 +36,19 @@ uint32_t cg_scratch_temps(struct dtrace_hdl *dtp)
  * bytes twice over: the verifier checks a copy of up to scratchsize bytes
  * starting anywhere in the first half.
  */
-uint32_t cg_alloca_words(struct dtrace_hdl *dtp)
+uint32_t cg_alloca_words(struct dt_compiler *cc)
 {
-	return cg_scratch_temps(dtp);
+	return cg_scratch_temps(cc);
 }
 
-uint32_t cg_alloca_size(struct dtrace_hdl *dtp)
+uint32_t cg_alloca_size(struct dt_compiler *cc)
 {
-	return (uint32_t)DT_ALIGN((uint64_t)dtp->opts.scratchsize, 8);
+	return (uint32_t)DT_ALIGN((uint64_t)cc->core->opts.scratchsize, 8);
 }
 
-uint32_t cg_locals_base(struct dtrace_hdl *dtp)
+uint32_t cg_locals_base(struct dt_compiler *cc)
 {
-	return cg_alloca_words(dtp) + 16 + 2 * cg_alloca_size(dtp);
+	return cg_alloca_words(cc) + 16 + 2 * cg_alloca_size(cc);
 }
 
 uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
@@ -64,7 +65,7 @@ uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size)
 
 int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
 {
-	uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+	uint32_t strsize = (uint32_t)cg->cc->core->opts.strsize;
 	size_t len = n->str.len < strsize ? n->str.len : strsize;
 	char *buf = dt_palloc(cg->pcb, len + 1);
 	int r = cg_reg_alloc(cg);
@@ -75,35 +76,19 @@ int cg_string_literal(struct dt_cg *cg, struct dt_node *n)
 	return r;
 }
 
-uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n)
-{
-	uint32_t strsize = (uint32_t)dtp->opts.strsize;
-
-	/* An inline's value (inlines may name inlines, any number deep). */
-	while (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
-		n = n->id->inline_expr;
-
-	if (n->kind == N_STRING)
-		return (uint32_t)(n->str.len < strsize ? n->str.len : strsize) + 1;
-	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
-	    n->id->code == BV_EXECNAME)
-		return 16;
-	return strsize + 1;
-}
-
 uint32_t cg_string_size(struct dt_cg *cg, struct dt_node *n)
 {
-	return dt_expr_strsize(cg->dtp, n);
+	return dt_expr_strsize(cg->cc, n);
 }
 
 uint32_t cg_scratch_reserve(struct dt_cg *cg, uint32_t size)
 {
 	uint32_t off = DT_ALIGN(cg->scratch_off, 8);
 
-	if (off + size > cg_scratch_temps(cg->dtp))
+	if (off + size > cg_scratch_temps(cg->cc))
 		dt_cerror(cg->pcb, "D_UNKNOWN", cg->line,
 			  "statement needs more than %u bytes of string temporaries",
-			  cg_scratch_temps(cg->dtp));
+			  cg_scratch_temps(cg->cc));
 	cg->scratch_off = off + size;
 	if (cg->scratch_off > cg->scratch_max)
 		cg->scratch_max = cg->scratch_off;
@@ -165,7 +150,7 @@ static int read_str(struct dt_cg *cg, int addr, bool userland)
 {
 	if (userland)
 		cg_bvar_need_current(cg, "user memory");
-	uint32_t strsize = dt_str_bytes(cg->dtp);
+	uint32_t strsize = dt_str_bytes(cg->cc);
 	int buf = cg_scratch_alloc(cg, strsize);
 	int keep = cg_reg_alloc(cg);
 	int save = cg_reg_alloc(cg);

@@ -1,14 +1,15 @@
 /* Kernel/user memory access (members, subscripts, &) and subroutines. */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
 int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 {
@@ -38,7 +39,7 @@ int cg_lvalue_addr(struct dt_cg *cg, struct dt_node *n, bool *userland)
 		} else {
 			base = cg_lvalue_addr(cg, n->l, userland);
 		}
-		dt_type_member(&cg->dtp->types, st, n->member, &off);
+		dt_type_member(&cg->cc->core->types, st, n->member, &off);
 		if (off / 8)
 			cg_emit(cg, I_ALU64_IMM(BPF_ADD, base, (int32_t)(off / 8)));
 		if (n->flags & DN_USERLAND)
@@ -142,14 +143,14 @@ int cg_member(struct dt_cg *cg, struct dt_node *n)
 	if (n->op == T_PTR)
 		st = dt_type_base(st->base);
 	uint32_t off_bits;
-	const struct dt_member *m = dt_type_member(&cg->dtp->types, st, n->member, &off_bits);
+	const struct dt_member *m = dt_type_member(&cg->cc->core->types, st, n->member, &off_bits);
 	if (m != NULL && m->bitsize != 0) {
 		/* The address is the byte holding the first bit: read the bytes it spans. */
 		uint32_t nbytes = bitfield_bytes(m, off_bits);
 		if (nbytes > 8)
 			dt_cerror(cg->pcb, NULL, n->line,
 				  "bit-field %s spans more than 8 bytes", n->member);
-		struct dt_type *ut = dt_type_int(&cg->dtp->types, 8, false);
+		struct dt_type *ut = dt_type_int(&cg->cc->core->types, 8, false);
 		if (n->flags & DN_AMEM)
 			cg_load_alloca(cg, addr, ut);
 		else
@@ -249,9 +250,9 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		 * (a size of 0, a bad address) is a fault at the address.
 		 */
 		cg_bvar_need_current(cg, "copyinstr( )");
-		uint32_t strsize = (uint32_t)cg->dtp->opts.strsize;
+		uint32_t strsize = (uint32_t)cg->cc->core->opts.strsize;
 		int addr = arg_value(cg, n, 0);
-		int buf = cg_scratch_alloc(cg, dt_str_bytes(cg->dtp));
+		int buf = cg_scratch_alloc(cg, dt_str_bytes(cg->cc));
 		int keep = cg_reg_alloc(cg);
 		int save = cg_reg_alloc(cg);
 		int bad = cg_label_new(cg), ok = cg_label_new(cg);
@@ -285,7 +286,7 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		return cg_spec_speculation(cg, n);
 	case SUB_PROGENYOF: {
 		/* Walk real_parent up from the current task, bounded. */
-		struct dt_typetab *tt = &cg->dtp->types;
+		struct dt_typetab *tt = &cg->cc->core->types;
 		struct dt_type *task = dt_type_lookup(tt, "struct task_struct");
 		uint32_t parent_off, tgid_off;
 		if (task == NULL || !dt_type_member(tt, task, "real_parent", &parent_off) ||

@@ -6,13 +6,14 @@
  * read with probe_read_user; a bad address is DTrace's invalid address
  * fault.
  */
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
 
 void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call)
 {
@@ -25,26 +26,7 @@ void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call)
 
 	if (pt != NULL && pt->kind == TK_PTR && pt->userland)
 		user = true;
-	if (user)
-		cg_bvar_need_current(cg, "user memory");
-	int src = cg_expr(cg, addr);
-	int save = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(save, src));
-	int a[3];
-	a[0] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(a[0], REG_REC));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[0], (int32_t)off));
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
-	a[2] = src;
-	int rc = cg_call_helper(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-				a, 3);
-	int ok = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, ok);
-	cg_fault(cg, DT_FLT_BADADDR, save);
-	cg_label_place(cg, ok);
-	cg_reg_free(cg, rc);
-	cg_reg_free(cg, save);
+	cg_rec_copy_mem(cg, addr, off, size, user);
 
 	struct dt_ritem *it = &cg->rdesc->items.v[idx];
 	it->off = off;

@@ -6,20 +6,21 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/vars.h"
-#include "lib/dt_impl.h"
 
 /* Bytes a variable of type t occupies. */
-uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t)
+uint32_t dt_var_size(struct dt_compiler *cc, struct dt_type *t)
 {
 	if (dt_type_is_string(t))
-		return dt_str_bytes(dtp);
+		return dt_str_bytes(cc);
 	if (cg_is_byref(t))
 		return DT_ALIGN(dt_type_size(t), 8);
 	return 8;
@@ -27,57 +28,57 @@ uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t)
 
 static void global_storage(struct dt_cg *cg, struct dt_ident *id)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
+	struct dt_compiler *cc = cg->cc;
 
 	if (id->size != 0)
 		return;
-	if (dtp->bss_size < BSS_FIXED)
-		dtp->bss_size = BSS_FIXED;
-	id->size = dt_var_size(dtp, id->type);
-	id->offset = DT_ALIGN(dtp->bss_size, 8);
-	dtp->bss_size = id->offset + id->size;
+	if (cc->bss_size < BSS_FIXED)
+		cc->bss_size = BSS_FIXED;
+	id->size = dt_var_size(cc, id->type);
+	id->offset = DT_ALIGN(cc->bss_size, 8);
+	cc->bss_size = id->offset + id->size;
 }
 
 static void local_storage(struct dt_cg *cg, struct dt_ident *id)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
+	struct dt_compiler *cc = cg->cc;
 
 	if (id->size != 0)
 		return;
-	id->size = dt_var_size(dtp, id->type);
-	id->offset = DT_ALIGN(dtp->locals_size, 8);
-	dtp->locals_size = id->offset + id->size;
+	id->size = dt_var_size(cc, id->type);
+	id->offset = DT_ALIGN(cc->locals_size, 8);
+	cc->locals_size = id->offset + id->size;
 }
 
-const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id)
+const char *dt_var_map_name(struct dt_compiler *cc, struct dt_ident *id)
 {
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "%s_%u", id->kind == IDK_TLS ? "dt_tls" : "dt_arr", id->id);
-	return dt_arena_strdup(&dtp->arena, buf);
+	return dt_arena_strdup(&cc->core->arena, buf);
 }
 
 /* Key layout of an associative array: each component 8-aligned. */
-uint32_t dt_var_key_size(struct dtrace_hdl *dtp, struct dt_ident *id)
+uint32_t dt_var_key_size(struct dt_compiler *cc, struct dt_ident *id)
 {
 	/* Thread-locals: the thread (tid, start time), then (self->a[k]) the tuple. */
 	uint32_t off = id->kind == IDK_TLS ? 16 : 0;
 	for (int i = 0; i < id->nkeys; i++)
-		off = DT_ALIGN(off, 8) + dt_var_size(dtp, id->keys[i]);
+		off = DT_ALIGN(off, 8) + dt_var_size(cc, id->keys[i]);
 	return off ? DT_ALIGN(off, 8) : 8;
 }
 
 /* Register the dynamic variable's map with the object. */
 static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
+	struct dt_compiler *cc = cg->cc;
 
 	if (id->size == 0) {
-		id->size = dt_var_size(dtp, id->type);
-		if (dt_vars_register(dtp, id) < 0)
+		id->size = dt_var_size(cc, id->type);
+		if (dt_vars_register(cc, id) < 0)
 			dt_cnomem(cg->pcb);
 	}
-	return dt_var_map_name(dtp, id);
+	return dt_var_map_name(cc, id);
 }
 
 /*
@@ -103,14 +104,14 @@ static int tls_key(struct dt_cg *cg)
 void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys)
 {
 	/* DTrace passes a tuple in its tuple registers: tregs (default 8) of them. */
-	if (dt_node_list_len(keys) > cg->dtp->opts.tregs)
+	if (dt_node_list_len(keys) > cg->cc->core->opts.tregs)
 		dt_cerror(cg->pcb, NULL, 0, "Insufficient tuple registers to generate code");
 }
 
 static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys)
 {
-	struct dtrace_hdl *dtp = cg->dtp;
-	uint32_t ksize = dt_var_key_size(dtp, id);
+	struct dt_compiler *cc = cg->cc;
+	uint32_t ksize = dt_var_key_size(cc, id);
 
 	cg_check_tuple(cg, keys);
 	int base = cg_scratch_alloc(cg, ksize);
@@ -126,7 +127,7 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 	}
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
 		struct dt_type *kt = id->keys[i];
-		uint32_t ks = dt_var_size(dtp, kt);
+		uint32_t ks = dt_var_size(cc, kt);
 		off = DT_ALIGN(off, 8);
 		if (dt_type_is_string(kt)) {
 			int s = cg_expr_string(cg, k);
@@ -201,7 +202,7 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		local_storage(cg, id);
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(r, REG_SCRATCH));
-		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, (int32_t)(cg_locals_base(cg->cc) + id->offset)));
 		r = load_from(cg, r, id->type, 0);
 		if (dt_type_is_string(id->type))
 			cg_str_null_mark_load(cg, r);
@@ -358,7 +359,7 @@ static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
 		uint32_t off_bits;
 		if (lhs->op == T_PTR)
 			st = dt_type_base(st->base);
-		const struct dt_member *m = dt_type_member(&cg->dtp->types, st, lhs->member,
+		const struct dt_member *m = dt_type_member(&cg->cc->core->types, st, lhs->member,
 							   &off_bits);
 		if (m != NULL && m->bitsize != 0)
 			dt_cerror(cg->pcb, NULL, lhs->line,
@@ -456,7 +457,7 @@ static void store_in_var(struct dt_cg *cg, struct dt_node *lhs, int val)
 			  "only scalars can be assigned to a member or element");
 	if (lhs->kind == N_MEMBER) {
 		uint32_t off_bits;
-		const struct dt_member *m = dt_type_member(&cg->dtp->types,
+		const struct dt_member *m = dt_type_member(&cg->cc->core->types,
 							   dt_type_base(lhs->l->type), lhs->member,
 							   &off_bits);
 		if (m != NULL && m->bitsize != 0) {
@@ -602,7 +603,7 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 		local_storage(cg, id);
 		int p = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_REG(p, REG_SCRATCH));
-		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_locals_base(cg->dtp) + id->offset)));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, p, (int32_t)(cg_locals_base(cg->cc) + id->offset)));
 		store_to(cg, p, 0, val, id->type, id->size);
 		cg_reg_free(cg, p);
 		return;

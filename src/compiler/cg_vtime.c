@@ -22,10 +22,12 @@
  */
 #include "compiler/cg_vtime.h"
 
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
 
 /* A thread's entry in MAP_VTIME (key: its tid). */
 #define VT_ACC	0	/* time on CPU up to VT_ON */
@@ -40,7 +42,7 @@ static void sum_exec_runtime(struct dt_cg *cg, int reg)
 	uint32_t sum = cg_kmember(cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");
 
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, reg, (int32_t)(se + sum)));
-	cg_load_scalar(cg, reg, dt_type_int(&cg->dtp->types, 8, false), false);
+	cg_load_scalar(cg, reg, dt_type_int(&cg->cc->core->types, 8, false), false);
 }
 
 /* now - on + acc of the entry at v (a map value), into r. */
@@ -171,7 +173,7 @@ static int current_vtime(struct dt_cg *cg)
 
 int cg_vtime(struct dt_cg *cg)
 {
-	cg->dtp->uses_vtime = true;
+	cg->cc->descs->uses_vtime = true;
 	if (!cg_bvar_other_thread(cg))
 		return current_vtime(cg);
 	/* sched:::on-cpu firing in another thread (sched_switch): the described one's kernel total. */
@@ -195,15 +197,15 @@ int cg_vtime(struct dt_cg *cg)
  */
 void dt_cg_vtime_program(struct dt_pcb *pcb)
 {
-	dtrace_hdl_t *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
 
-	if (!dtp->uses_vtime)
+	if (!cc->descs->uses_vtime)
 		return;
-	struct bo_func *fn = dt_cg_new_func(dtp, "dt_vtime_switch", "raw_tp/sched_switch", 1);
+	struct bo_func *fn = dt_cg_new_func(cc, "dt_vtime_switch", "raw_tp/sched_switch", 1);
 	if (fn == NULL)
 		dt_cnomem(pcb);
-	cg_init(&cg, pcb, dtp->obj, fn);
+	cg_init(&cg, pcb, cc->obj, fn);
 	uint32_t pid_off = cg_kmember(&cg, "struct task_struct", "pid", "vtimestamp");
 	uint32_t se_off = cg_kmember(&cg, "struct task_struct", "se", "vtimestamp");
 	uint32_t sum_off = cg_kmember(&cg, "struct sched_entity", "sum_exec_runtime", "vtimestamp");

@@ -8,12 +8,13 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
 /*
  * Bind an inline array's parameters to the keys of a reference to it
@@ -185,11 +186,11 @@ int cg_xlate_value(struct dt_cg *cg, struct dt_node *n)
 
 	if (base + size > INT16_MAX)
 		dt_cerror(cg->pcb, "D_UNKNOWN", n->line, "translated %s does not fit in scratch memory",
-			  dt_type_str(&cg->dtp->types, xl->dst));
+			  dt_type_str(&cg->cc->core->types, xl->dst));
 	for (uint32_t i = 0; i < size; i += 8)
 		cg_emit(cg, I_ST(BPF_DW, REG_SCRATCH, (int16_t)(base + i), 0));
 	int slot = input_slot(cg, n);
-	if (dt_type_load_members(&cg->dtp->types, st) < 0)
+	if (dt_type_load_members(&cg->cc->core->types, st) < 0)
 		dt_cnomem(cg->pcb);
 	for (uint32_t i = 0; i < st->nmembers; i++) {
 		const struct dt_member *om = &st->members[i];

@@ -9,9 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/object.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/object.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "compiler/cg.h"
+#include "compiler/compiler.h"
 #include "compiler/cpp.h"
+#include "compiler/ctf_write.h"
 #include "compiler/ident.h"
 #include "compiler/macros.h"
 #include "compiler/nest.h"
@@ -21,117 +30,28 @@
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "consumer/aggdesc.h"
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
-#include "lib/ctf_write.h"
 #include "compiler/ulib.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
-
-void dt_cerror(struct dt_pcb *pcb, const char *tag, int line, const char *fmt, ...)
-{
-	struct dtrace_hdl *dtp = pcb->hdl;
-	char msg[sizeof(dtp->errmsg)];
-	va_list ap;
-	int n = 0;
-
-	msg[0] = '\0';
-	if (tag != NULL && dtp->opts.errtags)
-		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "[%s] ", tag);
-	/* Scripts report lines; -n and friends name the part of the clause. */
-	/* A header cpp included names itself; otherwise a library names its file. */
-	const char *ftag = pcb->linetag != NULL ? pcb->linetag : pcb->filetag;
-	if (line > 0 && ftag != NULL)
-		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "\"%s\", line %d: ", ftag, line);
-	else if (line > 0 && pcb->show_lines)
-		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "line %d: ", line);
-	else if (pcb->region != NULL && !pcb->show_lines)
-		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "in %s: ", pcb->region);
-	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
-	va_end(ap);
-	char *nl = strrchr(msg, '\n');
-	if (nl != NULL && nl[1] == '\0')
-		*nl = '\0';
-	memcpy(dtp->errmsg, msg, sizeof(msg));
-	snprintf(dtp->errtag, sizeof(dtp->errtag), "%s", tag ? tag : "");
-	dtp->err = -EINVAL;
-	/* Code generation in progress: its frame is still live here, not after the jump. */
-	if (pcb->cg != NULL)
-		cg_fini(pcb->cg);
-	longjmp(pcb->jb, 1);
-}
-
-void dt_cnomem(struct dt_pcb *pcb)
-{
-	/* As DTrace: EDT_NOMEM's message, and no error tag. */
-	dt_cerror(pcb, NULL, 0, "Memory allocation failure");
-}
-
-void *dt_palloc(struct dt_pcb *pcb, size_t size)
-{
-	void *p = dt_arena_zalloc(pcb->arena, size ? size : 1);
-
-	if (p == NULL)
-		dt_cnomem(pcb);
-	return p;
-}
-
-char *dt_pstrndup(struct dt_pcb *pcb, const char *s, size_t n)
-{
-	char *p = dt_arena_strndup(pcb->arena, s, n);
-
-	if (p == NULL)
-		dt_cnomem(pcb);
-	return p;
-}
-
-char *dt_pstrdup(struct dt_pcb *pcb, const char *s)
-{
-	return dt_pstrndup(pcb, s, strlen(s));
-}
-
-const char *const *dt_pcb_lines(struct dt_pcb *pcb, size_t *nlines)
-{
-	size_t n = 1;
-
-	for (size_t i = 0; i < pcb->srclen; i++)
-		if (pcb->src[i] == '\n')
-			n++;
-	const char **lines = dt_palloc(pcb, sizeof(char *) * n);
-	const char *s = pcb->src;
-	for (size_t i = 0; i < n; i++) {
-		const char *e = memchr(s, '\n', (size_t)(pcb->src + pcb->srclen - s));
-		if (e == NULL)
-			e = pcb->src + pcb->srclen;
-		lines[i] = dt_pstrndup(pcb, s, (size_t)(e - s));
-		s = e + 1;
-	}
-	*nlines = n;
-	return lines;
-}
 
 /* The object every program's functions go into (created on first use). */
 static struct bo_object *object(struct dt_pcb *pcb)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 
-	if (dtp->obj == NULL) {
-		dtp->obj = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->obj));
-		if (dtp->obj == NULL)
+	if (cc->obj == NULL) {
+		cc->obj = dt_arena_zalloc(&cc->core->arena, sizeof(*cc->obj));
+		if (cc->obj == NULL)
 			dt_cnomem(pcb);
-		dtp->obj->license = "GPL";
+		cc->obj->license = "GPL";
 		/* Record description 0 is the error record. */
-		if (dtp->rdescs.n == 0) {
-			struct dt_rdesc *rd = dt_arena_zalloc(&dtp->arena, sizeof(*rd));
-			if (rd == NULL || dt_vec_push(&dtp->rdescs, rd) < 0)
+		if (cc->descs->rdescs.n == 0) {
+			struct dt_rdesc *rd = dt_arena_zalloc(&cc->core->arena, sizeof(*rd));
+			if (rd == NULL || dt_vec_push(&cc->descs->rdescs, rd) < 0)
 				dt_cnomem(pcb);
 			rd->size = DT_REC_DATA_OFF + sizeof(struct dt_rec_error);
+			rd->internal = true;
 		}
 	}
-	return dtp->obj;
+	return cc->obj;
 }
 
 struct match_ctx {
@@ -142,7 +62,7 @@ struct match_ctx {
 	const char *why;
 };
 
-static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
+static int add_probe(struct dt_registry *reg, struct dt_probe *prp, void *arg)
 {
 	struct match_ctx *mc = arg;
 	struct dt_stmt *st = mc->st;
@@ -157,7 +77,7 @@ static int add_probe(dtrace_hdl_t *dtp, struct dt_probe *prp, void *arg)
 	if (mc->seen.v[w] & bit)
 		return 0;
 	mc->seen.v[w] |= bit;
-	const char *why = prp->prov->probe_unavailable ? prp->prov->probe_unavailable(dtp, prp)
+	const char *why = prp->prov->probe_unavailable ? prp->prov->probe_unavailable(reg, prp)
 						       : NULL;
 	if (why != NULL) {
 		if (mc->unavail == NULL) {
@@ -180,16 +100,16 @@ static void pdesc_name(const struct dt_pdesc *pd, char *buf, size_t len)
 
 static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct dt_node *c)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_stmt *st = dt_palloc(pcb, sizeof(*st));
 
 	memset(st, 0, sizeof(*st));
 	st->clause = c;
 	st->prog = pgp;
 	/* DTrace numbers a clause per probe description it lists. */
-	st->id = dtp->nextstmt;
+	st->id = cc->nextstmt;
 	st->npdescs = c->clause.npdescs;
-	dtp->nextstmt += (uint32_t)c->clause.npdescs;
+	cc->nextstmt += (uint32_t)c->clause.npdescs;
 	/* In the program first: a compile error frees what matching collected. */
 	if (dt_vec_push(&pgp->stmts, st) < 0)
 		dt_cnomem(pcb);
@@ -204,14 +124,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 		mc.pdesc = i;
 		mc.seen.n = 0;
 		mc.unavail = NULL;
-		dtp->errtag[0] = '\0';
-		dt_dprintf(dtp, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
-		int n = dt_probe_match(dtp, pd, add_probe, &mc);
-		if (n < 0 && dtp->errtag[0] != '\0') {
+		cc->core->errtag[0] = '\0';
+		dt_dprintf(cc->core, "set context to %s:%s:%s:%s\n", pd->prov, pd->mod, pd->func, pd->name);
+		int n = dt_probe_match(cc->reg, pd, add_probe, &mc);
+		if (n < 0 && cc->core->errtag[0] != '\0') {
 			/* A provider's own error (pid, usdt): its tag and message. */
-			char tag[sizeof(dtp->errtag)], msg[sizeof(dtp->errmsg)];
-			memcpy(tag, dtp->errtag, sizeof(tag));
-			memcpy(msg, dtp->errmsg, sizeof(msg));
+			char tag[sizeof(cc->core->errtag)], msg[sizeof(cc->core->errmsg)];
+			memcpy(tag, cc->core->errtag, sizeof(tag));
+			memcpy(msg, cc->core->errmsg, sizeof(msg));
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, tag, pd->line, "%s", msg);
 		}
@@ -221,14 +141,14 @@ static void compile_clause(struct dt_pcb *pcb, struct dtrace_prog *pgp, struct d
 			dt_cerror(pcb, NULL, pd->line, "failed to match probes: %s", strerror(-n));
 		}
 		/* Only probes that cannot be enabled here: as no match, with the reason. */
-		if (n > 0 && st->probes.n == before && mc.unavail != NULL && !dtp->opts.zdefs &&
+		if (n > 0 && st->probes.n == before && mc.unavail != NULL && !cc->core->opts.zdefs &&
 		    !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];
 			dt_probe_fullname(mc.unavail, name, sizeof(name));
 			dt_vec_free(&mc.seen);
 			dt_cerror(pcb, NULL, pd->line, "probe %s cannot be enabled: %s", name, mc.why);
 		}
-		if (n == 0 && !dtp->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
+		if (n == 0 && !cc->core->opts.zdefs && !(pcb->cflags & DTRACE_C_ZDEFS)) {
 			char name[512];
 			pdesc_name(pd, name, sizeof(name));
 			dt_vec_free(&mc.seen);
@@ -288,7 +208,7 @@ static void scan_aggs(struct dt_pcb *pcb, struct dt_node *list, struct agg_scan 
 		struct agg_sizes *v = sc->v;
 		int k = 0;
 		for (struct dt_node *key = agg->agg.keys; key && k < ad->nkeys; key = key->next, k++) {
-			uint32_t sz = dt_expr_strsize(pcb->hdl, key);
+			uint32_t sz = dt_expr_strsize(pcb->cc, key);
 			if (sz > v[i].sizes[k])
 				v[i].sizes[k] = sz;
 		}
@@ -305,7 +225,7 @@ static void layout_aggs(struct dt_pcb *pcb, struct dtrace_prog *pgp)
 		dt_agg_layout(pcb, sc.v[i].first, sc.v[i].sizes);
 }
 
-static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, size_t *lenp)
+static char *read_source(struct dt_compiler *cc, const char *text, unsigned flags, size_t *lenp)
 {
 	if (!(flags & DTRACE_C_FILE)) {
 		*lenp = strlen(text);
@@ -314,7 +234,7 @@ static char *read_source(dtrace_hdl_t *dtp, const char *text, unsigned flags, si
 	size_t len;
 	char *s = dt_read_file(text, &len);
 	if (s == NULL)
-		dt_set_error(dtp, -errno, "failed to open %s: %s", text, strerror(errno));
+		dt_set_error(cc->core, -errno, "failed to open %s: %s", text, strerror(errno));
 	*lenp = len;
 	return s;
 }
@@ -334,14 +254,14 @@ static int count_probes(const struct dtrace_prog *pgp)
  * here; the archive is looked at once, so that -x debug says what DTrace
  * says of one it cannot open.
  */
-static void check_ctfpath(dtrace_hdl_t *dtp)
+static void check_ctfpath(struct dt_compiler *cc)
 {
-	const char *path = dtp->opts.ctfpath;
+	const char *path = cc->core->opts.ctfpath;
 	uint64_t magic = 0;
 
-	if (path == NULL || dtp->ctfpath_checked)
+	if (path == NULL || cc->ctfpath_checked)
 		return;
-	dtp->ctfpath_checked = true;
+	cc->ctfpath_checked = true;
 	FILE *fp = fopen(path, "r");
 	const char *why = NULL;
 	if (fp == NULL)
@@ -351,65 +271,40 @@ static void check_ctfpath(dtrace_hdl_t *dtp)
 	if (fp != NULL)
 		fclose(fp);
 	if (why != NULL)
-		dt_dprintf(dtp, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
+		dt_dprintf(cc->core, "Cannot open CTF archive %s: %s; looking for in-module CTF instead.\n",
 			   path, why);
 	else
-		dt_dprintf(dtp, "CTF archive %s not read: kernel types come from BTF\n", path);
+		dt_dprintf(cc->core, "CTF archive %s not read: kernel types come from BTF\n", path);
 }
 
 /* -x ctypes / -x dtypes: after every compile, successful or not, as DTrace. */
-static void write_type_files(dtrace_hdl_t *dtp)
+static void write_type_files(struct dt_compiler *cc)
 {
-	if (dtp->opts.cdefs_fd >= 0)
-		dt_ctf_write(dtp, dtp->opts.cdefs_fd, false);
-	if (dtp->opts.ddefs_fd >= 0)
-		dt_ctf_write(dtp, dtp->opts.ddefs_fd, true);
+	if (cc->core->opts.cdefs_fd >= 0)
+		dt_ctf_write(cc, cc->core->opts.cdefs_fd, false);
+	if (cc->core->opts.ddefs_fd >= 0)
+		dt_ctf_write(cc, cc->core->opts.ddefs_fd, true);
 }
 
-int dt_pcb_init(struct dt_pcb *pcb, dtrace_hdl_t *dtp, const char *src, size_t len,
-		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
-		char *const argv[])
-{
-	memset(pcb, 0, sizeof(*pcb));
-	pcb->hdl = dtp;
-	pcb->arena = &dtp->arena;
-	pcb->filename = (flags & DTRACE_C_FILE) ? name : NULL;
-	pcb->show_lines = (flags & (DTRACE_C_FILE | DTRACE_C_CPP)) != 0;
-	pcb->cflags = flags;
-	pcb->pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
-	pcb->argc = argc;
-	pcb->argv = argv;
-	dt_nest_init(pcb);
-	pcb->src = dt_arena_strndup(&dtp->arena, src, len);
-	pcb->srclen = len;
-	pcb->argref = calloc((size_t)argc + 1, sizeof(bool));
-	if (pcb->src == NULL || pcb->argref == NULL) {
-		free(pcb->argref);
-		pcb->argref = NULL;
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
-}
-
-dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *name,
+dtrace_prog_t *dt_compile(struct dt_compiler *cc, const char *text, const char *name,
 			      enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[])
 {
 	struct dt_pcb pcb;
 	size_t len;
-	char *src = read_source(dtp, text, flags, &len);
+	char *src = read_source(cc, text, flags, &len);
 	struct dtrace_prog *pgp = NULL;
 
 	if (src == NULL)
 		return NULL;
-	check_ctfpath(dtp);
-	if (dt_ulib_load(dtp) < 0) {
+	check_ctfpath(cc);
+	if (dt_ulib_load(cc) < 0) {
 		free(src);
 		return NULL;
 	}
 	if (flags & DTRACE_C_CPP) {
 		char *out = NULL;
 		size_t outlen = 0;
-		if (dt_cpp_run(dtp, src, len, (flags & DTRACE_C_FILE) ? text : NULL, &out,
+		if (dt_cpp_run(cc, src, len, (flags & DTRACE_C_FILE) ? text : NULL, &out,
 			       &outlen) < 0) {
 			free(src);
 			return NULL;
@@ -418,7 +313,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		src = out;
 		len = outlen;
 	}
-	int rc = dt_pcb_init(&pcb, dtp, src, len, name, flags, kind, argc, argv);
+	int rc = dt_pcb_init(&pcb, cc, src, len, name, flags, kind, argc, argv);
 	free(src);
 	if (rc < 0)
 		return NULL;
@@ -426,7 +321,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	pgp = calloc(1, sizeof(*pgp));
 	if (pgp == NULL) {
 		free(refs);
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(cc->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (setjmp(pcb.jb) != 0) {
@@ -437,8 +332,8 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		}
 		free(pgp->stmts.v);
 		free(pgp);
-		dt_compile_hint(dtp);
-		write_type_files(dtp);
+		dt_compile_hint(cc->reg);
+		write_type_files(cc);
 		return NULL;
 	}
 	dt_parse_program(&pcb);
@@ -448,7 +343,7 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 	dt_sema_program(&pcb);
 	struct bo_object *obj = object(&pcb);
 	if (obj->source_name == NULL) {
-		obj->source_name = name ? dt_arena_strdup(&dtp->arena, name) : "<string>";
+		obj->source_name = name ? dt_arena_strdup(&cc->core->arena, name) : "<string>";
 		obj->source_lines = dt_pcb_lines(&pcb, &obj->nsource_lines);
 	}
 	for (struct dt_node *n = pcb.root; n != NULL; n = n->next) {
@@ -473,53 +368,35 @@ dtrace_prog_t *dtrace_compile(dtrace_hdl_t *dtp, const char *text, const char *n
 		dt_cg_clause(&pcb, obj, pgp->stmts.v[i]);
 	free(refs);
 	pgp->nprobes = count_probes(pgp);
-	write_type_files(dtp);
+	write_type_files(cc);
 	/* The handle owns every program it compiled. */
-	if (dt_vec_push(&dtp->progs, pgp) < 0) {
+	if (dt_vec_push(&cc->progs, pgp) < 0) {
 		free(pgp->stmts.v);
 		free(pgp);
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(cc->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return pgp;
 }
 
-int dtrace_prog_nprobes(const dtrace_prog_t *pgp)
-{
-	return pgp->nprobes;
-}
-
-int dtrace_prog_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
+int dt_prog_exec(struct dt_compiler *cc, dtrace_prog_t *pgp)
 {
 	if (pgp->execed)
 		return 0;
-	if (dtp->active)
-		return dt_set_error(dtp, -EBUSY, "tracing is already active");
+	if (cc->core->active)
+		return dt_set_error(cc->core, -EBUSY, "tracing is already active");
 	for (size_t i = 0; i < pgp->stmts.n; i++) {
 		struct dt_stmt *st = pgp->stmts.v[i];
-		if (dt_vec_push(&dtp->stmts, st) < 0 ||
-		    dt_vec_push(&dtp->obj->funcs, st->func) < 0)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+		struct dt_cdesc *cd = dt_arena_zalloc(&cc->core->arena, sizeof(*cd));
+		if (cd == NULL || dt_vec_push(&cc->stmts, st) < 0 ||
+		    dt_vec_push(&cc->descs->cdescs, cd) < 0 ||
+		    dt_vec_push(&cc->obj->funcs, st->func) < 0)
+			return dt_set_error(cc->core, -ENOMEM, "out of memory");
+		cd->clause = st->id;
+		cd->nprobes = st->probes.n;
+		cd->probes = st->probes.v;
+		cd->pdesc = st->probe_pdesc.v;
 	}
 	pgp->execed = true;
 	return 0;
-}
-
-int dtrace_prog_probe_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_probe_f *func,
-			   void *arg)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < pgp->stmts.n; i++) {
-		struct dt_stmt *st = pgp->stmts.v[i];
-		for (size_t j = 0; j < st->probes.n; j++) {
-			struct dt_probe *prp = st->probes.v[j];
-			dtrace_probeinfo_t pi = { prp->id, prp->desc[0], prp->desc[1], prp->desc[2],
-						  prp->desc[3] };
-			n++;
-			if (func != NULL && func(dtp, &pi, arg) != 0)
-				return n;
-		}
-	}
-	return n;
 }

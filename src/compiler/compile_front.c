@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "compiler/compiler.h"
 #include "compiler/macros.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
@@ -14,17 +16,16 @@
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/ulib.h"
-#include "lib/dt_impl.h"
 
-struct dt_node *dt_compile_front(struct dtrace_hdl *dtp, const char *src, const char *name,
+struct dt_node *dt_compile_front(struct dt_compiler *cc, const char *src, const char *name,
 				 unsigned flags, enum dt_front_stage stage, int argc,
 				 char *const argv[])
 {
 	struct dt_pcb pcb;
 
-	if (dt_ulib_load(dtp) < 0)
+	if (dt_ulib_load(cc) < 0)
 		return NULL;
-	if (dt_pcb_init(&pcb, dtp, src, strlen(src), name, flags & ~DTRACE_C_CPP, DTRACE_PSPEC_NAME,
+	if (dt_pcb_init(&pcb, cc, src, strlen(src), name, flags & ~DTRACE_C_CPP, DTRACE_PSPEC_NAME,
 			argc, argv) < 0)
 		return NULL;
 	if (setjmp(pcb.jb) != 0) {

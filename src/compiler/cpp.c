@@ -10,7 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "compiler/compiler.h"
 
 /*
  * What DTrace passes cpp before the user's -D/-U/-I/-H arguments: it keeps
@@ -21,29 +22,29 @@ static const char *const predefs[] = {
 	"-D__Linux",
 };
 
-int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *filename,
+int dt_cpp_run(struct dt_compiler *cc, const char *src, size_t len, const char *filename,
 	       char **outp, size_t *outlenp)
 {
-	const char *cpp = dtp->opts.cpppath ? dtp->opts.cpppath : "cpp";
+	const char *cpp = cc->core->opts.cpppath ? cc->core->opts.cpppath : "cpp";
 	int in[2], out[2];
-	size_t nargv = ARRAY_SIZE(predefs) + (size_t)dtp->opts.ncppargs + 8;
+	size_t nargv = ARRAY_SIZE(predefs) + (size_t)cc->core->opts.ncppargs + 8;
 	const char **argv = calloc(nargv, sizeof(*argv));
 	char verdef[40];
 	size_t n = 0;
 
 	if (argv == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	/* As DTrace: argv[0] is the program's base name. */
 	const char *base = strrchr(cpp, '/');
 	argv[n++] = base != NULL ? base + 1 : cpp;
 	for (size_t i = 0; i < ARRAY_SIZE(predefs); i++)
 		argv[n++] = predefs[i];
-	for (int i = 0; i < dtp->opts.ncppargs; i++)
-		argv[n++] = dtp->opts.cppargs[i];
-	snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)dtp->opts.vmax);
+	for (int i = 0; i < cc->core->opts.ncppargs; i++)
+		argv[n++] = cc->core->opts.cppargs[i];
+	snprintf(verdef, sizeof(verdef), "-D__SUNW_D_VERSION=0x%08x", (unsigned)cc->core->opts.vmax);
 	argv[n++] = verdef;
 	/* -Xa/-Xc/-Xt (the default) are ISO C; -Xs is K&R C, without __STDC__. */
-	argv[n++] = dtp->opts.stdc == DT_STDC_XS ? "-traditional-cpp" : "-std=c99";
+	argv[n++] = cc->core->opts.stdc == DT_STDC_XS ? "-traditional-cpp" : "-std=c99";
 	/* Line-only positions in cpp's messages, as DTrace's report them. */
 	argv[n++] = "-fno-show-column";
 	/* As DTrace: the program is /dev/stdin to cpp, and its messages say so. */
@@ -56,18 +57,18 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 		src += skip;
 		len -= skip;
 	}
-	dt_dprintf(dtp, "running %s with %zu arguments\n", cpp, n - 1);
+	dt_dprintf(cc->core, "running %s with %zu arguments\n", cpp, n - 1);
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
 		free(argv);
-		return dt_set_error(dtp, -errno, "failed to run cpp: %s", strerror(errno));
+		return dt_set_error(cc->core, -errno, "failed to run cpp: %s", strerror(errno));
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		int err = errno;
 		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
 		free(argv);
-		return dt_set_error(dtp, -err, "failed to run cpp: %s", strerror(err));
+		return dt_set_error(cc->core, -err, "failed to run cpp: %s", strerror(err));
 	}
 	if (pid == 0) {
 		dup2(in[0], 0);
@@ -122,14 +123,14 @@ int dt_cpp_run(struct dtrace_hdl *dtp, const char *src, size_t len, const char *
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	dt_dprintf(dtp, "%s returned exit status %i\n", cpp, status);
+	dt_dprintf(cc->core, "%s returned exit status %i\n", cpp, status);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		dt_sb_free(&res);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			return dt_set_error(dtp, -EINVAL, "Preprocessor not found");
+			return dt_set_error(cc->core, -EINVAL, "Preprocessor not found");
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 126)
-			return dt_set_error(dtp, -EINVAL, "Failed to exec preprocessor");
-		return dt_set_error(dtp, -EINVAL, "Preprocessor failed to process input program");
+			return dt_set_error(cc->core, -EINVAL, "Failed to exec preprocessor");
+		return dt_set_error(cc->core, -EINVAL, "Preprocessor failed to process input program");
 	}
 	*outlenp = res.len;
 	*outp = dt_sb_take(&res);

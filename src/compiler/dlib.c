@@ -22,21 +22,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "compiler/compiler.h"
 #include "compiler/nest.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
-#include "lib/dt_impl.h"
 
 extern const char dt_dlib_text[];
 extern const char dt_kdlib_text[];
 extern const char dt_kdlib_names[];
 
-static void pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *text)
+static void pcb_init(struct dt_pcb *pcb, struct dt_compiler *cc, const char *text)
 {
 	memset(pcb, 0, sizeof(*pcb));
-	pcb->hdl = dtp;
-	pcb->arena = &dtp->arena;
+	pcb->cc = cc;
+	pcb->arena = &cc->core->arena;
 	pcb->filename = "<D library>";
 	pcb->show_lines = true;
 	pcb->src = text;
@@ -67,23 +68,23 @@ static void compile_kernel(struct dt_pcb *pcb)
 	for (struct dt_node *n = pcb->root, *next; n != NULL; n = next) {
 		next = n->next;
 		if (!sema_one(pcb, n))
-			dt_dprintf(pcb->hdl, "D library declaration left out: %s\n", pcb->hdl->errmsg);
+			dt_dprintf(pcb->cc->core, "D library declaration left out: %s\n", pcb->cc->core->errmsg);
 	}
 }
 
 /* Compile one part; the library's errors must not replace the user's program's. */
-static int load(struct dtrace_hdl *dtp, int *state, const char *text, bool kernel)
+static int load(struct dt_compiler *cc, int *state, const char *text, bool kernel)
 {
 	struct dt_pcb pcb;
-	char errmsg[sizeof(dtp->errmsg)], errtag[sizeof(dtp->errtag)];
-	int err = dtp->err;
+	char errmsg[sizeof(cc->core->errmsg)], errtag[sizeof(cc->core->errtag)];
+	int err = cc->core->err;
 
 	if (*state != DLIB_UNLOADED)
 		return *state == DLIB_LOADED ? 0 : -EINVAL;
 	*state = DLIB_FAILED;
-	memcpy(errmsg, dtp->errmsg, sizeof(errmsg));
-	memcpy(errtag, dtp->errtag, sizeof(errtag));
-	pcb_init(&pcb, dtp, text);
+	memcpy(errmsg, cc->core->errmsg, sizeof(errmsg));
+	memcpy(errtag, cc->core->errtag, sizeof(errtag));
+	pcb_init(&pcb, cc, text);
 	if (setjmp(pcb.jb) == 0) {
 		if (kernel) {
 			compile_kernel(&pcb);
@@ -93,24 +94,24 @@ static int load(struct dtrace_hdl *dtp, int *state, const char *text, bool kerne
 		}
 		*state = DLIB_LOADED;
 	}
-	dtp->err = err;
-	memcpy(dtp->errmsg, errmsg, sizeof(errmsg));
-	memcpy(dtp->errtag, errtag, sizeof(errtag));
+	cc->core->err = err;
+	memcpy(cc->core->errmsg, errmsg, sizeof(errmsg));
+	memcpy(cc->core->errtag, errtag, sizeof(errtag));
 	return *state == DLIB_LOADED ? 0 : -EINVAL;
 }
 
-int dt_dlib_load(struct dtrace_hdl *dtp)
+int dt_dlib_load(struct dt_compiler *cc)
 {
-	return load(dtp, &dtp->dlib_state, dt_dlib_text, false);
+	return load(cc, &cc->dlib_state, dt_dlib_text, false);
 }
 
-int dt_dlib_load_kernel(struct dtrace_hdl *dtp)
+int dt_dlib_load_kernel(struct dt_compiler *cc)
 {
-	int rc = dt_dlib_load(dtp);
+	int rc = dt_dlib_load(cc);
 
 	if (rc < 0)
 		return rc;
-	return load(dtp, &dtp->kdlib_state, dt_kdlib_text, true);
+	return load(cc, &cc->kdlib_state, dt_kdlib_text, true);
 }
 
 bool dt_dlib_kernel_defines(const char *name)
@@ -132,18 +133,18 @@ bool dt_dlib_kernel_defines(const char *name)
 /* What DTrace defines even without its library (its _dtrace_hardwire), as the base part does. */
 static const char hardwired[] = "inline int NULL = 0;\n";
 
-int dt_dlib_provide(struct dtrace_hdl *dtp, const char *name)
+int dt_dlib_provide(struct dt_compiler *cc, const char *name)
 {
 	/* -x nolibs: programs get no D library at all, but NULL. */
-	if (dtp->opts.nolibs) {
-		if (strcmp(name, "NULL") != 0 || dtp->dlib_state != DLIB_UNLOADED ||
-		    dtp->hwlib_state != DLIB_UNLOADED)
+	if (cc->core->opts.nolibs) {
+		if (strcmp(name, "NULL") != 0 || cc->dlib_state != DLIB_UNLOADED ||
+		    cc->hwlib_state != DLIB_UNLOADED)
 			return 0;
-		return load(dtp, &dtp->hwlib_state, hardwired, false) == 0 ? 1 : -EINVAL;
+		return load(cc, &cc->hwlib_state, hardwired, false) == 0 ? 1 : -EINVAL;
 	}
-	if (dtp->dlib_state == DLIB_UNLOADED)
-		return dt_dlib_load(dtp) == 0 ? 1 : -EINVAL;
-	if (dtp->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))
-		return dt_dlib_load_kernel(dtp) == 0 ? 1 : -EINVAL;
+	if (cc->dlib_state == DLIB_UNLOADED)
+		return dt_dlib_load(cc) == 0 ? 1 : -EINVAL;
+	if (cc->kdlib_state == DLIB_UNLOADED && dt_dlib_kernel_defines(name))
+		return dt_dlib_load_kernel(cc) == 0 ? 1 : -EINVAL;
 	return 0;
 }

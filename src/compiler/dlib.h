@@ -4,15 +4,15 @@
 
 #include <stdbool.h>
 
-struct dtrace_hdl;
+struct dt_compiler;
 
 enum dt_dlib_state { DLIB_UNLOADED, DLIB_LOADED, DLIB_FAILED };
 
 /* Compile the library's base part into the handle once; 0 or -EINVAL. */
-int dt_dlib_load(struct dtrace_hdl *dtp);
+int dt_dlib_load(struct dt_compiler *cc);
 
 /* The same for its kernel part (the base part first). */
-int dt_dlib_load_kernel(struct dtrace_hdl *dtp);
+int dt_dlib_load_kernel(struct dt_compiler *cc);
 
 /* Whether the kernel part defines `name` (a type or an inline). */
 bool dt_dlib_kernel_defines(const char *name);
@@ -22,6 +22,6 @@ bool dt_dlib_kernel_defines(const char *name);
  * the library that may (the base part first).  1 if a part was compiled
  * (look again), 0 if there is none left to try, -EINVAL if it failed.
  */
-int dt_dlib_provide(struct dtrace_hdl *dtp, const char *name);
+int dt_dlib_provide(struct dt_compiler *cc, const char *name);
 
 #endif

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 struct builtin {
 	const char *name;
@@ -153,12 +154,12 @@ static const struct builtin builtins[] = {
 };
 
 /* One dt_ident per built-in, made on first lookup and kept in the handle. */
-struct dt_ident *dt_ident_builtin(struct dtrace_hdl *dtp, const char *name)
+struct dt_ident *dt_ident_builtin(struct dt_compiler *cc, const char *name)
 {
 	char key[80];
 
 	snprintf(key, sizeof(key), "#builtin:%s", name);
-	struct dt_ident *id = dt_htab_get(&dtp->idents, key);
+	struct dt_ident *id = dt_htab_get(&cc->idents, key);
 	if (id != NULL)
 		return id;
 	/* Binary search: the table is sorted by name. */
@@ -167,9 +168,9 @@ struct dt_ident *dt_ident_builtin(struct dtrace_hdl *dtp, const char *name)
 		size_t mid = (lo + hi) / 2;
 		int c = strcmp(name, builtins[mid].name);
 		if (c == 0) {
-			id = dt_arena_zalloc(&dtp->arena, sizeof(*id));
-			char *k = dt_arena_strdup(&dtp->arena, key);
-			if (id == NULL || k == NULL || dt_htab_put(&dtp->idents, k, id) < 0)
+			id = dt_arena_zalloc(&cc->core->arena, sizeof(*id));
+			char *k = dt_arena_strdup(&cc->core->arena, key);
+			if (id == NULL || k == NULL || dt_htab_put(&cc->idents, k, id) < 0)
 				return NULL;
 			id->name = builtins[mid].name;
 			id->kind = builtins[mid].kind;
@@ -188,7 +189,7 @@ struct dt_ident *dt_ident_builtin(struct dtrace_hdl *dtp, const char *name)
 
 static struct dt_type *parse_type(struct dt_pcb *pcb, const char *text)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 
 	if (strcmp(text, "stack") == 0)
 		return tt->t_stack;
@@ -207,8 +208,8 @@ struct dt_type *dt_ident_vartype(struct dt_pcb *pcb, struct dt_ident *id)
 	if (id->type == NULL && id->protostr != NULL) {
 		/* Kernel types may be missing: fall back to a plain pointer. */
 		if (strchr(id->protostr, '`') != NULL &&
-		    dt_type_lookup(&pcb->hdl->types, "vmlinux`struct task_struct") == NULL)
-			id->type = pcb->hdl->types.t_voidptr;
+		    dt_type_lookup(&pcb->cc->core->types, "vmlinux`struct task_struct") == NULL)
+			id->type = pcb->cc->core->types.t_voidptr;
 		else
 			id->type = parse_type(pcb, id->protostr);
 	}
@@ -256,8 +257,8 @@ struct dt_proto *dt_ident_proto(struct dt_pcb *pcb, struct dt_ident *id)
 		a = e < rp ? e + 1 : e;
 	}
 	/* Built-ins are kept for the handle's life: copy into its arena. */
-	struct dt_proto *keep = dt_arena_alloc(&pcb->hdl->arena, sizeof(*keep));
-	struct dt_type **params = dt_arena_alloc(&pcb->hdl->arena, sizeof(*params) * 8);
+	struct dt_proto *keep = dt_arena_alloc(&pcb->cc->core->arena, sizeof(*keep));
+	struct dt_type **params = dt_arena_alloc(&pcb->cc->core->arena, sizeof(*params) * 8);
 	if (keep == NULL || params == NULL)
 		dt_cnomem(pcb);
 	*keep = *p;
@@ -283,43 +284,43 @@ static const char *scope_prefix(enum dt_idkind kind)
 	}
 }
 
-struct dt_ident *dt_ident_user(struct dtrace_hdl *dtp, enum dt_idkind kind, const char *name)
+struct dt_ident *dt_ident_user(struct dt_compiler *cc, enum dt_idkind kind, const char *name)
 {
 	char key[300];
 
 	snprintf(key, sizeof(key), "%s%s", scope_prefix(kind), name);
-	return dt_htab_get(&dtp->idents, key);
+	return dt_htab_get(&cc->idents, key);
 }
 
-struct dt_ident *dt_ident_user_add(struct dtrace_hdl *dtp, enum dt_idkind kind,
+struct dt_ident *dt_ident_user_add(struct dt_compiler *cc, enum dt_idkind kind,
 				   const char *name, int line)
 {
 	char key[300];
 
 	snprintf(key, sizeof(key), "%s%s", scope_prefix(kind), name);
-	struct dt_ident *id = dt_arena_zalloc(&dtp->arena, sizeof(*id));
-	char *k = dt_arena_strdup(&dtp->arena, key);
+	struct dt_ident *id = dt_arena_zalloc(&cc->core->arena, sizeof(*id));
+	char *k = dt_arena_strdup(&cc->core->arena, key);
 	if (id == NULL || k == NULL)
 		return NULL;
-	id->name = dt_arena_strdup(&dtp->arena, name);
+	id->name = dt_arena_strdup(&cc->core->arena, name);
 	id->kind = kind;
 	id->line = line;
-	id->id = dtp->nvars++;
-	if (id->name == NULL || dt_htab_put(&dtp->idents, k, id) < 0)
+	id->id = cc->nvars++;
+	if (id->name == NULL || dt_htab_put(&cc->idents, k, id) < 0)
 		return NULL;
 	return id;
 }
 
-struct dt_ident *dt_ident_lookup_any(dtrace_hdl_t *dtp, const char *name)
+struct dt_ident *dt_ident_lookup_any(struct dt_compiler *cc, const char *name)
 {
-	struct dt_ident *id = dt_htab_get(&dtp->idents, name);
+	struct dt_ident *id = dt_htab_get(&cc->idents, name);
 
-	return id != NULL ? id : dt_ident_builtin(dtp, name);
+	return id != NULL ? id : dt_ident_builtin(cc, name);
 }
 
-void dt_idents_fini(struct dtrace_hdl *dtp)
+void dt_idents_fini(struct dt_compiler *cc)
 {
-	dt_htab_free(&dtp->idents);
+	dt_htab_free(&cc->idents);
 }
 
 /* DTrace's names of identifier kinds (dt_idkind_name), as its messages use them. */

@@ -9,12 +9,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/attr.h"
+#include "base/aggdesc.h"
+#include "base/attr.h"
 
 struct dt_type;
 struct dt_node;
 struct dt_pcb;
-struct dtrace_hdl;
+struct dt_compiler;
 
 enum dt_idkind {
 	IDK_BVAR,	/* built-in variable: code is enum dt_bvar */
@@ -60,11 +61,6 @@ enum dt_subr {
 	SUB_STRLEN, SUB_STRRCHR, SUB_STRSTR, SUB_STRTOK, SUB_SUBSTR, SUB_TOLOWER,
 	SUB_TOUPPER, SUB_GETF, SUB_DDI_PATHNAME, SUB_MSGSIZE, SUB_MSGDSIZE,
 	SUB_PATH_OF,		/* the D library's own (fileinfo_t's paths) */
-};
-
-enum dt_aggfunc {
-	AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_STDDEV, AGG_QUANTIZE,
-	AGG_LQUANTIZE, AGG_LLQUANTIZE,
 };
 
 /* Identifier flags. */
@@ -114,18 +110,21 @@ struct dt_ident {
 };
 
 /* Built-in identifier by name (variables, actions, subroutines, aggfuncs). */
-struct dt_ident *dt_ident_builtin(struct dtrace_hdl *dtp, const char *name);
+struct dt_ident *dt_ident_builtin(struct dt_compiler *cc, const char *name);
+
+/* Find a user identifier (variable/inline) by name, or a built-in. */
+struct dt_ident *dt_ident_lookup_any(struct dt_compiler *cc, const char *name);
 
 /* Parse a built-in's prototype or type on first use. */
 struct dt_proto *dt_ident_proto(struct dt_pcb *pcb, struct dt_ident *id);
 struct dt_type *dt_ident_vartype(struct dt_pcb *pcb, struct dt_ident *id);
 
 /* User identifiers: global namespace, thread-locals, clause-locals, aggregations. */
-struct dt_ident *dt_ident_user(struct dtrace_hdl *dtp, enum dt_idkind kind, const char *name);
-struct dt_ident *dt_ident_user_add(struct dtrace_hdl *dtp, enum dt_idkind kind,
+struct dt_ident *dt_ident_user(struct dt_compiler *cc, enum dt_idkind kind, const char *name);
+struct dt_ident *dt_ident_user_add(struct dt_compiler *cc, enum dt_idkind kind,
 				   const char *name, int line);
 
-void dt_idents_fini(struct dtrace_hdl *dtp);
+void dt_idents_fini(struct dt_compiler *cc);
 
 /* DTrace's name of an identifier's kind, for messages ("scalar", "associative array" ...). */
 const char *dt_ident_kind_name(const struct dt_ident *id);

@@ -17,10 +17,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/htab.h"
+#include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/kdebug.h"
-#include "compiler/types.h"
-#include "lib/htab.h"
 
 struct dt_kdebug {
 	int fd;

@@ -13,14 +13,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/kallsyms.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/kdebug.h"
 #include "compiler/ksym.h"
 #include "compiler/parser.h"
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/kallsyms.h"
 
 /* What /proc/kallsyms says about a data symbol and __per_cpu_offset (vmlinux's). */
 struct kallsyms_find {
@@ -55,19 +56,19 @@ static int on_text_symbol(void *arg, const char *mod, const char *name, uint64_t
 	return -1;	/* found: stop */
 }
 
-static struct dt_kdebug *kdebug(struct dtrace_hdl *dtp)
+static struct dt_kdebug *kdebug(struct dt_compiler *cc)
 {
-	if (!dtp->kdebug_tried) {
-		dtp->kdebug_tried = true;
-		dtp->kdebug = dt_kdebug_open();
+	if (!cc->kdebug_tried) {
+		cc->kdebug_tried = true;
+		cc->kdebug = dt_kdebug_open();
 	}
-	return dtp->kdebug;
+	return cc->kdebug;
 }
 
 /* The kernel BTF's variable `name`: its type, and whether it is per-CPU. */
-static struct dt_type *kernel_btf_var(struct dtrace_hdl *dtp, const char *name, bool *percpu)
+static struct dt_type *kernel_btf_var(struct dt_compiler *cc, const char *name, bool *percpu)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->types);
+	struct btf *btf = dt_kernel_btf(&cc->core->types);
 	int id = btf != NULL ? btf__find_by_name_kind(btf, name, BTF_KIND_VAR) : -1;
 
 	if (id <= 0)
@@ -78,7 +79,7 @@ static struct dt_type *kernel_btf_var(struct dtrace_hdl *dtp, const char *name, 
 	for (uint16_t j = 0; t != NULL && j < btf_vlen(t); j++)
 		if (btf_var_secinfos(t)[j].type == (uint32_t)id)
 			*percpu = true;
-	return dt_type_from_btf(&dtp->types, btf, btf__type_by_id(btf, id)->type);
+	return dt_type_from_btf(&cc->core->types, btf, btf__type_by_id(btf, id)->type);
 }
 
 /* A debuginfo address at run time: moved as _text was (per-CPU offsets stay). */
@@ -142,7 +143,7 @@ static void user_reference(struct dt_pcb *pcb, int line, const char *scoped, con
 
 static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksym *ks)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	const char *bt = strrchr(scoped, '`');
 	const char *name = bt + 1;
 	size_t modlen = (size_t)(bt - scoped);
@@ -158,9 +159,9 @@ static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksy
 	struct kallsyms_find f = { .name = name };
 	dt_kallsyms_walk_types(DATA_TYPES, on_data_symbol, &f);
 	bool percpu = false;
-	struct dt_type *type = kernel_btf_var(dtp, name, &percpu);
+	struct dt_type *type = kernel_btf_var(cc, name, &percpu);
 	/* The debuginfo, for what kallsyms or BTF do not give. */
-	struct dt_kdebug *kd = type == NULL || !f.found ? kdebug(dtp) : NULL;
+	struct dt_kdebug *kd = type == NULL || !f.found ? kdebug(cc) : NULL;
 	uint64_t dbg_addr = 0;
 	bool dbg_percpu = false;
 	bool in_dbg = kd != NULL && dt_kdebug_symbol(kd, name, &dbg_addr, &dbg_percpu);
@@ -169,7 +170,7 @@ static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksy
 			  "failed to resolve %s: the kernel lists no such data symbol in /proc/kallsyms "
 			  "(data symbols need CONFIG_KALLSYMS_ALL or the kernel's debuginfo)", scoped);
 	if (type == NULL && kd != NULL) {
-		type = dt_kdebug_vartype(kd, &dtp->types, name);
+		type = dt_kdebug_vartype(kd, &cc->core->types, name);
 		percpu = dbg_percpu;
 	}
 	if (type == NULL)
@@ -184,7 +185,7 @@ static void resolve(struct dt_pcb *pcb, int line, const char *scoped, struct ksy
 	ks->percpu = percpu;
 	if (percpu) {
 		ks->pcpu_offsets = f.pcpu;
-		kd = kdebug(dtp);
+		kd = kdebug(cc);
 		bool p;
 		if (ks->pcpu_offsets == 0 &&
 		    !(kd != NULL && dt_kdebug_symbol(kd, "__per_cpu_offset", &ks->pcpu_offsets, &p) &&
@@ -220,7 +221,7 @@ static struct dt_node *op_node(struct dt_pcb *pcb, int line, enum dt_nkind kind,
 
 void dt_ksym_cook(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	struct ksym ks;
 	int line = n->line;
 

@@ -10,10 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
+#include "compiler/dlib.h"
 #include "compiler/escape.h"
+#include "compiler/ident.h"
 #include "compiler/macros.h"
 #include "compiler/pcb.h"
-#include "compiler/types.h"
 
 struct kw {
 	const char *name;
@@ -745,21 +749,22 @@ const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t)
 	return dt_pstrndup(lx->pcb, lx->src + t->start, t->end - t->start);
 }
 
-char dt_lex_next_char(struct dt_lexer *lx)
+/* Whether `name` is a type name (for the grammar's cast and declaration choices). */
+bool dt_type_name_exists(struct dt_pcb *pcb, const char *name)
 {
-	size_t p = lx->have_peek ? lx->peek.end : lx->pos;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 
-	for (;;) {
-		while (p < lx->len && one_of(lx->src[p], " \t\f\v\r\n"))
-			p++;
-		if (p + 1 < lx->len && lx->src[p] == '/' && lx->src[p + 1] == '*') {
-			const char *e = strstr(lx->src + p + 2, "*/");
-			if (e == NULL)
-				return '\0';
-			p = (size_t)(e - lx->src) + 2;
-			continue;
-		}
-		break;
-	}
-	return p < lx->len ? lx->src[p] : '\0';
+	if (dt_htab_get(&tt->names, name) != NULL)
+		return true;
+	/* vmlinux`uint64_t: a type only if the module has it. */
+	if (strchr(name, '`') != NULL)
+		return dt_type_lookup(tt, name) != NULL;
+	/* The D library's typedefs (ipaddr_t ...). */
+	while (!pcb->is_dlib && dt_dlib_provide(pcb->cc, name) > 0)
+		if (dt_htab_get(&tt->names, name) != NULL)
+			return true;
+	/* A variable of that name wins over a kernel typedef. */
+	if (dt_ident_lookup_any(pcb->cc, name) != NULL)
+		return false;
+	return dt_type_kernel_has(tt, name);
 }

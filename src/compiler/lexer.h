@@ -78,13 +78,10 @@ void dt_lex_next(struct dt_lexer *lx, enum dt_lexmode mode, struct dt_token *t);
 /* Look at the next token in `mode` without consuming it. */
 const struct dt_token *dt_lex_peek(struct dt_lexer *lx, enum dt_lexmode mode);
 
+/* Whether `name` is a type name (for the grammar's cast and declaration choices). */
+bool dt_type_name_exists(struct dt_pcb *pcb, const char *name);
+
 /* The text of a token, for "syntax error near" messages. */
 const char *dt_tok_text(struct dt_lexer *lx, const struct dt_token *t);
-
-/*
- * Whether the next non-blank character (after the current position or the
- * peeked token) is c; used for DTrace's look-ahead rules.
- */
-char dt_lex_next_char(struct dt_lexer *lx);
 
 #endif

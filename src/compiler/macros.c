@@ -7,14 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/core.h"
+#include "base/proc.h"
+#include "compiler/compiler.h"
 #include "compiler/lexer.h"
 #include "compiler/pcb.h"
-#include "lib/dt_impl.h"
 
 const char *dt_macro_arg(struct dt_pcb *pcb, int n, const char *text, int line)
 {
 	if (n < 0 || n >= pcb->argc) {
-		if (!pcb->hdl->opts.defaultargs)
+		if (!pcb->cc->core->opts.defaultargs)
 			dt_cerror(pcb, "D_MACRO_UNDEF", line, "macro argument %s is not defined",
 				  text);
 		return text[1] == '$' ? "" : "0";
@@ -97,10 +99,10 @@ bool dt_macro_var_defined(const char *name)
 
 int64_t dt_macro_var(struct dt_pcb *pcb, const char *name, const char *text, int line)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 
 	if (strcmp(name, "target") == 0)
-		return dtp->target_pid;
+		return cc->procs->target_pid;
 	if (strcmp(name, "pid") == 0)
 		return getpid();
 	if (strcmp(name, "ppid") == 0)
@@ -127,7 +129,7 @@ void dt_macro_check_unused(struct dt_pcb *pcb)
 	/* DTrace checks only the last argument, and not at all with -x argref. */
 	int last = pcb->argc - 1;
 
-	if (last < 1 || pcb->hdl->opts.argref || (pcb->argref != NULL && pcb->argref[last]))
+	if (last < 1 || pcb->cc->core->opts.argref || (pcb->argref != NULL && pcb->argref[last]))
 		return;
 	dt_cerror(pcb, "D_MACRO_UNUSED", 0, "extraneous argument '%s' ($%d is not referenced)",
 		  pcb->argv[last], last);

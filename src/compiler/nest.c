@@ -15,8 +15,9 @@
  */
 #include <pthread.h>
 
+#include "base/core.h"
+#include "compiler/compiler.h"
 #include "compiler/nest.h"
-#include "lib/dt_impl.h"
 
 /* Stack kept free below the deepest step: for the error report and leaf calls. */
 #define MARGIN_MIN (32 * 1024)

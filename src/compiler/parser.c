@@ -11,16 +11,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/htab.h"
+#include "base/probe.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/lexer.h"
 #include "compiler/macros.h"
 #include "compiler/nest.h"
 #include "compiler/pragma.h"
-#include "compiler/types.h"
 #include "dtrace.h"
-#include "lib/dt_impl.h"
-#include "lib/htab.h"
-#include "providers/probe.h"
 
 /* A set of names, hashed in the arena: a program may declare tens of thousands. */
 struct nameset {
@@ -97,7 +98,7 @@ static bool lexer_knows(struct parser *p, const struct dt_token *t)
 	const char *name = t->sval, *src = p->lx.src;
 	size_t n = strlen(name);
 
-	if (dt_ident_builtin(p->pcb->hdl, name) != NULL || dt_ident_lookup_any(p->pcb->hdl, name) != NULL)
+	if (dt_ident_builtin(p->pcb->cc, name) != NULL || dt_ident_lookup_any(p->pcb->cc, name) != NULL)
 		return true;
 	for (size_t at = 0; at + n <= t->start; at++) {
 		if (memcmp(src + at, name, n) != 0 || (at > 0 && is_word_char(src[at - 1])) ||
@@ -1424,7 +1425,7 @@ void dt_parse_program(struct dt_pcb *pcb)
 		switch (pt->tok) {
 		case T_EOF:
 			/* Nothing at all (comments aside) is an error, as in DTrace. */
-			if (head == NULL && !pcb->is_dlib && !pcb->is_library && !pcb->hdl->opts.empty)
+			if (head == NULL && !pcb->is_dlib && !pcb->is_library && !pcb->cc->core->opts.empty)
 				dt_cerror(pcb, "D_EMPTY", pt->line, "empty D program translation unit");
 			pcb->root = head;
 			return;
@@ -1559,8 +1560,8 @@ struct dt_pdesc *dt_pdesc_parse(struct dt_pcb *pcb, const char *text, int kind, 
 					  "probe identifier %llu not permitted when specifying %s", id,
 					  what[pcb->pspec_kind]);
 			/* Ids are numbered over every provider's probes. */
-			dt_probes_populate_all(pcb->hdl);
-			if (id == 0 || dt_probe_by_id(pcb->hdl, (uint32_t)id) == NULL)
+			dt_probes_populate_all(pcb->cc->reg);
+			if (id == 0 || dt_probe_by_id(pcb->cc->reg, (uint32_t)id) == NULL)
 				dt_cerror(pcb, "D_PDESC_INVAL", line,
 					  "invalid probe identifier %llu: Unknown probe identifier", id);
 			d->id = (unsigned long)id;

@@ -11,18 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/attr.h"
+#include "base/util.h"
 #include "compiler/ast.h"
 #include "dtrace.h"
-#include "lib/attr.h"
-#include "lib/util.h"
 
-struct dtrace_hdl;
+struct dt_compiler;
 struct dt_sema_ctx;
 struct dt_cg;
 struct dt_pattr;
 
 struct dt_pcb {
-	struct dtrace_hdl *hdl;
+	struct dt_compiler *cc;
 	struct dt_arena *arena;		/* AST and types of this program */
 	const char *filename;		/* for messages: script name or NULL */
 	const char *src;		/* the source text (after cpp) */
@@ -48,7 +48,9 @@ struct dt_pcb {
 	const char *linetag;		/* a file named by #line (an included header), or NULL */
 	struct dt_node *parsed;		/* the top-level nodes parsed so far ... */
 	int nparsed;			/* ... and how many */
-	struct dt_cg *cg;		/* code being generated (its labels are freed on error) */
+	/* Code being generated, and how the code generator frees it when an error abandons it. */
+	struct dt_cg *cg;
+	void (*cg_cleanup)(struct dt_cg *cg);
 	struct dt_ident *xlarg;		/* a translator's input, while its members are checked */
 	/* Variables so far, global, thread-local and clause-local (DTrace limits each). */
 	int nvars[3];
@@ -86,7 +88,7 @@ _Noreturn void dt_cnomem(struct dt_pcb *pcb);
  * arguments; pcb->argref is malloc'ed (the caller frees it).  0, or a
  * negative errno with the message in the handle.
  */
-int dt_pcb_init(struct dt_pcb *pcb, struct dtrace_hdl *dtp, const char *src, size_t len,
+int dt_pcb_init(struct dt_pcb *pcb, struct dt_compiler *cc, const char *src, size_t len,
 		const char *name, unsigned flags, enum dtrace_pspec kind, int argc,
 		char *const argv[]);
 

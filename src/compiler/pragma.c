@@ -11,14 +11,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/attr.h"
+#include "base/core.h"
+#include "base/optval.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "compiler/compiler.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/pcb.h"
-#include "lib/attr.h"
-#include "lib/dt_impl.h"
-#include "lib/optval.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
 
 /* Where a directive may appear: after '#', after "#pragma", after "#pragma D". */
 enum { PK_DIR, PK_SUB, PK_DCP };
@@ -31,19 +32,19 @@ struct pctx {
 };
 
 /* A global identifier that existed before this program (built-in, library, earlier program). */
-static bool defined_outside(struct dtrace_hdl *dtp, const char *name)
+static bool defined_outside(struct dt_compiler *cc, const char *name)
 {
 	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
 
-	if (dt_ident_builtin(dtp, name) != NULL)
+	if (dt_ident_builtin(cc, name) != NULL)
 		return true;
 	/* This program's identifiers are only created once it is parsed. */
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
-			if (dt_ident_user(dtp, kinds[k], name) != NULL)
+			if (dt_ident_user(cc, kinds[k], name) != NULL)
 				return true;
 		/* The D library's names are DTrace's too, loaded or not yet (two parts). */
-		if (dt_dlib_provide(dtp, name) <= 0)
+		if (dt_dlib_provide(cc, name) <= 0)
 			break;
 	}
 	return false;
@@ -70,7 +71,7 @@ static bool provider_known(struct dt_pcb *pcb, const char *name)
 {
 	int i = 0;
 
-	if (dt_provider_lookup(pcb->hdl, name) != NULL)
+	if (dt_provider_lookup(pcb->cc->reg, name) != NULL)
 		return true;
 	for (struct dt_node *n = pcb->parsed; n != NULL && i < pcb->nparsed; n = n->next, i++)
 		if (n->kind == N_PROVIDER && strcmp(n->provider.name, name) == 0)
@@ -98,7 +99,7 @@ static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
 		name = t[2].s;
 		if (provider_known(pcb, name)) {
 			/* The provider's attributes change for the rest of the handle's life. */
-			int rc = dt_pattr_set(pcb->hdl, name, dt_provider_lookup(pcb->hdl, name),
+			int rc = dt_pattr_set(pcb->cc->reg, name, dt_provider_lookup(pcb->cc->reg, name),
 					      t[3].s, attr);
 			if (rc == -ENOMEM)
 				dt_cnomem(pcb);
@@ -109,7 +110,7 @@ static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
 				  "invalid component \"%s\" in attribute #pragma for provider %s", name,
 				  t[3].s);
 		}
-	} else if (defined_outside(pcb->hdl, name)) {
+	} else if (defined_outside(pcb->cc, name)) {
 		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
 			  "#pragma %s cannot modify entity defined outside program scope", c->name);
 	}
@@ -127,7 +128,7 @@ static void pragma_binding(struct pctx *c, const struct dt_ctok *t, int n)
 	if (dt_optval_version(t[0].s, &v) < 0)
 		dt_cerror(pcb, "D_PRAGMA_INVAL", c->line,
 			  "invalid version string specified by #pragma %s", c->name);
-	if (defined_outside(pcb->hdl, t[1].s))
+	if (defined_outside(pcb->cc, t[1].s))
 		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
 			  "#pragma %s cannot modify entity defined outside program scope", c->name);
 	defer(c, t[1].s, NULL);
@@ -155,7 +156,7 @@ static void pragma_depends(struct pctx *c, const struct dt_ctok *t, int n)
 			  c->name);
 	const char *cls = t[0].s, *name = t[1].s;
 	if (strcmp(cls, "provider") == 0) {
-		found = dt_provider_lookup(pcb->hdl, name) != NULL;
+		found = dt_provider_lookup(pcb->cc->reg, name) != NULL;
 	} else if (strcmp(cls, "module") == 0) {
 		found = module_present(name);
 	} else if (strcmp(cls, "library") == 0) {
@@ -194,7 +195,7 @@ static void pragma_ident(struct pctx *c, const struct dt_ctok *t, int n)
 static void pragma_option(struct pctx *c, const struct dt_ctok *t, int n)
 {
 	struct dt_pcb *pcb = c->pcb;
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 
 	if (n < 1 || t[0].kind != CT_IDENT)
 		dt_cerror(pcb, "D_PRAGMA_MALFORM", c->line, "malformed #pragma %s <option>=<val>",
@@ -206,22 +207,22 @@ static void pragma_option(struct pctx *c, const struct dt_ctok *t, int n)
 	if (val != NULL)
 		*val++ = '\0';
 	/* amin from a program is that compile's, from this line on (dt_opt_amin()). */
-	struct dt_attr amin = dtp->opts.amin;
-	bool amin_set = dtp->opts.amin_set;
-	int rc = dt_option_set_from(dtp, name, val, true);
+	struct dt_attr amin = cc->core->opts.amin;
+	bool amin_set = cc->core->opts.amin_set;
+	int rc = dt_option_set_from(cc->core, name, val, true);
 	if (rc == 0 && strcmp(name, "amin") == 0) {
-		pcb->amin = dtp->opts.amin;
+		pcb->amin = cc->core->opts.amin;
 		pcb->amin_set = true;
 		pcb->amin_line = c->line;
-		dtp->opts.amin = amin;
-		dtp->opts.amin_set = amin_set;
+		cc->core->opts.amin = amin;
+		cc->core->opts.amin_set = amin_set;
 	}
 	if (rc < 0) {
 		if (val == NULL)
 			dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s': %s",
-				  name, dtp->errmsg);
+				  name, cc->core->errmsg);
 		dt_cerror(pcb, "D_PRAGMA_OPTSET", c->line, "failed to set option '%s' to '%s': %s",
-			  name, val, dtp->errmsg);
+			  name, val, cc->core->errmsg);
 	}
 }
 

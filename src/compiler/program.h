@@ -5,14 +5,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/attr.h"
+#include "base/util.h"
 #include "compiler/ast.h"
-#include "lib/attr.h"
-#include "lib/util.h"
+#include "dtrace.h"
 
 struct dt_probe;
 struct dt_rdesc;
 struct bo_func;
-struct dtrace_hdl;
+struct dt_compiler;
 
 struct dt_stmt {
 	uint32_t id;			/* clause number, in program order */
@@ -35,6 +36,25 @@ struct dt_stmt {
 	int nlocals_size;		/* this-> variables' bytes */
 };
 
+/* A compiled program (dtrace_prog_t): its clauses. */
+struct dtrace_prog {
+	DT_VEC(struct dt_stmt *) stmts;
+	int nprobes;			/* distinct probes enabled */
+	bool execed;
+	struct dt_node **providers;	/* provider definitions (N_PROVIDER), in the arena */
+	size_t nproviders;
+};
+
+/*
+ * Compile a program as dtrace_compile() does (text is a file name with
+ * DTRACE_C_FILE); the handle owns the program.  NULL with the error set.
+ */
+dtrace_prog_t *dt_compile(struct dt_compiler *cc, const char *text, const char *name,
+			  enum dtrace_pspec kind, unsigned flags, int argc, char *const argv[]);
+
+/* Add the program's clauses to those dtrace_go() loads.  0 or a negative errno. */
+int dt_prog_exec(struct dt_compiler *cc, dtrace_prog_t *pgp);
+
 /* How far dt_compile_front() takes a program. */
 enum dt_front_stage {
 	DT_FRONT_PARSE,		/* lex and parse only */
@@ -50,7 +70,7 @@ enum dt_front_stage {
  * file.  The program's top-level nodes (in the handle's arena, checked
  * ones annotated with types), or NULL with the error in the handle.
  */
-struct dt_node *dt_compile_front(struct dtrace_hdl *dtp, const char *src, const char *name,
+struct dt_node *dt_compile_front(struct dt_compiler *cc, const char *src, const char *name,
 				 unsigned flags, enum dt_front_stage stage, int argc,
 				 char *const argv[]);
 

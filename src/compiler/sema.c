@@ -7,17 +7,18 @@
 
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
 const char *dt_sema_typestr(struct dt_pcb *pcb, struct dt_type *t)
 {
-	return dt_type_str(&pcb->hdl->types, t);
+	return dt_type_str(&pcb->cc->core->types, t);
 }
 
 int64_t dt_sema_const(struct dt_pcb *pcb, struct dt_node *n, const char *tag, const char *what)
@@ -95,7 +96,7 @@ void dt_sema_clause(struct dt_pcb *pcb, struct dt_stmt *stmt)
 		check_pred(pcb, c);
 	} else {
 		memcpy(pcb->jb, saved, sizeof(jmp_buf));
-		const char *tag = pcb->hdl->errtag;
+		const char *tag = pcb->cc->core->errtag;
 		if (c->clause.pred == NULL ||
 		    (strcmp(tag, "D_IDENT_UNDEF") != 0 && strcmp(tag, "D_VAR_UNDEF") != 0))
 			longjmp(pcb->jb, 1);

@@ -11,6 +11,20 @@
 struct dt_type;
 struct dt_stmt;
 
+/*
+ * The frames a stack()/ustack()/jstack() call records: its first argument
+ * (a non-zero positive integer constant, else a compile error with
+ * DTrace's tag) or the stackframes/ustackframes/jstackframes option,
+ * silently cut to maxframes.  Also checks ustack()'s strsize argument.
+ */
+uint32_t dt_stack_nframes(struct dt_pcb *pcb, const struct dt_node *call);
+
+/* Bytes a stack-valued call takes in a record or key (the tgid first for ustack). */
+uint32_t dt_stack_size(struct dt_pcb *pcb, const struct dt_node *call);
+
+/* Whether n is a call of stack(), ustack() or jstack(). */
+bool dt_stack_is_call(const struct dt_node *n);
+
 /* Process the program's declarations and check every clause, in order. */
 void dt_sema_program(struct dt_pcb *pcb);
 

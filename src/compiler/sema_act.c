@@ -9,14 +9,15 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
 /* What a clause did so far (DT_CLSFLAG_*). */
 #define CF_DATAREC	0x1
@@ -219,7 +220,7 @@ static void agg_arg(struct dt_pcb *pcb, struct dt_node *call, struct dt_node *a,
 			  "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 			  call->id->name, argno, dt_sema_node_typestr(pcb, a));
 	if (a->id == NULL)
-		a->id = dt_ident_user(pcb->hdl, IDK_AGG, a->agg.name);
+		a->id = dt_ident_user(pcb->cc, IDK_AGG, a->agg.name);
 	if (a->id == NULL)
 		dt_cerror(pcb, badtag, call->line, "undefined aggregation: @%s", a->agg.name);
 }

@@ -5,16 +5,18 @@
  */
 #include <string.h>
 
-#include "compiler/cg_stack.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/stack.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "consumer/aggdesc.h"
-#include "lib/dt_impl.h"
 
-#define TT(pcb) (&(pcb)->hdl->types)
+#define TT(pcb) (&(pcb)->cc->core->types)
 
 /* DTrace's dt_node_is_scalar: an integer or pointer, not a kind of void. */
 static bool agg_scalar(struct dt_node *n)
@@ -214,18 +216,18 @@ static enum dt_aggkey_kind key_kind(struct dt_node *k)
 static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 				      struct dt_node *agg, struct dt_node *fn)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
-	struct dt_aggdesc *ad = dt_arena_zalloc(&dtp->arena, sizeof(*ad));
+	struct dt_compiler *cc = pcb->cc;
+	struct dt_aggdesc *ad = dt_arena_zalloc(&cc->core->arena, sizeof(*ad));
 	int nk = dt_node_list_len(agg->agg.keys);
 
-	if (ad == NULL || dt_vec_push(&dtp->aggs, ad) < 0)
+	if (ad == NULL || dt_vec_push(&cc->descs->aggs, ad) < 0)
 		dt_cnomem(pcb);
-	ad->id = (uint32_t)dtp->aggs.n - 1;
+	ad->id = (uint32_t)cc->descs->aggs.n - 1;
 	ad->name = id->name;
 	ad->func = id->aggfunc;
 	ad->nkeys = nk;
-	ad->keys = dt_arena_zalloc(&dtp->arena, sizeof(*ad->keys) * (size_t)(nk + 1));
-	ad->map_name = dt_arena_printf(&dtp->arena, "dt_agg_%u", ad->id);
+	ad->keys = dt_arena_zalloc(&cc->core->arena, sizeof(*ad->keys) * (size_t)(nk + 1));
+	ad->map_name = dt_arena_printf(&cc->core->arena, "dt_agg_%u", ad->id);
 	if (ad->keys == NULL || ad->map_name == NULL)
 		dt_cnomem(pcb);
 	int i = 0;

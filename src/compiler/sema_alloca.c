@@ -4,12 +4,12 @@
  * the compiler follows them: from alloca() and copyin(), through casts,
  * pointer arithmetic, ?:, & and the variables they are stored in.
  */
+#include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/ident.h"
 #include "compiler/pcb.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 
 static bool null_const(const struct dt_node *n)
 {

@@ -29,16 +29,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
 
 /* How a tree is walked: from what sema left (memo) or afresh in another context. */
 struct walk {
@@ -64,8 +65,8 @@ static bool amin_at(struct dt_pcb *pcb, bool parsing, int line, struct dt_attr *
 		*a = pcb->amin;
 		return true;
 	}
-	if (pcb->hdl->opts.amin_set) {
-		*a = pcb->hdl->opts.amin;
+	if (pcb->cc->core->opts.amin_set) {
+		*a = pcb->cc->core->opts.amin;
 		return true;
 	}
 	return false;
@@ -482,7 +483,7 @@ void dt_attr_typenames(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_node *next = n->next;
 
 	/* Only amin makes them matter: nothing is looked up without it. */
-	if (!pcb->amin_set && !pcb->hdl->opts.amin_set)
+	if (!pcb->amin_set && !pcb->cc->core->opts.amin_set)
 		return;
 	n->next = NULL;
 	typenames(pcb, n);
@@ -558,7 +559,7 @@ static bool pdesc_info(struct dt_pcb *pcb, struct dt_stmt *st, int i, struct dt_
 	size_t n;
 
 	pdesc_fields(st, i, f, &first, &n);
-	return dt_pdesc_info(pcb->hdl, f, first, n, da, ctx);
+	return dt_pdesc_info(pcb->cc->reg, f, first, n, da, ctx);
 }
 
 bool dt_attr_pdesc_known(struct dt_pcb *pcb, struct dt_stmt *st)

@@ -10,9 +10,9 @@
 #ifndef DT_SEMA_ATTR_H
 #define DT_SEMA_ATTR_H
 
+#include "base/attr.h"
 #include "compiler/ast.h"
 #include "compiler/pcb.h"
-#include "lib/attr.h"
 
 struct dt_ident;
 struct dt_stmt;

@@ -4,16 +4,17 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/printf_format.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/walk.h"
-#include "consumer/printf.h"
-#include "lib/dt_impl.h"
 
-#define TT(pcb) (&(pcb)->hdl->types)
+#define TT(pcb) (&(pcb)->cc->core->types)
 
 static bool is_function(const struct dt_ident *id)
 {
@@ -28,7 +29,7 @@ static bool is_function(const struct dt_ident *id)
  */
 struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line)
 {
-	struct dt_ident *id = dt_ident_builtin(pcb->hdl, name);
+	struct dt_ident *id = dt_ident_builtin(pcb->cc, name);
 
 	if (id == NULL)
 		id = dt_sema_resolve(pcb, name);
@@ -202,7 +203,7 @@ static void check_sign(struct dt_pcb *pcb, struct dt_node *n, const char *name,
  */
 static void cook_agg_ref(struct dt_pcb *pcb, struct dt_node *a)
 {
-	struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_AGG, a->agg.name);
+	struct dt_ident *id = dt_ident_user(pcb->cc, IDK_AGG, a->agg.name);
 
 	for (struct dt_node *k = a->agg.keys; k != NULL; k = k->next)
 		dt_sema_expr(pcb, k);
@@ -294,7 +295,7 @@ void dt_sema_call(struct dt_pcb *pcb, struct dt_node *n, bool stmt_level)
  */
 void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_node *agg = n->l, *fn = n->r;
 
 	if (pcb->sema == NULL)
@@ -313,7 +314,7 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_AGG_FUNC", n->line,
 			  "@%s must be assigned the result of an aggregating function", agg->agg.name);
 	fn->type = TT(pcb)->t_dyn;
-	struct dt_ident *id = dt_ident_user(dtp, IDK_AGG, agg->agg.name);
+	struct dt_ident *id = dt_ident_user(cc, IDK_AGG, agg->agg.name);
 	if (id != NULL && id->aggfunc != fid->code)
 		dt_cerror(pcb, "D_AGG_REDEF", n->line,
 			  "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
@@ -341,12 +342,12 @@ void dt_sema_agg_assign(struct dt_pcb *pcb, struct dt_node *n)
 				  dt_sema_node_typestr(pcb, k));
 	}
 	if (first) {
-		id = dt_ident_user_add(dtp, IDK_AGG, agg->agg.name, n->line);
+		id = dt_ident_user_add(cc, IDK_AGG, agg->agg.name, n->line);
 		if (id == NULL)
 			dt_cnomem(pcb);
 		id->aggfunc = fid->code;
 		id->nkeys = nk;
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
+		id->keys = dt_arena_alloc(&cc->core->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
 			dt_cnomem(pcb);
 		i = 0;

@@ -7,10 +7,11 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 static bool special(struct dt_type *t)
 {
@@ -86,7 +87,7 @@ static struct dt_type *referent(struct dt_pcb *pcb, struct dt_type *t)
 	if (b == NULL)
 		return NULL;
 	if (b->kind == TK_STRING)
-		return pcb->hdl->types.t_char;
+		return pcb->cc->core->types.t_char;
 	if (b->kind == TK_PTR || b->kind == TK_ARRAY)
 		return b->base;
 	return NULL;

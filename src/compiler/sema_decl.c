@@ -5,12 +5,13 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 static _Noreturn void nomem(struct dt_pcb *pcb, int line)
 {
@@ -52,7 +53,7 @@ struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const 
 {
 	static const char *const scope[] = { "global", "thread local", "clause local" };
 	static const int limit[] = { 0xffff - 0x500, 0xffff - 0x500, 0xffff };
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	int s = var_scope(kind);
 
 	if (!pcb->nvars_counted[s]) {
@@ -60,7 +61,7 @@ struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const 
 		void *v;
 		pcb->nvars_counted[s] = true;
 		pcb->nvars[s] = 0;
-		for (size_t i = 0; dt_htab_next(&dtp->idents, &i, &k, &v);) {
+		for (size_t i = 0; dt_htab_next(&cc->idents, &i, &k, &v);) {
 			const struct dt_ident *id = v;
 			if ((id->kind == IDK_GLOBAL || id->kind == IDK_ARRAY || id->kind == IDK_TLS ||
 			     id->kind == IDK_LOCAL) && var_scope(id->kind) == s)
@@ -70,7 +71,7 @@ struct dt_ident *dt_sema_new_var(struct dt_pcb *pcb, enum dt_idkind kind, const 
 	if (pcb->nvars[s] >= limit[s])
 		dt_cerror(pcb, "D_ID_OFLOW", line, "cannot create %s: limit on number of %s variables exceeded",
 			  name, scope[s]);
-	struct dt_ident *id = dt_ident_user_add(dtp, kind, name, line);
+	struct dt_ident *id = dt_ident_user_add(cc, kind, name, line);
 	if (id == NULL)
 		nomem(pcb, line);
 	pcb->nvars[s]++;
@@ -85,8 +86,8 @@ static bool is_builtin(const struct dt_ident *id)
 /* An extern declaration gives a symbol a type; a second one must agree. */
 static void declare_extern(struct dt_pcb *pcb, struct dt_node *n, const char *name, struct dt_type *t)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
-	struct dt_ident *old = dt_ident_user(dtp, IDK_EXTERN, name);
+	struct dt_compiler *cc = pcb->cc;
+	struct dt_ident *old = dt_ident_user(cc, IDK_EXTERN, name);
 
 	if (old != NULL) {
 		if (!same_type(pcb, t, old->type))
@@ -95,7 +96,7 @@ static void declare_extern(struct dt_pcb *pcb, struct dt_node *n, const char *na
 				  decl_typestr(pcb, t), decl_typestr(pcb, old->type));
 		return;
 	}
-	struct dt_ident *id = dt_ident_user_add(dtp, IDK_EXTERN, name, n->decl.end_line);
+	struct dt_ident *id = dt_ident_user_add(cc, IDK_EXTERN, name, n->decl.end_line);
 	if (id == NULL)
 		nomem(pcb, n->decl.end_line);
 	id->type = t;
@@ -104,20 +105,20 @@ static void declare_extern(struct dt_pcb *pcb, struct dt_node *n, const char *na
 
 static void declare_typedef(struct dt_pcb *pcb, struct dt_node *n, const char *name, struct dt_type *t)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	int line = n->decl.end_line;
 
 	if (dt_sema_resolve(pcb, name) != NULL)
 		dt_cerror(pcb, "D_DECL_IDRED", line, "global variable identifier redeclared: %s", name);
-	if (dt_htab_get(&dtp->types.names, name) != NULL)
+	if (dt_htab_get(&cc->core->types.names, name) != NULL)
 		dt_cerror(pcb, "D_DECL_IDRED", line, "typedef redeclared: %s", name);
-	struct dt_type *td = dt_type_new(&dtp->types, TK_TYPEDEF, name);
+	struct dt_type *td = dt_type_new(&cc->core->types, TK_TYPEDEF, name);
 	if (td == NULL)
 		nomem(pcb, line);
 	td->base = t;
 	td->size = dt_type_size(t);
 	td->align = dt_type_base(t) ? dt_type_base(t)->align : 1;
-	if (dt_type_define(&dtp->types, name, td) < 0)
+	if (dt_type_define(&cc->core->types, name, td) < 0)
 		nomem(pcb, line);
 }
 
@@ -152,19 +153,19 @@ static void check_redecl(struct dt_pcb *pcb, struct dt_node *n, const char *name
 static void declare_variable(struct dt_pcb *pcb, struct dt_node *n, const char *name, struct dt_type *t,
 			     const struct dt_sema_decl *info)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	enum dt_dclass dc = n->decl.spec->dclass;
 	enum dt_idkind kind = dc == DC_SELF ? IDK_TLS : dc == DC_THIS ? IDK_LOCAL : IDK_GLOBAL;
 	int line = n->decl.end_line;
 	struct dt_ident *old = kind == IDK_GLOBAL ? dt_sema_resolve(pcb, name)
-						  : dt_ident_user(dtp, kind, name);
+						  : dt_ident_user(cc, kind, name);
 
 	if (info->arrnull)
 		dt_cerror(pcb, "D_DECL_ARRNULL", line,
 			  "array declaration requires array dimension or tuple signature: %s", name);
 	if (old != NULL && is_builtin(old))
 		dt_cerror(pcb, "D_DECL_IDRED", line, "built-in identifier redeclared: %s", name);
-	if (dt_htab_get(&dtp->types.names, name) != NULL)
+	if (dt_htab_get(&cc->core->types.names, name) != NULL)
 		dt_cerror(pcb, "D_DECL_IDRED", line, "typedef identifier redeclared: %s", name);
 	if (info->assoc && kind == IDK_LOCAL)
 		dt_cerror(pcb, "D_DECL_LOCASSC", line,
@@ -185,7 +186,7 @@ static void declare_variable(struct dt_pcb *pcb, struct dt_node *n, const char *
 	id->type = t;
 	id->flags |= IDF_DECLARED | IDF_DEFINED;
 	if (info->assoc) {
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(info->nkeys + 1));
+		id->keys = dt_arena_alloc(&cc->core->arena, sizeof(*id->keys) * (size_t)(info->nkeys + 1));
 		if (id->keys == NULL)
 			nomem(pcb, line);
 		memcpy(id->keys, info->keys, sizeof(*id->keys) * (size_t)info->nkeys);
@@ -236,13 +237,13 @@ void dt_sema_declare(struct dt_pcb *pcb, struct dt_node *n)
 static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator *d,
 				       const struct dt_sema_decl *info)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 
 	while (d != NULL && !(d->kind == DK_ARRAY && d->assoc))
 		d = d->outer;
 	if (d == NULL)
 		return NULL;
-	struct dt_ident **v = dt_arena_zalloc(&dtp->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
+	struct dt_ident **v = dt_arena_zalloc(&cc->core->arena, sizeof(*v) * (size_t)(info->nkeys + 1));
 	if (v == NULL)
 		nomem(pcb, d->line);
 	int i = 0;
@@ -252,10 +253,10 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 			if (x->kind == DK_NAME && x->name != NULL)
 				name = x->name;
 		/* An anonymous key is allowed; nothing can refer to it. */
-		struct dt_ident *a = dt_arena_zalloc(&dtp->arena, sizeof(*a));
+		struct dt_ident *a = dt_arena_zalloc(&cc->core->arena, sizeof(*a));
 		if (a == NULL)
 			nomem(pcb, prm->line);
-		a->name = dt_arena_strdup(&dtp->arena, name != NULL ? name : "");
+		a->name = dt_arena_strdup(&cc->core->arena, name != NULL ? name : "");
 		a->kind = IDK_XLARG;
 		a->type = info->keys[i];
 		a->flags = IDF_DECLARED | IDF_DEFINED;
@@ -267,7 +268,7 @@ static struct dt_ident **inline_params(struct dt_pcb *pcb, struct dt_declarator 
 
 void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_sema_decl info;
 	struct dt_type *t = dt_sema_typename_info(pcb, n->decl.spec, n->decl.decl, &info);
 	int line = n->decl.end_line;
@@ -305,7 +306,7 @@ void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n)
 		dt_cerror(pcb, "D_OP_INCOMPAT", line,
 			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", info.name,
 			  dt_sema_typestr(pcb, t), dt_sema_typestr(pcb, n->l->type));
-	struct dt_ident *id = dt_ident_user_add(dtp, IDK_INLINE, info.name, line);
+	struct dt_ident *id = dt_ident_user_add(cc, IDK_INLINE, info.name, line);
 	if (id == NULL)
 		nomem(pcb, line);
 	id->type = t;
@@ -314,7 +315,7 @@ void dt_sema_inline(struct dt_pcb *pcb, struct dt_node *n)
 	if (params != NULL) {
 		id->iparams = params;
 		id->nkeys = info.nkeys;
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)info.nkeys);
+		id->keys = dt_arena_alloc(&cc->core->arena, sizeof(*id->keys) * (size_t)info.nkeys);
 		if (id->keys == NULL)
 			nomem(pcb, line);
 		memcpy(id->keys, info.keys, sizeof(*id->keys) * (size_t)info.nkeys);

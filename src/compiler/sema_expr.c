@@ -1,20 +1,21 @@
 /* Semantic analysis of expressions and statements. */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
-#include "compiler/nest.h"
 #include "compiler/ksym.h"
+#include "compiler/nest.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/walk.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
-#define TT(pcb) (&(pcb)->hdl->types)
+#define TT(pcb) (&(pcb)->cc->core->types)
 
 static const char *opname(enum dt_tok op)
 {
@@ -160,7 +161,7 @@ static bool is_null(struct dt_node *n)
 
 struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_ident *id;
 
 	/* Inside a translator's member definitions, its input comes first. */
@@ -170,14 +171,14 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 		if (strcmp(name, pcb->iparams[i]->name) == 0)
 			return pcb->iparams[i];
 	for (int pass = 0; pass < 3; pass++) {
-		if ((id = dt_ident_user(dtp, IDK_GLOBAL, name)) != NULL ||
-		    (id = dt_ident_user(dtp, IDK_INLINE, name)) != NULL ||
-		    (id = dt_ident_user(dtp, IDK_ARRAY, name)) != NULL ||
-		    (id = dt_ident_user(dtp, IDK_ENUM, name)) != NULL ||
-		    (id = dt_ident_builtin(dtp, name)) != NULL)
+		if ((id = dt_ident_user(cc, IDK_GLOBAL, name)) != NULL ||
+		    (id = dt_ident_user(cc, IDK_INLINE, name)) != NULL ||
+		    (id = dt_ident_user(cc, IDK_ARRAY, name)) != NULL ||
+		    (id = dt_ident_user(cc, IDK_ENUM, name)) != NULL ||
+		    (id = dt_ident_builtin(cc, name)) != NULL)
 			return id;
 		/* Perhaps the D library defines it. */
-		if (pcb->is_dlib || dt_dlib_provide(dtp, name) <= 0)
+		if (pcb->is_dlib || dt_dlib_provide(cc, name) <= 0)
 			break;
 	}
 	return NULL;
@@ -255,7 +256,7 @@ static void cook_ident(struct dt_pcb *pcb, struct dt_node *n)
 static void cook_var(struct dt_pcb *pcb, struct dt_node *n)
 {
 	enum dt_idkind kind = n->op == T_SELF ? IDK_TLS : IDK_LOCAL;
-	struct dt_ident *id = dt_ident_user(pcb->hdl, kind, n->member);
+	struct dt_ident *id = dt_ident_user(pcb->cc, kind, n->member);
 
 	if (id == NULL || !(id->flags & IDF_DEFINED))
 		dt_cerror(pcb, "D_VAR_UNDEF", n->line, "%s%s has not yet been declared or assigned",
@@ -309,6 +310,21 @@ const char *dt_sema_dynamic_name(struct dt_node *n)
 }
 
 /* DTrace's keys must be values: neither void nor dynamic (D_KEY_TYPE). */
+/* An operand's type as DTrace names it in messages (dynamic values by kind). */
+static const char *operand_type(struct dt_pcb *pcb, struct dt_node *n)
+{
+	const char *dyn = dt_sema_dynamic_name(n);
+
+	return dyn != NULL ? dyn : dt_sema_typestr(pcb, n->type);
+}
+
+static _Noreturn void incompat_ops(struct dt_pcb *pcb, int line, struct dt_node *a, const char *op,
+				   struct dt_node *b)
+{
+	dt_cerror(pcb, "D_OP_INCOMPAT", line, "operands have incompatible types: \"%s\" %s \"%s\"",
+		  operand_type(pcb, a), op, operand_type(pcb, b));
+}
+
 void dt_sema_check_key(struct dt_pcb *pcb, struct dt_node *k, int i, const char *what, int line)
 {
 	const char *dyn = dt_sema_dynamic_name(k);
@@ -395,9 +411,7 @@ static void cook_subscript(struct dt_pcb *pcb, struct dt_node *n)
 	else if (lint && rptr)
 		sum = rt;
 	else
-		dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" + \"%s\"",
-			  dt_sema_dynamic_name(base) ? dt_sema_dynamic_name(base) : dt_sema_typestr(pcb, lt),
-			  dt_sema_dynamic_name(k) ? dt_sema_dynamic_name(k) : dt_sema_typestr(pcb, rt));
+		incompat_ops(pcb, n->line, base, "+", k);
 	struct dt_type *at = dt_type_base(lt);
 	/* An array's size bounds constant indexes (one of unknown size does not). */
 	if (at->kind == TK_ARRAY && rint && (k->flags & DN_CONST) && at->nelems > 0 &&
@@ -482,7 +496,7 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 	}
 	/* self->a[k]: a thread-local associative array. */
 	if (base->kind == N_VAR && base->op == T_SELF) {
-		struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_TLS, base->member);
+		struct dt_ident *id = dt_ident_user(pcb->cc, IDK_TLS, base->member);
 		if (id != NULL && (id->flags & IDF_DEFINED) && id->nkeys > 0) {
 			check_keys(pcb, n, id);
 			n->id = id;
@@ -494,7 +508,7 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
 	}
 	/* A clause-local variable is never an associative array. */
 	if (base->kind == N_VAR && base->op == T_THIS) {
-		struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_LOCAL, base->member);
+		struct dt_ident *id = dt_ident_user(pcb->cc, IDK_LOCAL, base->member);
 		if (id == NULL || !(id->flags & IDF_DEFINED))
 			dt_cerror(pcb, "D_ARR_LOCAL", n->line,
 				  "local variables may not be used as associative arrays: %s", base->member);
@@ -508,7 +522,7 @@ static void cook_index(struct dt_pcb *pcb, struct dt_node *n)
  */
 static bool member_is_constant(struct dt_pcb *pcb, const char *name)
 {
-	struct dt_ident *id = dt_ident_user(pcb->hdl, IDK_GLOBAL, name);
+	struct dt_ident *id = dt_ident_user(pcb->cc, IDK_GLOBAL, name);
 
 	return id != NULL && (id->kind == IDK_ENUM ||
 			      (id->kind == IDK_INLINE && id->inline_expr != NULL &&
@@ -573,20 +587,12 @@ static bool is_string_like(struct dt_type *t)
 	return dt_type_is_string(t) || dt_type_is_charptr(t);
 }
 
-/* An operand's type as DTrace names it in messages (dynamic values by kind). */
-static const char *operand_type(struct dt_pcb *pcb, struct dt_node *n)
-{
-	const char *dyn = dt_sema_dynamic_name(n);
-
-	return dyn != NULL ? dyn : dt_sema_typestr(pcb, n->type);
-}
-
 /* Check an operand; an aggregation is a dynamic value the operator then refuses. */
 static void cook_operand(struct dt_pcb *pcb, struct dt_node *n)
 {
 	if (n->kind == N_AGG) {
 		/* DTrace resolves it first: an aggregation not yet assigned is unknown. */
-		if (dt_ident_user(pcb->hdl, IDK_AGG, n->agg.name) == NULL)
+		if (dt_ident_user(pcb->cc, IDK_AGG, n->agg.name) == NULL)
 			dt_cerror(pcb, "D_IDENT_UNDEF", n->line, "failed to resolve @%s: Unknown variable name",
 				  n->agg.name);
 		n->type = TT(pcb)->t_dyn;
@@ -597,15 +603,14 @@ static void cook_operand(struct dt_pcb *pcb, struct dt_node *n)
 
 static bool is_actfunc(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dt_ident *id = n->kind == N_CALL ? dt_ident_builtin(pcb->hdl, n->call.name) : NULL;
+	struct dt_ident *id = n->kind == N_CALL ? dt_ident_builtin(pcb->cc, n->call.name) : NULL;
 
 	return id != NULL && id->kind == IDK_ACTION;
 }
 
 static _Noreturn void incompat(struct dt_pcb *pcb, struct dt_node *n, enum dt_tok op)
 {
-	dt_cerror(pcb, "D_OP_INCOMPAT", n->line, "operands have incompatible types: \"%s\" %s \"%s\"",
-		  operand_type(pcb, n->l), opname(op), operand_type(pcb, n->r));
+	incompat_ops(pcb, n->line, n->l, opname(op), n->r);
 }
 
 static void need_int(struct dt_pcb *pcb, struct dt_node *n, enum dt_tok op, struct dt_node *a,
@@ -697,7 +702,7 @@ static bool lvalue_known(struct dt_pcb *pcb, struct dt_node *lhs)
 	if (lhs->kind == N_IDENT)
 		return dt_sema_resolve(pcb, lhs->ident.name) != NULL;
 	if (lhs->kind == N_VAR) {
-		struct dt_ident *id = dt_ident_user(pcb->hdl, lhs->op == T_SELF ? IDK_TLS : IDK_LOCAL,
+		struct dt_ident *id = dt_ident_user(pcb->cc, lhs->op == T_SELF ? IDK_TLS : IDK_LOCAL,
 						    lhs->member);
 		return id != NULL && (id->flags & IDF_DEFINED);
 	}
@@ -711,7 +716,7 @@ static bool lvalue_known(struct dt_pcb *pcb, struct dt_node *lhs)
 /* Declare an implicitly typed variable on first assignment. */
 void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node *rhs)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	/*
 	 * A new variable takes the value's type, void included: the
 	 * assignment's type check then refuses it, as DTrace does.
@@ -743,7 +748,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 	}
 	if (lhs->kind == N_VAR) {
 		enum dt_idkind kind = lhs->op == T_SELF ? IDK_TLS : IDK_LOCAL;
-		struct dt_ident *id = dt_ident_user(dtp, kind, lhs->member);
+		struct dt_ident *id = dt_ident_user(cc, kind, lhs->member);
 		if (id != NULL && (id->flags & IDF_DEFINED))
 			return;
 		if (id == NULL)
@@ -759,7 +764,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 			  lhs->l->op != T_THIS)) {
 		struct dt_ident *id;
 		if (tls_array) {
-			id = dt_ident_user(dtp, IDK_TLS, lhs->l->member);
+			id = dt_ident_user(cc, IDK_TLS, lhs->l->member);
 			if (id != NULL && (id->flags & IDF_DEFINED))
 				return;
 		} else if (dt_sema_resolve(pcb, lhs->l->ident.name) != NULL ||
@@ -779,7 +784,7 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 		if (id == NULL)
 			dt_cnomem(pcb);
 		int nk = dt_node_list_len(lhs->call.args);
-		id->keys = dt_arena_alloc(&dtp->arena, sizeof(*id->keys) * (size_t)(nk + 1));
+		id->keys = dt_arena_alloc(&cc->core->arena, sizeof(*id->keys) * (size_t)(nk + 1));
 		if (id->keys == NULL)
 			dt_cnomem(pcb);
 		int i = 0;
@@ -1389,7 +1394,7 @@ static void cook_sizeof(struct dt_pcb *pcb, struct dt_node *n)
 			  "cannot apply sizeof to an operand of unknown size");
 	/* A string constant's size is its characters and the NUL. */
 	if (n->l != NULL && n->l->kind == N_STRING) {
-		mark_const(n, TT(pcb)->t_size, (int64_t)dt_expr_strsize(pcb->hdl, n->l));
+		mark_const(n, TT(pcb)->t_size, (int64_t)dt_expr_strsize(pcb->cc, n->l));
 		return;
 	}
 	mark_const(n, TT(pcb)->t_size, (int64_t)dt_type_size(t));

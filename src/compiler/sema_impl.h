@@ -12,7 +12,7 @@
 struct dt_type;
 struct dt_stmt;
 struct dt_ident;
-struct dtrace_hdl;
+struct dt_compiler;
 
 /* What a declarator declared. */
 struct dt_sema_decl {
@@ -120,8 +120,8 @@ void dt_agg_layout(struct dt_pcb *pcb, struct dt_node *agg, uint32_t *string_siz
 
 /* The largest string an expression can produce (buffer bytes, NUL included). */
 /* Bytes a string occupies: strsize characters and the NUL. */
-uint32_t dt_str_bytes(const struct dtrace_hdl *dtp);
-uint32_t dt_expr_strsize(struct dtrace_hdl *dtp, struct dt_node *n);
+uint32_t dt_str_bytes(const struct dt_compiler *cc);
+uint32_t dt_expr_strsize(struct dt_compiler *cc, struct dt_node *n);
 
 /* Name of an aggregating function ("count"). */
 const char *dt_agg_func_name(int code);

@@ -1,8 +1,13 @@
-/* Semantic checks of probe argument types; aggregating function names. */
+/* Semantic checks of probe argument types; aggregating function names; string sizes. */
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/dlib.h"
 #include "compiler/ident.h"
 #include "compiler/parser.h"
@@ -10,11 +15,7 @@
 #include "compiler/sema.h"
 #include "compiler/sema_attr.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 
 struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 {
@@ -25,12 +26,12 @@ struct dt_type *dt_sema_args_type(struct dt_pcb *pcb, int i)
 	for (size_t k = 0; st != NULL && k < st->probes.n; k++) {
 		struct dt_probe *prp = st->probes.v[k];
 		struct dt_type *pt = prp->prov->arg_type != NULL ?
-			prp->prov->arg_type(pcb->hdl, prp, i) : NULL;
+			prp->prov->arg_type(pcb->cc->reg, prp, i) : NULL;
 		if (pt == NULL || (t != NULL && !dt_type_equal(t, pt)))
-			return pcb->hdl->types.t_int64;
+			return pcb->cc->core->types.t_int64;
 		t = pt;
 	}
-	return t != NULL ? t : pcb->hdl->types.t_int64;
+	return t != NULL ? t : pcb->cc->core->types.t_int64;
 }
 
 /*
@@ -108,7 +109,7 @@ void dt_sema_args_check(struct dt_pcb *pcb, long long i, int line)
 		struct dt_probe *p = st->probes.v[k];
 		if (st->probe_pdesc.v[k] != 0)
 			continue;
-		int c = p->prov->arg_count ? p->prov->arg_count(pcb->hdl, p) : -1;
+		int c = p->prov->arg_count ? p->prov->arg_count(pcb->cc->reg, p) : -1;
 		if (c < 0 || c > i)
 			return;
 		n = c;
@@ -128,21 +129,21 @@ static struct dt_type *named_type(struct dt_pcb *pcb, const char *text)
 /* The same, or NULL if it names no type here (a D library type under -x nolibs). */
 static struct dt_type *try_named_type(struct dt_pcb *pcb, const char *text)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
-	char errmsg[sizeof(dtp->errmsg)], errtag[sizeof(dtp->errtag)];
-	int err = dtp->err;
+	struct dt_compiler *cc = pcb->cc;
+	char errmsg[sizeof(cc->core->errmsg)], errtag[sizeof(cc->core->errtag)];
+	int err = cc->core->err;
 	jmp_buf saved;
 	struct dt_type *volatile t = NULL;
 
-	memcpy(errmsg, dtp->errmsg, sizeof(errmsg));
-	memcpy(errtag, dtp->errtag, sizeof(errtag));
+	memcpy(errmsg, cc->core->errmsg, sizeof(errmsg));
+	memcpy(errtag, cc->core->errtag, sizeof(errtag));
 	memcpy(saved, pcb->jb, sizeof(jmp_buf));
 	if (setjmp(pcb->jb) == 0)
 		t = named_type(pcb, text);
 	memcpy(pcb->jb, saved, sizeof(jmp_buf));
-	dtp->err = err;
-	memcpy(dtp->errmsg, errmsg, sizeof(errmsg));
-	memcpy(dtp->errtag, errtag, sizeof(errtag));
+	cc->core->err = err;
+	memcpy(cc->core->errmsg, errmsg, sizeof(errmsg));
+	memcpy(cc->core->errtag, errtag, sizeof(errtag));
 	return t;
 }
 
@@ -151,13 +152,13 @@ static const char native_arg;
 
 void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_stmt *st = pcb->sema ? pcb->sema->stmt : NULL;
 	struct dt_probe *prp = st != NULL && st->probes.n > 0 ? st->probes.v[0] : NULL;
 	const char *native = NULL, *xlate = NULL;
 
 	if (prp == NULL || prp->prov->arg_desc == NULL ||
-	    !prp->prov->arg_desc(pcb->hdl, prp, i, &native, &xlate)) {
+	    !prp->prov->arg_desc(pcb->cc->reg, prp, i, &native, &xlate)) {
 		n->type = dt_sema_args_type(pcb, i);
 		return;
 	}
@@ -167,8 +168,8 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 	 * not under -x nolibs.
 	 */
 	bool translated = xlate != NULL && n->aux != &native_arg;
-	if (translated && strcmp(xlate, "string") != 0 && !dtp->opts.nolibs)
-		dt_dlib_load_kernel(dtp);
+	if (translated && strcmp(xlate, "string") != 0 && !cc->core->opts.nolibs)
+		dt_dlib_load_kernel(cc);
 	struct dt_type *xt = translated ? try_named_type(pcb, xlate) : NULL;
 	struct dt_type *nt = try_named_type(pcb, native);
 	if (translated ? xt == NULL : nt == NULL)
@@ -196,12 +197,12 @@ void dt_sema_args(struct dt_pcb *pcb, struct dt_node *n, int i)
 	if (strcmp(xlate, "string") == 0) {
 		/* A string the probe gives as its address (proc:::exec's path). */
 		n->kind = N_STRINGOF;
-		n->type = pcb->hdl->types.t_string;
+		n->type = pcb->cc->core->types.t_string;
 		st->uses_scratch = true;
 		return;
 	}
 	struct dt_type *dst = dt_type_is_pointer(xt) ? dt_type_base(xt)->base : xt;
-	struct dt_translator *xl = dt_xlator_find(pcb->hdl, nt, dst);
+	struct dt_translator *xl = dt_xlator_find(pcb->cc, nt, dst);
 	if (xl == NULL)
 		dt_cerror(pcb, "D_ARGS_XLATOR", n->line,
 			  "translator for args[%d] from %s to %s is not defined", i,
@@ -217,4 +218,20 @@ const char *dt_agg_func_name(int code)
 					     "quantize", "lquantize", "llquantize" };
 
 	return code >= 0 && code < (int)ARRAY_SIZE(names) ? names[code] : "?";
+}
+
+uint32_t dt_expr_strsize(struct dt_compiler *cc, struct dt_node *n)
+{
+	uint32_t strsize = (uint32_t)cc->core->opts.strsize;
+
+	/* An inline's value (inlines may name inlines, any number deep). */
+	while (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_INLINE)
+		n = n->id->inline_expr;
+
+	if (n->kind == N_STRING)
+		return (uint32_t)(n->str.len < strsize ? n->str.len : strsize) + 1;
+	if (n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
+	    n->id->code == BV_EXECNAME)
+		return 16;
+	return strsize + 1;
 }

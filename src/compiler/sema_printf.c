@@ -2,12 +2,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/printf_format.h"
+#include "base/proc.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "consumer/printf.h"
-#include "lib/dt_impl.h"
 
 static enum dt_pf_argkind kind_of(struct dt_type *b)
 {
@@ -97,7 +100,7 @@ struct dt_ident *dt_sema_printa_keys(struct dt_pcb *pcb, struct dt_node *call, s
 
 void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *name, bool printa)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_node *fmt = call->call.args;
 	struct dt_pf_format *f = NULL;
 	struct dt_pf_error err;
@@ -107,7 +110,7 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 			dt_cnomem(pcb);
 		dt_cerror(pcb, err.tag, call->line, "%s", err.msg);
 	}
-	if (dt_vec_push(&dtp->formats, f) < 0) {
+	if (dt_vec_push(&cc->descs->formats, f) < 0) {
 		dt_pf_free(f);
 		dt_cnomem(pcb);
 	}
@@ -142,7 +145,7 @@ void dt_sema_check_format(struct dt_pcb *pcb, struct dt_node *call, const char *
 		.exact_len = !printa,
 		.aggregation = printa,
 		.agg_is_count = agg_is_count,
-		.have_target = dtp->target_pid != 0,
+		.have_target = cc->procs->target_pid != 0,
 	};
 	if (dt_pf_check(f, &opts, types, (size_t)nargs, &err) < 0)
 		dt_cerror(pcb, err.tag ? err.tag : "D_PRINTF_ARG_TYPE", call->line, "%s", err.msg);

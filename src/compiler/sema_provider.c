@@ -8,14 +8,15 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/pcb.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
 
 /* DTrace's limits: provider names below DTRACE_PROVNAMELEN, arguments in a uint8_t. */
 #define PROVNAMELEN 64
@@ -86,11 +87,11 @@ static const struct dt_node *find_probe(const struct dt_node *prov, const struct
 /* An earlier declaration of the provider: in earlier programs, or earlier in this one. */
 static const struct dt_node *previous(struct dt_pcb *pcb, const struct dt_node *n)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	const char *name = n->provider.name;
 
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		const dtrace_prog_t *pgp = dtp->progs.v[i];
+	for (size_t i = 0; i < cc->progs.n; i++) {
+		const dtrace_prog_t *pgp = cc->progs.v[i];
 		for (size_t j = 0; j < pgp->nproviders; j++)
 			if (strcmp(pgp->providers[j]->provider.name, name) == 0)
 				return pgp->providers[j];
@@ -172,7 +173,7 @@ static void check_xlators(struct dt_pcb *pcb, const char *prov, const struct dt_
 		struct dt_type *src = pa->in.types[k], *dst = pa->out.types[i];
 		/* A translator to T also translates to T * (DTrace's fuzzy lookup). */
 		struct dt_type *to = dt_type_is_pointer(dst) ? dt_type_base(dst)->base : dst;
-		if (dt_xlator_find(pcb->hdl, src, to) != NULL || argcompat(src, dst))
+		if (dt_xlator_find(pcb->cc, src, to) != NULL || argcompat(src, dst))
 			continue;
 		char a[256], b[256];
 		type_str(src, a, sizeof(a));
@@ -200,7 +201,7 @@ void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n)
 			  name);
 
 	const struct dt_node *prev = previous(pcb, n);
-	const struct dt_provider *sys = prev == NULL ? dt_provider_lookup(pcb->hdl, name) : NULL;
+	const struct dt_provider *sys = prev == NULL ? dt_provider_lookup(pcb->cc->reg, name) : NULL;
 	for (const struct dt_node *pr = n->provider.probes; pr != NULL; pr = pr->next) {
 		struct probe_args pa;
 		const char *pname = probe_name(pr);
@@ -219,7 +220,7 @@ void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n)
 		if (sys != NULL) {
 			struct dt_pdesc pd = { .prov = (char *)name, .mod = "", .func = "",
 					       .name = (char *)pname };
-			exists = dt_probe_match(pcb->hdl, &pd, NULL, NULL) > 0;
+			exists = dt_probe_match(pcb->cc->reg, &pd, NULL, NULL) > 0;
 		}
 		if ((prev != NULL || sys != NULL) && !exists)
 			dt_cerror(pcb, "D_PROV_INCOMPAT", pr->line,

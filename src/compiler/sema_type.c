@@ -6,11 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 
 #define INT_MODS (DS_SIGNED | DS_UNSIGNED | DS_SHORT | DS_LONG | DS_LONGLONG)
 #define SIZE_MODS (DS_SHORT | DS_LONG | DS_LONGLONG)
@@ -122,7 +123,7 @@ static void check_mods(struct dt_pcb *pcb, const struct dt_declspec *ds, int lin
 
 static struct dt_type *base_type(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	int line = ds->tag_line ? ds->tag_line : ds->line;
 	struct dt_type *t = NULL;
 	char name[64];
@@ -197,7 +198,7 @@ static const char *tag_key(struct dt_declspec *ds, char *buf, size_t len)
  */
 static struct dt_type *tag_reference(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	char key[300];
 	struct dt_type *t;
 
@@ -268,7 +269,7 @@ static void check_member(struct dt_pcb *pcb, struct dt_node *d, struct dt_type *
 
 static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	enum dt_tkind kind = ds->ts == TS_STRUCT ? TK_STRUCT : TK_UNION;
 	char key[300];
 	struct dt_type *t = NULL;
@@ -376,7 +377,7 @@ static int32_t enumerator_value(struct dt_pcb *pcb, struct dt_enumerator *e, int
 
 static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	char key[300];
 	struct dt_type *t;
 
@@ -417,7 +418,7 @@ static struct dt_type *define_enum(struct dt_pcb *pcb, struct dt_declspec *ds)
 		/* D's enumerators are global names: none may already be one. */
 		if (dt_sema_resolve(pcb, e->name) != NULL)
 			dt_cerror(pcb, "D_DECL_IDRED", e->end_line, "identifier redeclared: %s", e->name);
-		struct dt_ident *id = dt_ident_user_add(pcb->hdl, IDK_ENUM, e->name, e->line);
+		struct dt_ident *id = dt_ident_user_add(pcb->cc, IDK_ENUM, e->name, e->line);
 		if (id == NULL)
 			nomem(pcb, e->line);
 		id->value = v;
@@ -537,7 +538,7 @@ static uint32_t array_dim(struct dt_pcb *pcb, struct dt_declarator *c)
 
 static struct dt_type *func_type(struct dt_pcb *pcb, struct dt_type *ret, struct dt_declarator *c)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	struct dt_type *f = dt_type_new(tt, TK_FUNC, NULL);
 	int n;
 	struct param *v = read_params(pcb, c->params, &n);
@@ -561,7 +562,7 @@ static struct dt_type *func_type(struct dt_pcb *pcb, struct dt_type *ret, struct
 struct dt_type *dt_sema_typename_info(struct dt_pcb *pcb, struct dt_declspec *ds,
 				      struct dt_declarator *d, struct dt_sema_decl *info)
 {
-	struct dt_typetab *tt = &pcb->hdl->types;
+	struct dt_typetab *tt = &pcb->cc->core->types;
 	struct dt_type *t = base_type(pcb, ds);
 	struct dt_declarator *chain[64];
 	int n = 0;

@@ -12,14 +12,15 @@
 #include <setjmp.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/types.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "compiler/walk.h"
 #include "compiler/xlator.h"
-#include "lib/dt_impl.h"
 
 static bool is_strcompat(struct dt_type *t)
 {
@@ -51,10 +52,10 @@ static bool compat(struct dt_type *a, struct dt_type *b)
 	return dt_type_equal(a, b);
 }
 
-static struct dt_translator *lookup_exact(struct dtrace_hdl *dtp, struct dt_type *src,
+static struct dt_translator *lookup_exact(struct dt_compiler *cc, struct dt_type *src,
 					  struct dt_type *dst)
 {
-	for (struct dt_translator *xl = dtp->xlators; xl != NULL; xl = xl->next)
+	for (struct dt_translator *xl = cc->xlators; xl != NULL; xl = xl->next)
 		if (compat(xl->src, src) && compat(xl->dst, dst))
 			return xl;
 	return NULL;
@@ -64,37 +65,37 @@ static struct dt_translator *lookup_exact(struct dtrace_hdl *dtp, struct dt_type
  * The translator for xlate <to>(e): an exact input type first, then one
  * that e can be given to as an argument (DT_XLATE_FUZZY).
  */
-static struct dt_translator *lookup(struct dtrace_hdl *dtp, struct dt_node *e, struct dt_type *to)
+static struct dt_translator *lookup(struct dt_compiler *cc, struct dt_node *e, struct dt_type *to)
 {
 	struct dt_type *dst = dt_type_is_pointer(to) ? dt_type_base(to)->base : to;
-	struct dt_translator *xl = lookup_exact(dtp, e->type, dst);
+	struct dt_translator *xl = lookup_exact(cc, e->type, dst);
 
 	if (xl != NULL)
 		return xl;
-	for (xl = dtp->xlators; xl != NULL; xl = xl->next)
+	for (xl = cc->xlators; xl != NULL; xl = xl->next)
 		if (compat(xl->dst, dst) && argcompat(xl->src, e))
 			return xl;
 	return NULL;
 }
 
-struct dt_translator *dt_xlator_find(struct dtrace_hdl *dtp, struct dt_type *src,
+struct dt_translator *dt_xlator_find(struct dt_compiler *cc, struct dt_type *src,
 				     struct dt_type *dst)
 {
-	return lookup_exact(dtp, src, dst);
+	return lookup_exact(cc, src, dst);
 }
 
-static void add_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
+static void add_xlator(struct dt_compiler *cc, struct dt_translator *xl)
 {
-	struct dt_translator **pp = &dtp->xlators;
+	struct dt_translator **pp = &cc->xlators;
 
 	while (*pp != NULL)
 		pp = &(*pp)->next;
 	*pp = xl;
 }
 
-static void remove_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
+static void remove_xlator(struct dt_compiler *cc, struct dt_translator *xl)
 {
-	for (struct dt_translator **pp = &dtp->xlators; *pp != NULL; pp = &(*pp)->next) {
+	for (struct dt_translator **pp = &cc->xlators; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == xl) {
 			*pp = xl->next;
 			return;
@@ -105,13 +106,13 @@ static void remove_xlator(struct dtrace_hdl *dtp, struct dt_translator *xl)
 /* The message of the error just raised, without its "[TAG] line N: " prefix. */
 static const char *bare_message(struct dt_pcb *pcb)
 {
-	const char *m = pcb->hdl->errmsg;
+	const char *m = pcb->cc->core->errmsg;
 
 	if (m[0] == '[' && strstr(m, "] ") != NULL)
 		m = strstr(m, "] ") + 2;
 	if (strncmp(m, "line ", 5) == 0 && strstr(m, ": ") != NULL)
 		m = strstr(m, ": ") + 2;
-	return dt_arena_strdup(&pcb->hdl->arena, m);
+	return dt_arena_strdup(&pcb->cc->core->arena, m);
 }
 
 /* Check one `member = expr;` of translator xl. */
@@ -119,7 +120,7 @@ static void check_member(struct dt_pcb *pcb, struct dt_translator *xl, struct dt
 			 struct dt_trmember *tm)
 {
 	uint32_t off;
-	const struct dt_member *m = dt_type_member(&pcb->hdl->types, xl->dst, mn->member, &off);
+	const struct dt_member *m = dt_type_member(&pcb->cc->core->types, xl->dst, mn->member, &off);
 
 	if (m == NULL)
 		dt_cerror(pcb, "D_XLATE_MEMB", xl->line, "translator member %s is not a member of %s",
@@ -160,23 +161,23 @@ static bool try_member(struct dt_pcb *pcb, struct dt_translator *xl, struct dt_n
  */
 static void check_members(struct dt_pcb *pcb, struct dt_translator *xl, struct dt_node *list)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	struct dt_trmember **tail = &xl->members;
 
 	for (struct dt_node *mn = list; mn != NULL; mn = mn->next) {
-		struct dt_trmember *tm = dt_arena_zalloc(&dtp->arena, sizeof(*tm));
+		struct dt_trmember *tm = dt_arena_zalloc(&cc->core->arena, sizeof(*tm));
 		if (tm == NULL)
 			dt_cnomem(pcb);
 		tm->name = mn->member;
 		tm->xl = xl;
 		if (!try_member(pcb, xl, mn, tm)) {
 			if (!xl->dlib) {
-				remove_xlator(dtp, xl);
+				remove_xlator(cc, xl);
 				longjmp(pcb->jb, 1);
 			}
 			tm->expr = NULL;
 			tm->err = bare_message(pcb);
-			tm->errtag = dt_arena_strdup(&dtp->arena, dtp->errtag);
+			tm->errtag = dt_arena_strdup(&cc->core->arena, cc->core->errtag);
 		}
 		/* An alternative that checks replaces a broken first definition. */
 		struct dt_trmember *first = xl->members;
@@ -194,14 +195,14 @@ static void check_members(struct dt_pcb *pcb, struct dt_translator *xl, struct d
 
 void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dtrace_hdl *dtp = pcb->hdl;
+	struct dt_compiler *cc = pcb->cc;
 	int line = n->xlator.end_line > 0 ? n->xlator.end_line : n->line;
 	struct dt_type *dst = dt_sema_typename(pcb, n->xlator.to_spec, n->xlator.to_decl, NULL);
 	const char *name = NULL;
 	struct dt_type *src = dt_sema_typename(pcb, n->xlator.from_spec, n->xlator.from_decl,
 					       &name);
 
-	if (lookup_exact(dtp, src, dst) != NULL)
+	if (lookup_exact(cc, src, dst) != NULL)
 		dt_cerror(pcb, "D_XLATE_REDECL", line,
 			  "translator from %s to %s has already been declared",
 			  dt_sema_typestr(pcb, src), dt_sema_typestr(pcb, dst));
@@ -214,11 +215,11 @@ void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
 	if (name == NULL)
 		dt_cerror(pcb, "D_SYNTAX", n->line, "translator input requires a name");
 
-	struct dt_translator *xl = dt_arena_zalloc(&dtp->arena, sizeof(*xl));
-	struct dt_ident *arg = dt_arena_zalloc(&dtp->arena, sizeof(*arg));
+	struct dt_translator *xl = dt_arena_zalloc(&cc->core->arena, sizeof(*xl));
+	struct dt_ident *arg = dt_arena_zalloc(&cc->core->arena, sizeof(*arg));
 	if (xl == NULL || arg == NULL)
 		dt_cnomem(pcb);
-	arg->name = dt_arena_strdup(&dtp->arena, name);
+	arg->name = dt_arena_strdup(&cc->core->arena, name);
 	arg->kind = IDK_XLARG;
 	arg->type = src;
 	arg->flags = IDF_DECLARED | IDF_DEFINED;
@@ -229,7 +230,7 @@ void dt_sema_translator(struct dt_pcb *pcb, struct dt_node *n)
 	xl->dlib = pcb->is_dlib;
 	xl->line = line;
 	/* Defined before its members are checked, as in DTrace. */
-	add_xlator(dtp, xl);
+	add_xlator(cc, xl);
 	check_members(pcb, xl, n->xlator.members);
 }
 
@@ -243,7 +244,7 @@ void dt_sema_xlate(struct dt_pcb *pcb, struct dt_node *n)
 	struct dt_type *to = dt_sema_typename(pcb, n->tn_spec, n->tn_decl, NULL);
 
 	dt_sema_expr(pcb, n->l);
-	struct dt_translator *xl = lookup(pcb->hdl, n->l, to);
+	struct dt_translator *xl = lookup(pcb->cc, n->l, to);
 	if (xl == NULL)
 		dt_cerror(pcb, "D_XLATE_NONE", n->line, "cannot translate from \"%s\" to \"%s\"",
 			  dt_sema_typestr(pcb, n->l->type), dt_sema_typestr(pcb, to));

@@ -16,15 +16,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/util.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
 #include "compiler/parser.h"
 #include "compiler/pcb.h"
 #include "compiler/sema.h"
 #include "compiler/ulib.h"
-#include "lib/dt_impl.h"
-#include "lib/util.h"
-#include "providers/probe.h"
 
 enum { UL_NEW, UL_VISITING, UL_DONE };
 
@@ -58,7 +59,7 @@ static bool module_present(const char *name)
 }
 
 /* Read the library's "#pragma D depends_on <class> <name>" lines. */
-static int scan_depends(struct dtrace_hdl *dtp, struct ulib *l)
+static int scan_depends(struct dt_compiler *cc, struct ulib *l)
 {
 	for (const char *p = l->text; p != NULL && *p != '\0';) {
 		const char *eol = strchr(p, '\n');
@@ -80,12 +81,12 @@ static int scan_depends(struct dtrace_hdl *dtp, struct ulib *l)
 			char *dep = strdup(name);
 			if (dep == NULL || dt_vec_push(&l->deps, dep) < 0) {
 				free(dep);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
+				return dt_set_error(cc->core, -ENOMEM, "out of memory");
 			}
 		} else if (strcmp(cls, "module") == 0) {
 			l->absent |= !module_present(name);
 		} else if (strcmp(cls, "provider") == 0) {
-			l->absent |= dt_provider_lookup(dtp, name) == NULL;
+			l->absent |= dt_provider_lookup(cc->reg, name) == NULL;
 		}
 	}
 	return 0;
@@ -97,10 +98,10 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Every *.d file of every -L directory, in name order within each directory. */
-static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
+static int read_dirs(struct dt_compiler *cc, struct ulibs *ls)
 {
-	for (int d = 0; d < dtp->opts.nlibdirs; d++) {
-		const char *dir = dtp->opts.libdirs[d];
+	for (int d = 0; d < cc->core->opts.nlibdirs; d++) {
+		const char *dir = cc->core->opts.libdirs[d];
 		DIR *dp = opendir(dir);
 		/* As in DTrace, a directory that is not there holds no libraries. */
 		if (dp == NULL)
@@ -117,7 +118,7 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 			if (l.path == NULL || dt_vec_push(&ls->libs, l) < 0) {
 				free(l.path);
 				closedir(dp);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
+				return dt_set_error(cc->core, -ENOMEM, "out of memory");
 			}
 			ls->libs.v[ls->libs.n - 1].name = strrchr(l.path, '/') + 1;
 		}
@@ -127,9 +128,9 @@ static int read_dirs(struct dtrace_hdl *dtp, struct ulibs *ls)
 	for (size_t i = 0; i < ls->libs.n; i++) {
 		struct ulib *l = &ls->libs.v[i];
 		if ((l->text = dt_read_file(l->path, NULL)) == NULL)
-			return dt_set_error(dtp, -errno, "cannot read library %s: %s", l->path,
+			return dt_set_error(cc->core, -errno, "cannot read library %s: %s", l->path,
 					    strerror(errno));
-		int rc = scan_depends(dtp, l);
+		int rc = scan_depends(cc, l);
 		if (rc < 0)
 			return rc;
 	}
@@ -145,47 +146,47 @@ static struct ulib *find(struct ulibs *ls, const char *name)
 }
 
 /* Depth-first: a library after those it depends on; absence spreads to dependents. */
-static int visit(struct dtrace_hdl *dtp, struct ulibs *ls, struct ulib *l)
+static int visit(struct dt_compiler *cc, struct ulibs *ls, struct ulib *l)
 {
 	if (l->mark == UL_DONE)
 		return 0;
 	if (l->mark == UL_VISITING)
-		return dt_set_error(dtp, -EINVAL, "circular library dependency: %s depends on itself "
+		return dt_set_error(cc->core, -EINVAL, "circular library dependency: %s depends on itself "
 				    "through #pragma D depends_on library", l->name);
 	l->mark = UL_VISITING;
 	for (size_t i = 0; i < l->deps.n; i++) {
 		struct ulib *d = find(ls, l->deps.v[i]);
 		if (d == NULL)
-			return dt_set_error(dtp, -EINVAL, "library %s depends on library %s, which no "
+			return dt_set_error(cc->core, -EINVAL, "library %s depends on library %s, which no "
 					    "library directory holds", l->path, l->deps.v[i]);
-		int rc = visit(dtp, ls, d);
+		int rc = visit(cc, ls, d);
 		if (rc < 0)
 			return rc;
 		l->absent |= d->absent;
 	}
 	l->mark = UL_DONE;
 	if (dt_vec_push(&ls->order, l) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	return 0;
 }
 
 /* Parse and check one library; its errors name it. */
-static int compile_one(struct dtrace_hdl *dtp, struct ulib *l)
+static int compile_one(struct dt_compiler *cc, struct ulib *l)
 {
 	struct dt_pcb pcb;
 
-	dt_dprintf(dtp, "loading library %s\n", l->path);
+	dt_dprintf(cc->core, "loading library %s\n", l->path);
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
-	pcb.arena = &dtp->arena;
+	pcb.cc = cc;
+	pcb.arena = &cc->core->arena;
 	pcb.filename = l->path;
 	pcb.filetag = l->path;
 	pcb.show_lines = true;
 	pcb.is_library = true;
 	dt_nest_init(&pcb);
-	pcb.src = dt_arena_strdup(&dtp->arena, l->text);
+	pcb.src = dt_arena_strdup(&cc->core->arena, l->text);
 	if (pcb.src == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	pcb.srclen = strlen(pcb.src);
 	if (setjmp(pcb.jb) != 0)
 		return -EINVAL;
@@ -214,23 +215,23 @@ static void free_libs(struct ulibs *ls)
 	dt_vec_free(&ls->order);
 }
 
-int dt_ulib_load(struct dtrace_hdl *dtp)
+int dt_ulib_load(struct dt_compiler *cc)
 {
 	struct ulibs ls = { 0 };
 	int rc;
 
 	/* -x nolibs: no D libraries at all. */
-	if (dtp->opts.nolibs)
+	if (cc->core->opts.nolibs)
 		return 0;
-	if (dtp->ulib_state != 0 || dtp->opts.nlibdirs == 0)
-		return dtp->ulib_state < 0 ? dtp->ulib_state : 0;
-	rc = read_dirs(dtp, &ls);
+	if (cc->ulib_state != 0 || cc->core->opts.nlibdirs == 0)
+		return cc->ulib_state < 0 ? cc->ulib_state : 0;
+	rc = read_dirs(cc, &ls);
 	for (size_t i = 0; rc == 0 && i < ls.libs.n; i++)
-		rc = visit(dtp, &ls, &ls.libs.v[i]);
+		rc = visit(cc, &ls, &ls.libs.v[i]);
 	for (size_t i = 0; rc == 0 && i < ls.order.n; i++)
 		if (!ls.order.v[i]->absent)
-			rc = compile_one(dtp, ls.order.v[i]);
+			rc = compile_one(cc, ls.order.v[i]);
 	free_libs(&ls);
-	dtp->ulib_state = rc < 0 ? rc : 1;
+	cc->ulib_state = rc < 0 ? rc : 1;
 	return rc;
 }

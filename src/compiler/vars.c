@@ -1,13 +1,14 @@
 /* Dynamic variables whose maps the program builder creates. */
 #include "compiler/vars.h"
 
+#include "base/core.h"
+#include "compiler/compiler.h"
 #include "compiler/ident.h"
-#include "lib/dt_impl.h"
 
-int dt_vars_register(struct dtrace_hdl *dtp, struct dt_ident *id)
+int dt_vars_register(struct dt_compiler *cc, struct dt_ident *id)
 {
-	for (size_t i = 0; i < dtp->dynvars.n; i++)
-		if (dtp->dynvars.v[i] == id)
+	for (size_t i = 0; i < cc->dynvars.n; i++)
+		if (cc->dynvars.v[i] == id)
 			return 0;
-	return dt_vec_push(&dtp->dynvars, id);
+	return dt_vec_push(&cc->dynvars, id);
 }

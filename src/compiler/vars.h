@@ -4,17 +4,17 @@
 
 #include <stdint.h>
 
-struct dtrace_hdl;
+struct dt_compiler;
 struct dt_ident;
 struct dt_type;
 
 /* Bytes a variable of type t occupies (strings: strsize; scalars: 8). */
-uint32_t dt_var_size(struct dtrace_hdl *dtp, struct dt_type *t);
+uint32_t dt_var_size(struct dt_compiler *cc, struct dt_type *t);
 /* Key bytes of a thread-local (8) or associative array (its tuple). */
-uint32_t dt_var_key_size(struct dtrace_hdl *dtp, struct dt_ident *id);
+uint32_t dt_var_key_size(struct dt_compiler *cc, struct dt_ident *id);
 /* Map name of a thread-local or associative array. */
-const char *dt_var_map_name(struct dtrace_hdl *dtp, struct dt_ident *id);
+const char *dt_var_map_name(struct dt_compiler *cc, struct dt_ident *id);
 /* Remember a dynamic variable so that its map is created. */
-int dt_vars_register(struct dtrace_hdl *dtp, struct dt_ident *id);
+int dt_vars_register(struct dt_compiler *cc, struct dt_ident *id);
 
 #endif

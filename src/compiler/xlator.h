@@ -18,7 +18,7 @@ struct dt_ident;
 struct dt_node;
 struct dt_pcb;
 struct dt_type;
-struct dtrace_hdl;
+struct dt_compiler;
 
 struct dt_translator;
 
@@ -57,7 +57,7 @@ struct dt_xluse {
 struct dt_node *dt_xlate_of(struct dt_node *n, bool *ptr);
 
 /* The translator of a name as the library defines it (for probe arguments). */
-struct dt_translator *dt_xlator_find(struct dtrace_hdl *dtp, struct dt_type *src,
+struct dt_translator *dt_xlator_find(struct dt_compiler *cc, struct dt_type *src,
 				     struct dt_type *dst);
 
 /* Sema hooks (sema_xlate.c). */

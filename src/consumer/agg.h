@@ -18,8 +18,9 @@
 #define DT_CONSUMER_AGG_H
 
 #include <stdint.h>
+#include <stdio.h>
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_strbuf;
 struct dt_pf_format;
 struct dt_pf_syms;
@@ -27,16 +28,16 @@ struct dt_pf_syms;
 struct dt_aggstate;
 
 /* Free the handle's aggregation state (dtrace_close); safe to call twice. */
-void dt_agg_fini(struct dtrace_hdl *dtp);
+void dt_agg_fini(struct dt_consumer *cs);
 
 /*
  * The record loop, before a record's actions: the firing it comes from
  * (CPU, probe id, timestamp).  A firing other than the last one drops the
  * snapshots the last one's records took.
  */
-void dt_agg_firing(struct dtrace_hdl *dtp, uint32_t cpu, uint32_t prid, uint64_t ts);
+void dt_agg_firing(struct dt_consumer *cs, uint32_t cpu, uint32_t prid, uint64_t ts);
 /* Outside the record stream (the exit print, walks): read the maps afresh. */
-void dt_agg_forget(struct dtrace_hdl *dtp);
+void dt_agg_forget(struct dt_consumer *cs);
 
 /*
  * printa(): append the aggregations to `out`.  fmt NULL is the default
@@ -44,26 +45,29 @@ void dt_agg_forget(struct dtrace_hdl *dtp);
  * (for several aggregations, each key of their union) is printed with the
  * checked format, %@ taking the aggregations' values in argument order.
  */
-int dt_agg_printa(struct dtrace_hdl *dtp, struct dt_strbuf *out, const struct dt_pf_format *fmt,
+/* dtrace_aggregate_print(): every aggregation not printed yet, as at exit. */
+int dt_aggregate_print(struct dt_consumer *cs, FILE *fp);
+
+int dt_agg_printa(struct dt_consumer *cs, struct dt_strbuf *out, const struct dt_pf_format *fmt,
 		  const uint32_t *aggids, int naggs);
 
 /* clear(): zero every value, keeping the keys. */
-int dt_agg_clear(struct dtrace_hdl *dtp, uint32_t aggid);
+int dt_agg_clear(struct dt_consumer *cs, uint32_t aggid);
 
 /*
  * trunc(): keep the n entries with the highest values (n > 0) or the
  * -n entries with the lowest (n < 0); n = 0 removes every key.
  */
-int dt_agg_trunc(struct dtrace_hdl *dtp, uint32_t aggid, int64_t n);
+int dt_agg_trunc(struct dt_consumer *cs, uint32_t aggid, int64_t n);
 
 /* normalize(): divide the values by n when they are printed; denormalize() undoes it. */
-int dt_agg_normalize(struct dtrace_hdl *dtp, uint32_t aggid, uint64_t n);
-int dt_agg_denormalize(struct dtrace_hdl *dtp, uint32_t aggid);
+int dt_agg_normalize(struct dt_consumer *cs, uint32_t aggid, uint64_t n);
+int dt_agg_denormalize(struct dt_consumer *cs, uint32_t aggid);
 
 /*
  * The symbolizer for stack(), sym(), mod(), usym() ... keys (copied; NULL:
  * addresses print in hex, as DTrace prints what it cannot resolve).
  */
-int dt_agg_set_syms(struct dtrace_hdl *dtp, const struct dt_pf_syms *syms);
+int dt_agg_set_syms(struct dt_consumer *cs, const struct dt_pf_syms *syms);
 
 #endif

@@ -6,8 +6,8 @@
  */
 #include "consumer/agg_impl.h"
 
-#include "compiler/ident.h"
-#include "consumer/llquant.h"
+#include "base/aggdesc.h"
+#include "base/quant.h"
 
 static void quantize_bounds(uint32_t b, int64_t *min, int64_t *max)
 {

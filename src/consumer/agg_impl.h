@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/aggdesc.h"
+#include "base/util.h"
 #include "consumer/agg.h"
-#include "consumer/aggdesc.h"
 #include "consumer/printf.h"
-#include "lib/util.h"
 
-struct dtrace_hdl;
+struct dt_consumer;
 
 /* ---- snapshots --------------------------------------------------------- */
 
@@ -137,7 +137,7 @@ struct dt_aggsort_opts {
 	int sortpos;		/* aggsortpos (joined printa) */
 };
 
-void dt_aggsort_opts_get(const struct dtrace_hdl *dtp, struct dt_aggsort_opts *o);
+void dt_aggsort_opts_get(const struct dt_consumer *cs, struct dt_aggsort_opts *o);
 
 /* DTrace's key order: component by component from keypos, wrapping around. */
 int dt_agg_keycmp(const struct dt_aggdesc *ad, const uint8_t *ka, const uint8_t *kb, int keypos);
@@ -250,8 +250,8 @@ struct dt_agg_source {
 };
 
 /* Replace the data source (tests); NULL restores the BPF maps.  0 or -ENOMEM. */
-int dt_agg_set_source(struct dtrace_hdl *dtp, const struct dt_agg_source *src);
-/* The BPF-map source (agg_map.c); ctx is the handle. */
+int dt_agg_set_source(struct dt_consumer *cs, const struct dt_agg_source *src);
+/* The BPF-map source (agg_map.c); ctx is the consumer (struct dt_consumer). */
 extern const struct dt_agg_source dt_aggmap_source;
 /* The same on a map fd (batch false: get_next_key + lookup only). */
 int dt_aggmap_read_fd(int fd, const struct dt_aggdesc *ad, struct dt_aggsnap *s, bool batch);
@@ -259,16 +259,16 @@ int dt_aggmap_reset_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *const
 int dt_aggmap_remove_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *const *keys, size_t n);
 
 /* The aggregation with this id, or NULL with the handle's error set. */
-const struct dt_aggdesc *dt_agg_desc(struct dtrace_hdl *dtp, uint32_t aggid);
+const struct dt_aggdesc *dt_agg_desc(struct dt_consumer *cs, uint32_t aggid);
 /*
  * A snapshot of one aggregation to print (the caller's, to free): the
  * current firing's (a copy) or a fresh one, sym() & co. keys merged, sort
  * caches filled.  0 or -errno (error set).
  */
-int dt_agg_snapshot(struct dtrace_hdl *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s);
-uint64_t dt_agg_normal(struct dtrace_hdl *dtp, uint32_t aggid);
-bool dt_agg_printed(struct dtrace_hdl *dtp, uint32_t aggid);
-void dt_agg_set_printed(struct dtrace_hdl *dtp, uint32_t aggid);
-void dt_aggprint_get(struct dtrace_hdl *dtp, struct dt_aggprint *pc);
+int dt_agg_snapshot(struct dt_consumer *cs, const struct dt_aggdesc *ad, struct dt_aggsnap *s);
+uint64_t dt_agg_normal(struct dt_consumer *cs, uint32_t aggid);
+bool dt_agg_printed(struct dt_consumer *cs, uint32_t aggid);
+void dt_agg_set_printed(struct dt_consumer *cs, uint32_t aggid);
+void dt_aggprint_get(struct dt_consumer *cs, struct dt_aggprint *pc);
 
 #endif

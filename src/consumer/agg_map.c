@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
+#include "base/core.h"
+#include "bpf/runtime.h"
+#include "consumer/consumer.h"
 
 /* Per batch, at most this many bytes of values (keeps RSS flat for big maps). */
 #define BATCH_BYTES (512 * 1024)
@@ -48,9 +49,9 @@ static int map_info(int fd, const struct dt_aggdesc *ad, struct aggmap *m)
 }
 
 /* The fd of the map of `ad`, or -1 if there is none (nothing loaded yet). */
-static int find_map(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad)
+static int find_map(struct dt_consumer *cs, const struct dt_aggdesc *ad)
 {
-	struct bpf_object *obj = dt_runtime_object(dtp);
+	struct bpf_object *obj = cs->rt != NULL ? cs->rt->obj : NULL;
 	struct bpf_map *map;
 
 	if (obj == NULL || ad->map_name == NULL ||

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
 
 /* An integer key as DTrace prints a record of its type's size. */
 static void print_int_key(struct dt_strbuf *out, const struct dt_aggkey *k, const uint8_t *p)

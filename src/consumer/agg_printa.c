@@ -12,33 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/descs.h"
 #include "consumer/agg_walk.h"
+#include "consumer/consumer.h"
 #include "consumer/report.h"
-#include "lib/dt_impl.h"
 
-static int print_error(dtrace_hdl_t *dtp, int rc)
+static int print_error(struct dt_consumer *cs, int rc)
 {
 	if (rc == -ENOMEM)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
-	return dt_set_error(dtp, rc, "Data record list does not match statement");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
+	return dt_set_error(cs->core, rc, "Data record list does not match statement");
 }
 
-static int printa_one(dtrace_hdl_t *dtp, struct dt_strbuf *out, const struct dt_pf_format *fmt,
+static int printa_one(struct dt_consumer *cs, struct dt_strbuf *out, const struct dt_pf_format *fmt,
 		      uint32_t aggid, const struct dt_aggprint *pc)
 {
-	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
+	const struct dt_aggdesc *ad = dt_agg_desc(cs, aggid);
 	struct dt_aggsort_opts o;
 	struct dt_aggsnap s;
 	const uint8_t **sorted = NULL;
 	struct dt_aggfmt a;
-	uint64_t normal = dt_agg_normal(dtp, aggid);
+	uint64_t normal = dt_agg_normal(cs, aggid);
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
-	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+		return cs->core->err;
+	if ((rc = dt_agg_snapshot(cs, ad, &s)) < 0)
 		return rc;
-	dt_aggsort_opts_get(dtp, &o);
+	dt_aggsort_opts_get(cs, &o);
 	rc = dt_aggfmt_init(&a, (size_t)ad->nkeys, 1);
 	if (rc == 0)
 		rc = dt_aggsnap_sort(&s, &o, &sorted);
@@ -52,11 +54,11 @@ static int printa_one(dtrace_hdl_t *dtp, struct dt_strbuf *out, const struct dt_
 		rc = dt_aggfmt_print(out, fmt, pc, &a);
 	}
 	if (rc == 0 && s.n > 0)
-		dt_agg_set_printed(dtp, aggid);
+		dt_agg_set_printed(cs, aggid);
 	free(sorted);
 	dt_aggfmt_fini(&a);
 	dt_aggsnap_free(&s);
-	return rc < 0 ? print_error(dtp, rc) : 0;
+	return rc < 0 ? print_error(cs, rc) : 0;
 }
 
 /* One row of a joined printa() in the default layout: keys, then each value. */
@@ -75,7 +77,7 @@ static void print_joined_row(struct dt_strbuf *out, const struct dt_aggprint *pc
 	dt_sb_putc(out, '\n');
 }
 
-static int printa_joined(dtrace_hdl_t *dtp, struct dt_strbuf *out,
+static int printa_joined(struct dt_consumer *cs, struct dt_strbuf *out,
 			 const struct dt_pf_format *fmt, const uint32_t *aggids, size_t n,
 			 const struct dt_aggprint *pc)
 {
@@ -89,31 +91,31 @@ static int printa_joined(dtrace_hdl_t *dtp, struct dt_strbuf *out,
 	int rc = 0;
 
 	if (store == NULL || snaps == NULL || normals == NULL) {
-		rc = print_error(dtp, -ENOMEM);
+		rc = print_error(cs, -ENOMEM);
 		goto out;
 	}
 	/* One snapshot per distinct aggregation; a repeat shares it. */
 	for (size_t i = 0; i < n; i++) {
-		const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggids[i]);
+		const struct dt_aggdesc *ad = dt_agg_desc(cs, aggids[i]);
 
 		if (ad == NULL) {
-			rc = dtp->err;
+			rc = cs->core->err;
 			goto out;
 		}
-		normals[i] = dt_agg_normal(dtp, aggids[i]);
+		normals[i] = dt_agg_normal(cs, aggids[i]);
 		for (size_t k = 0; k < i && snaps[i] == NULL; k++)
 			if (aggids[k] == aggids[i])
 				snaps[i] = snaps[k];
 		if (snaps[i] != NULL)
 			continue;
-		if ((rc = dt_agg_snapshot(dtp, ad, &store[nsnaps])) < 0)
+		if ((rc = dt_agg_snapshot(cs, ad, &store[nsnaps])) < 0)
 			goto out;
 		snaps[i] = &store[nsnaps++];
 	}
-	dt_aggsort_opts_get(dtp, &o);
+	dt_aggsort_opts_get(cs, &o);
 	if ((rc = dt_agg_join(snaps, aggids, n, &o, &j)) < 0 ||
 	    (rc = dt_aggfmt_init(&a, (size_t)snaps[0]->ad->nkeys, n)) < 0) {
-		rc = print_error(dtp, rc);
+		rc = print_error(cs, rc);
 		goto out;
 	}
 	for (size_t r = 0; r < j.nrows; r++) {
@@ -127,13 +129,13 @@ static int printa_joined(dtrace_hdl_t *dtp, struct dt_strbuf *out,
 		for (size_t i = 0; i < n; i++)
 			dt_aggfmt_value(&a, i, snaps[i], row[i], normals[i]);
 		if ((rc = dt_aggfmt_print(out, fmt, pc, &a)) < 0) {
-			rc = print_error(dtp, rc);
+			rc = print_error(cs, rc);
 			goto out;
 		}
 	}
 	if (j.nrows > 0)
 		for (size_t i = 0; i < n; i++)
-			dt_agg_set_printed(dtp, aggids[i]);
+			dt_agg_set_printed(cs, aggids[i]);
 out:
 	dt_aggfmt_fini(&a);
 	dt_agg_join_free(&j);
@@ -145,20 +147,20 @@ out:
 	return rc;
 }
 
-int dt_agg_printa(dtrace_hdl_t *dtp, struct dt_strbuf *out, const struct dt_pf_format *fmt,
+int dt_agg_printa(struct dt_consumer *cs, struct dt_strbuf *out, const struct dt_pf_format *fmt,
 		  const uint32_t *aggids, int naggs)
 {
 	struct dt_aggprint pc;
 
 	if (naggs < 1 || aggids == NULL)
-		return dt_set_error(dtp, -EINVAL, "Invalid aggregation variable identifier");
-	dt_aggprint_get(dtp, &pc);
+		return dt_set_error(cs->core, -EINVAL, "Invalid aggregation variable identifier");
+	dt_aggprint_get(cs, &pc);
 	/* printa() without a format starts with a newline (dt_printa) */
 	if (fmt == NULL)
 		dt_sb_putc(out, '\n');
 	if (naggs == 1)
-		return printa_one(dtp, out, fmt, aggids[0], &pc);
-	return printa_joined(dtp, out, fmt, aggids, (size_t)naggs, &pc);
+		return printa_one(cs, out, fmt, aggids[0], &pc);
+	return printa_joined(cs, out, fmt, aggids, (size_t)naggs, &pc);
 }
 
 #define FLUSH_AT 65536
@@ -173,67 +175,67 @@ static int flush(struct dt_strbuf *sb, FILE *fp)
 	return 0;
 }
 
-static int write_error(dtrace_hdl_t *dtp, int rc)
+static int write_error(struct dt_consumer *cs, int rc)
 {
 	if (rc == -EIO)
-		return dt_set_error(dtp, rc, "write error: %s", strerror(errno));
-	return print_error(dtp, rc);
+		return dt_set_error(cs->core, rc, "write error: %s", strerror(errno));
+	return print_error(cs, rc);
 }
 
 /* The same as JSON: one object per aggregation with entries. */
-static int print_json(dtrace_hdl_t *dtp, FILE *fp, const struct dt_aggsort_opts *o)
+static int print_json(struct dt_consumer *cs, FILE *fp, const struct dt_aggsort_opts *o)
 {
 	struct dt_strbuf sb;
-	size_t n = dtp->aggs.n;
+	size_t n = cs->descs->aggs.n;
 	int rc = 0;
 
 	dt_sb_init(&sb);
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		uint32_t id = (uint32_t)(o->rev ? n - 1 - k : k);
 
-		if (dtp->aggs.v[id] == NULL || dt_agg_printed(dtp, id))
+		if (cs->descs->aggs.v[id] == NULL || dt_agg_printed(cs, id))
 			continue;
 		dt_sb_reset(&sb);
-		int entries = dt_json_aggregation(dtp, &sb, id, "exit", NULL);
+		int entries = dt_json_aggregation(cs, &sb, id, "exit", NULL);
 		if (entries < 0)
 			rc = entries;		/* the error is set */
 		else if (entries > 0 && (dt_sb_putc(&sb, '\n'), (rc = flush(&sb, fp)) < 0))
-			rc = write_error(dtp, rc);
+			rc = write_error(cs, rc);
 	}
 	dt_sb_free(&sb);
 	return rc;
 }
 
 /* Every aggregation printa() has not printed, by id (reversed by aggsortrev). */
-int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
+int dt_aggregate_print(struct dt_consumer *cs, FILE *fp)
 {
 	struct dt_aggsort_opts o;
 	struct dt_aggprint pc;
 	struct dt_strbuf sb;
-	size_t n = dtp->aggs.n;
+	size_t n = cs->descs->aggs.n;
 	int rc = 0;
 
 	if (fp == NULL)
 		return 0;
 	/* What the maps hold now, not a snapshot of the last record's firing. */
-	dt_agg_forget(dtp);
-	dt_aggsort_opts_get(dtp, &o);
-	if (dt_oformat_json(dtp))
-		return print_json(dtp, fp, &o);
-	dt_aggprint_get(dtp, &pc);
+	dt_agg_forget(cs);
+	dt_aggsort_opts_get(cs, &o);
+	if (dt_oformat_json(cs))
+		return print_json(cs, fp, &o);
+	dt_aggprint_get(cs, &pc);
 	dt_sb_init(&sb);
 	for (size_t k = 0; k < n; k++) {
 		uint32_t id = (uint32_t)(o.rev ? n - 1 - k : k);
-		const struct dt_aggdesc *ad = dtp->aggs.v[id];
+		const struct dt_aggdesc *ad = cs->descs->aggs.v[id];
 		const uint8_t **sorted = NULL;
 		struct dt_aggsnap s;
 
-		if (ad == NULL || dt_agg_printed(dtp, id))
+		if (ad == NULL || dt_agg_printed(cs, id))
 			continue;
-		if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+		if ((rc = dt_agg_snapshot(cs, ad, &s)) < 0)
 			break;		/* the error is set */
 		rc = dt_aggsnap_sort(&s, &o, &sorted);
-		uint64_t normal = dt_agg_normal(dtp, id);
+		uint64_t normal = dt_agg_normal(cs, id);
 		for (size_t i = 0; rc == 0 && i < s.n; i++) {
 			dt_agg_print_entry(&sb, &pc, &s, sorted[i], normal);
 			if (sb.len >= FLUSH_AT)
@@ -242,12 +244,12 @@ int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 		free(sorted);
 		dt_aggsnap_free(&s);
 		if (rc < 0) {
-			rc = write_error(dtp, rc);
+			rc = write_error(cs, rc);
 			break;
 		}
 	}
 	if (rc == 0 && (rc = flush(&sb, fp)) < 0)
-		rc = write_error(dtp, rc);
+		rc = write_error(cs, rc);
 	dt_sb_free(&sb);
 	return rc;
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
 
 int dt_aggfmt_init(struct dt_aggfmt *a, size_t nkeys, size_t nvals)
 {

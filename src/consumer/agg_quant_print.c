@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "consumer/llquant.h"
+#include "base/quant.h"
 
 #define BAR 40
 

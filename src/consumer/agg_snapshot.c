@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
 
 /* What each entry caches for sorting (agg_sort.c reads it back). */
 static uint32_t sort_cache_size(const struct dt_aggdesc *ad)

@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ident.h"
-#include "lib/dt_impl.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "consumer/consumer.h"
 
-void dt_aggsort_opts_get(const struct dtrace_hdl *dtp, struct dt_aggsort_opts *o)
+void dt_aggsort_opts_get(const struct dt_consumer *cs, struct dt_aggsort_opts *o)
 {
-	const struct dt_options *op = &dtp->opts;
+	const struct dt_options *op = &cs->core->opts;
 
 	o->keysort = op->aggsortkey;
 	o->rev = op->aggsortrev;

@@ -1,7 +1,7 @@
 /*
  * The handle's aggregation state and the consumer-side actions clear(),
  * trunc(), normalize() and denormalize().  The state is created on first
- * use and lives in dtp->aggstate until dt_agg_fini().
+ * use and lives in cs->aggstate until dt_agg_fini().
  *
  * DTrace's printa(), clear() and trunc() act on the consumer's copy of
  * the data, taken once and then changed by clear() and trunc() as well as
@@ -18,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/quant.h"
 #include "consumer/agg_symkeys.h"
-#include "consumer/llquant.h"
-#include "lib/dt_impl.h"
+#include "consumer/consumer.h"
 
 /* What the consumer keeps about one aggregation between snapshots. */
 struct dt_aggvar {
@@ -48,18 +50,18 @@ struct dt_aggstate {
 	bool any_cached;
 };
 
-static struct dt_aggstate *state(dtrace_hdl_t *dtp)
+static struct dt_aggstate *state(struct dt_consumer *cs)
 {
-	if (dtp->aggstate == NULL) {
+	if (cs->aggstate == NULL) {
 		struct dt_aggstate *st = calloc(1, sizeof(*st));
 
 		if (st == NULL)
 			return NULL;
 		st->src = dt_aggmap_source;
-		st->src.ctx = dtp;
-		dtp->aggstate = st;
+		st->src.ctx = cs;
+		cs->aggstate = st;
 	}
-	return dtp->aggstate;
+	return cs->aggstate;
 }
 
 /* Drop every kept snapshot: the next action reads the maps again. */
@@ -76,15 +78,15 @@ static void forget(struct dt_aggstate *st)
 	}
 }
 
-void dt_agg_forget(dtrace_hdl_t *dtp)
+void dt_agg_forget(struct dt_consumer *cs)
 {
-	if (dtp->aggstate != NULL)
-		forget(dtp->aggstate);
+	if (cs->aggstate != NULL)
+		forget(cs->aggstate);
 }
 
-void dt_agg_firing(dtrace_hdl_t *dtp, uint32_t cpu, uint32_t prid, uint64_t ts)
+void dt_agg_firing(struct dt_consumer *cs, uint32_t cpu, uint32_t prid, uint64_t ts)
 {
-	struct dt_aggstate *st = state(dtp);
+	struct dt_aggstate *st = state(cs);
 	struct dt_aggfiring f = { true, cpu, prid, ts };
 
 	/* Out of memory: every action reads the maps afresh. */
@@ -97,20 +99,20 @@ void dt_agg_firing(dtrace_hdl_t *dtp, uint32_t cpu, uint32_t prid, uint64_t ts)
 	st->firing = f;
 }
 
-void dt_agg_fini(dtrace_hdl_t *dtp)
+void dt_agg_fini(struct dt_consumer *cs)
 {
-	if (dtp->aggstate == NULL)
+	if (cs->aggstate == NULL)
 		return;
-	forget(dtp->aggstate);
-	free(dtp->aggstate->vars);
-	free(dtp->aggstate);
-	dtp->aggstate = NULL;
+	forget(cs->aggstate);
+	free(cs->aggstate->vars);
+	free(cs->aggstate);
+	cs->aggstate = NULL;
 }
 
 /* The state of aggregation `id`, grown on demand; NULL when out of memory. */
-static struct dt_aggvar *var(dtrace_hdl_t *dtp, uint32_t id)
+static struct dt_aggvar *var(struct dt_consumer *cs, uint32_t id)
 {
-	struct dt_aggstate *st = state(dtp);
+	struct dt_aggstate *st = state(cs);
 
 	if (st == NULL)
 		return NULL;
@@ -128,74 +130,74 @@ static struct dt_aggvar *var(dtrace_hdl_t *dtp, uint32_t id)
 	return &st->vars[id];
 }
 
-uint64_t dt_agg_normal(dtrace_hdl_t *dtp, uint32_t aggid)
+uint64_t dt_agg_normal(struct dt_consumer *cs, uint32_t aggid)
 {
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = cs->aggstate;
 
 	return st != NULL && aggid < st->nvars ? st->vars[aggid].normal : 1;
 }
 
-bool dt_agg_printed(dtrace_hdl_t *dtp, uint32_t aggid)
+bool dt_agg_printed(struct dt_consumer *cs, uint32_t aggid)
 {
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = cs->aggstate;
 
 	return st != NULL && aggid < st->nvars && st->vars[aggid].printed;
 }
 
-void dt_agg_set_printed(dtrace_hdl_t *dtp, uint32_t aggid)
+void dt_agg_set_printed(struct dt_consumer *cs, uint32_t aggid)
 {
-	struct dt_aggvar *v = var(dtp, aggid);
+	struct dt_aggvar *v = var(cs, aggid);
 
 	/* Out of memory, the aggregation merely prints again at exit. */
 	if (v != NULL)
 		v->printed = true;
 }
 
-void dt_aggprint_get(dtrace_hdl_t *dtp, struct dt_aggprint *pc)
+void dt_aggprint_get(struct dt_consumer *cs, struct dt_aggprint *pc)
 {
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = cs->aggstate;
 
 	pc->syms = st != NULL && st->have_syms ? &st->syms : NULL;
-	pc->stackindent = dtp->opts.stackindent >= 0 && dtp->opts.stackindent <= 1024
-				  ? (int)dtp->opts.stackindent
+	pc->stackindent = cs->core->opts.stackindent >= 0 && cs->core->opts.stackindent <= 1024
+				  ? (int)cs->core->opts.stackindent
 				  : 14;
-	pc->rawbytes = dtp->opts.rawbytes;
+	pc->rawbytes = cs->core->opts.rawbytes;
 }
 
-int dt_agg_set_syms(dtrace_hdl_t *dtp, const struct dt_pf_syms *syms)
+int dt_agg_set_syms(struct dt_consumer *cs, const struct dt_pf_syms *syms)
 {
-	struct dt_aggstate *st = state(dtp);
+	struct dt_aggstate *st = state(cs);
 
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	st->have_syms = syms != NULL;
 	if (syms != NULL)
 		st->syms = *syms;
 	return 0;
 }
 
-int dt_agg_set_source(dtrace_hdl_t *dtp, const struct dt_agg_source *src)
+int dt_agg_set_source(struct dt_consumer *cs, const struct dt_agg_source *src)
 {
-	struct dt_aggstate *st = state(dtp);
+	struct dt_aggstate *st = state(cs);
 
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	if (src != NULL) {
 		st->src = *src;
 	} else {
 		st->src = dt_aggmap_source;
-		st->src.ctx = dtp;
+		st->src.ctx = cs;
 	}
 	return 0;
 }
 
-const struct dt_aggdesc *dt_agg_desc(dtrace_hdl_t *dtp, uint32_t aggid)
+const struct dt_aggdesc *dt_agg_desc(struct dt_consumer *cs, uint32_t aggid)
 {
-	if (aggid >= dtp->aggs.n || dtp->aggs.v[aggid] == NULL) {
-		dt_set_error(dtp, -EINVAL, "Invalid aggregation variable identifier");
+	if (aggid >= cs->descs->aggs.n || cs->descs->aggs.v[aggid] == NULL) {
+		dt_set_error(cs->core, -EINVAL, "Invalid aggregation variable identifier");
 		return NULL;
 	}
-	return dtp->aggs.v[aggid];
+	return cs->descs->aggs.v[aggid];
 }
 
 /* The words a value of this function must have, or 0 if unknown. */
@@ -226,26 +228,26 @@ static uint32_t value_words(const struct dt_aggdesc *ad)
 }
 
 /* A fresh snapshot of the maps, keys as they are there. */
-static int read_maps(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
+static int read_maps(struct dt_consumer *cs, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
 {
-	struct dt_aggstate *st = state(dtp);
+	struct dt_aggstate *st = state(cs);
 	uint32_t need = value_words(ad);
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	/* The printers read this many words: a shorter value is a layout mismatch. */
 	if (need == 0 || ad->value_size / 8 < need || (ad->nkeys > 0 && ad->keys == NULL))
-		return dt_set_error(dtp, -EINVAL, "aggregation @%s: %s", ad->name,
+		return dt_set_error(cs->core, -EINVAL, "aggregation @%s: %s", ad->name,
 				    "Data record has incorrect size");
-	dt_aggsnap_init(s, ad, dtp->opts.aggpercpu);
+	dt_aggsnap_init(s, ad, cs->core->opts.aggpercpu);
 	rc = st->src.read(st->src.ctx, ad, s);
 	if (rc < 0) {
 		dt_aggsnap_free(s);
 		if (rc == -ENOMEM)
-			return dt_set_error(dtp, rc, "Memory allocation failure");
-		return dt_set_error(dtp, rc, "failed to read aggregation @%s: %s", ad->name,
+			return dt_set_error(cs->core, rc, "Memory allocation failure");
+		return dt_set_error(cs->core, rc, "failed to read aggregation @%s: %s", ad->name,
 				    strerror(-rc));
 	}
 	dt_aggsnap_finish(s);
@@ -257,25 +259,25 @@ static int read_maps(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_a
  * the state), or outside a firing a fresh one in *tmp, which the caller
  * frees.  Keys are raw: clear() and trunc() name them in the maps.
  */
-static int view(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *tmp,
+static int view(struct dt_consumer *cs, const struct dt_aggdesc *ad, struct dt_aggsnap *tmp,
 		struct dt_aggsnap **sp)
 {
-	struct dt_aggstate *st = state(dtp);
+	struct dt_aggstate *st = state(cs);
 	struct dt_aggvar *v = NULL;
 	int rc;
 
 	memset(tmp, 0, sizeof(*tmp));
 	*sp = tmp;
 	if (st == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	/* Sized for every aggregation at once: kept snapshots never move. */
-	if (st->firing.set && dtp->aggs.n > 0 && var(dtp, (uint32_t)dtp->aggs.n - 1) != NULL &&
+	if (st->firing.set && cs->descs->aggs.n > 0 && var(cs, (uint32_t)cs->descs->aggs.n - 1) != NULL &&
 	    ad->id < st->nvars)
 		v = &st->vars[ad->id];
 	if (v == NULL)
-		return read_maps(dtp, ad, tmp);
+		return read_maps(cs, ad, tmp);
 	if (!v->cached) {
-		if ((rc = read_maps(dtp, ad, &v->snap)) < 0)
+		if ((rc = read_maps(cs, ad, &v->snap)) < 0)
 			return rc;
 		v->cached = true;
 		st->any_cached = true;
@@ -299,26 +301,26 @@ static int copy_snap(struct dt_aggsnap *dst, const struct dt_aggsnap *src)
 }
 
 /* For printing: the firing's snapshot (a copy), sym() & co. keys merged by function or module. */
-int dt_agg_snapshot(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
+int dt_agg_snapshot(struct dt_consumer *cs, const struct dt_aggdesc *ad, struct dt_aggsnap *s)
 {
 	struct dt_aggstate *st;
 	struct dt_aggsnap tmp, *v;
 	int rc;
 
-	if ((rc = view(dtp, ad, &tmp, &v)) < 0)
+	if ((rc = view(cs, ad, &tmp, &v)) < 0)
 		return rc;
 	if (v == &tmp) {
 		*s = tmp;
 	} else if (copy_snap(s, v) < 0) {
 		memset(s, 0, sizeof(*s));
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	}
-	st = dtp->aggstate;
+	st = cs->aggstate;
 	/* Only with the real symbolizer installed (dtrace_go), not a test's. */
-	if (st->have_syms && dtp->symbolizer != NULL &&
-	    st->syms.ctx == (void *)dtp->symbolizer && dt_aggsnap_symkeys(dtp, s) < 0) {
+	if (st->have_syms && cs->symbolizer != NULL &&
+	    st->syms.ctx == (void *)cs->symbolizer && dt_aggsnap_symkeys(cs, s) < 0) {
 		dt_aggsnap_free(s);
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	}
 	dt_aggsnap_finish(s);
 	return 0;
@@ -335,11 +337,11 @@ static const uint8_t **keys_of(const struct dt_aggsnap *s)
 	return k;
 }
 
-static int source_error(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, const char *what, int rc)
+static int source_error(struct dt_consumer *cs, const struct dt_aggdesc *ad, const char *what, int rc)
 {
 	if (rc == -ENOMEM)
-		return dt_set_error(dtp, rc, "Memory allocation failure");
-	return dt_set_error(dtp, rc, "failed to %s aggregation @%s: %s", what, ad->name,
+		return dt_set_error(cs->core, rc, "Memory allocation failure");
+	return dt_set_error(cs->core, rc, "failed to %s aggregation @%s: %s", what, ad->name,
 			    strerror(-rc));
 }
 
@@ -348,18 +350,18 @@ static int source_error(dtrace_hdl_t *dtp, const struct dt_aggdesc *ad, const ch
  * those of the snapshot, in the maps and in the snapshot.  Keys that came
  * after it keep what they have, for the next snapshot.
  */
-int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
+int dt_agg_clear(struct dt_consumer *cs, uint32_t aggid)
 {
-	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
+	const struct dt_aggdesc *ad = dt_agg_desc(cs, aggid);
 	struct dt_aggsnap tmp, *s;
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
-	if ((rc = view(dtp, ad, &tmp, &s)) < 0)
+		return cs->core->err;
+	if ((rc = view(cs, ad, &tmp, &s)) < 0)
 		return rc;
 	const uint8_t **keys = keys_of(s);
-	struct dt_aggstate *st = dtp->aggstate;
+	struct dt_aggstate *st = cs->aggstate;
 
 	if (keys == NULL)
 		rc = -ENOMEM;
@@ -378,7 +380,7 @@ int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 		dt_aggsnap_finish(s);
 	}
 	dt_aggsnap_free(&tmp);
-	return rc < 0 ? source_error(dtp, ad, "clear", rc) : 0;
+	return rc < 0 ? source_error(cs, ad, "clear", rc) : 0;
 }
 
 /* Remove entries marked in `drop` from the snapshot, keeping the others' order. */
@@ -401,21 +403,21 @@ static void compact(struct dt_aggsnap *s, const bool *drop)
  * order, ties by key) or the -n lowest, and removes the rest for good,
  * from the maps and the snapshot.
  */
-int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, int64_t n)
+int dt_agg_trunc(struct dt_consumer *cs, uint32_t aggid, int64_t n)
 {
-	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
+	const struct dt_aggdesc *ad = dt_agg_desc(cs, aggid);
 	const uint8_t **sorted = NULL;
 	struct dt_aggsnap tmp, *s;
 	uint64_t keep = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
-	if ((rc = view(dtp, ad, &tmp, &s)) < 0)
+		return cs->core->err;
+	if ((rc = view(cs, ad, &tmp, &s)) < 0)
 		return rc;
 	rc = dt_aggsnap_sort_by_value(s, n > 0, &sorted);
 	if (rc == 0 && keep < s->n) {
-		struct dt_aggstate *st = dtp->aggstate;
+		struct dt_aggstate *st = cs->aggstate;
 		size_t nrm = s->n - (size_t)keep;
 		bool *drop = calloc(s->n, sizeof(*drop));
 
@@ -429,22 +431,22 @@ int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, int64_t n)
 	}
 	free(sorted);
 	dt_aggsnap_free(&tmp);
-	return rc < 0 ? source_error(dtp, ad, "truncate", rc) : 0;
+	return rc < 0 ? source_error(cs, ad, "truncate", rc) : 0;
 }
 
-int dt_agg_normalize(dtrace_hdl_t *dtp, uint32_t aggid, uint64_t n)
+int dt_agg_normalize(struct dt_consumer *cs, uint32_t aggid, uint64_t n)
 {
 	struct dt_aggvar *v;
 
-	if (dt_agg_desc(dtp, aggid) == NULL)
-		return dtp->err;
-	if ((v = var(dtp, aggid)) == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+	if (dt_agg_desc(cs, aggid) == NULL)
+		return cs->core->err;
+	if ((v = var(cs, aggid)) == NULL)
+		return dt_set_error(cs->core, -ENOMEM, "Memory allocation failure");
 	v->normal = n;
 	return 0;
 }
 
-int dt_agg_denormalize(dtrace_hdl_t *dtp, uint32_t aggid)
+int dt_agg_denormalize(struct dt_consumer *cs, uint32_t aggid)
 {
-	return dt_agg_normalize(dtp, aggid, 1);
+	return dt_agg_normalize(cs, aggid, 1);
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cg_stack.h"
+#include "base/stack.h"
 #include "consumer/agg_impl.h"
 #include "consumer/symbolize.h"
 
@@ -23,7 +23,7 @@ static bool is_symkey(enum dt_aggkey_kind k)
 	       k == DT_AGGKEY_UMOD || k == DT_AGGKEY_STACK;
 }
 
-static void normalize_key(struct dtrace_hdl *dtp, const struct dt_aggkey *k, uint8_t *p)
+static void normalize_key(struct dt_consumer *cs, const struct dt_aggkey *k, uint8_t *p)
 {
 	bool user = k->kind == DT_AGGKEY_USYM || k->kind == DT_AGGKEY_UMOD;
 	bool mod = k->kind == DT_AGGKEY_MOD || k->kind == DT_AGGKEY_UMOD;
@@ -36,7 +36,7 @@ static void normalize_key(struct dtrace_hdl *dtp, const struct dt_aggkey *k, uin
 		uint64_t pcs[DT_STACK_MAXFRAMES + 1];
 		size_t n = k->size / 8 < DT_STACK_MAXFRAMES + 1 ? k->size / 8 : DT_STACK_MAXFRAMES + 1;
 		memcpy(pcs, p, n * 8);
-		dt_syms_kstack_trim(dtp, pcs, n);
+		dt_syms_kstack_trim(cs, pcs, n);
 		memcpy(p, pcs, n * 8);
 		return;
 	}
@@ -47,9 +47,9 @@ static void normalize_key(struct dtrace_hdl *dtp, const struct dt_aggkey *k, uin
 	if (user) {
 		memcpy(&pid, p, 8);
 		ok = pid != 0 && pid <= INT32_MAX &&
-		     dt_syms_ustart(dtp, (pid_t)pid, addr, mod, &start);
+		     dt_syms_ustart(cs, (pid_t)pid, addr, mod, &start);
 	} else {
-		ok = dt_syms_kstart(dtp, addr, mod, &start);
+		ok = dt_syms_kstart(cs, addr, mod, &start);
 	}
 	if (ok)
 		memcpy(ap, &start, 8);
@@ -77,7 +77,7 @@ static void fold(const struct dt_aggsnap *s, uint8_t *dst, const uint8_t *src)
 			       s->nwords);
 }
 
-int dt_aggsnap_symkeys(struct dtrace_hdl *dtp, struct dt_aggsnap *s)
+int dt_aggsnap_symkeys(struct dt_consumer *cs, struct dt_aggsnap *s)
 {
 	const struct dt_aggdesc *ad = s->ad;
 	bool any = false;
@@ -90,7 +90,7 @@ int dt_aggsnap_symkeys(struct dtrace_hdl *dtp, struct dt_aggsnap *s)
 		uint8_t *ent = dt_aggsnap_ent(s, e);
 		for (int i = 0; i < ad->nkeys; i++)
 			if (is_symkey(ad->keys[i].kind))
-				normalize_key(dtp, &ad->keys[i], ent + ad->keys[i].off);
+				normalize_key(cs, &ad->keys[i], ent + ad->keys[i].off);
 	}
 	uint8_t **order = malloc(s->n * sizeof(*order));
 	uint8_t *data = malloc(s->n * s->stride);

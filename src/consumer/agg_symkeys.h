@@ -2,7 +2,7 @@
 #ifndef DT_AGG_SYMKEYS_H
 #define DT_AGG_SYMKEYS_H
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_aggsnap;
 
 /*
@@ -10,6 +10,6 @@ struct dt_aggsnap;
  * keys to the first address of their function or module and merge the
  * entries that become equal.  0 or -ENOMEM.
  */
-int dt_aggsnap_symkeys(struct dtrace_hdl *dtp, struct dt_aggsnap *s);
+int dt_aggsnap_symkeys(struct dt_consumer *cs, struct dt_aggsnap *s);
 
 #endif

@@ -7,8 +7,8 @@
  */
 #include "consumer/agg_impl.h"
 
-#include "compiler/ident.h"
-#include "consumer/llquant.h"
+#include "base/aggdesc.h"
+#include "base/quant.h"
 
 uint32_t dt_aggval_nwords(const struct dt_aggdesc *ad)
 {

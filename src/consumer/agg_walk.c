@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <string.h>
 
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
+#include "consumer/consumer.h"
 #include "consumer/datum.h"
-#include "lib/dt_impl.h"
 
 static const char *const funcnames[] = {
 	[AGG_COUNT] = "count", [AGG_SUM] = "sum", [AGG_AVG] = "avg", [AGG_MIN] = "min",
@@ -86,9 +88,9 @@ static int entry(struct walk *w, const struct dt_aggsnap *s, const uint8_t *e, u
 	return 0;
 }
 
-int dt_agg_walk_id(dtrace_hdl_t *dtp, uint32_t aggid, dtrace_aggwalk_f *func, void *arg)
+int dt_agg_walk_id(struct dt_consumer *cs, uint32_t aggid, dtrace_aggwalk_f *func, void *arg)
 {
-	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
+	const struct dt_aggdesc *ad = dt_agg_desc(cs, aggid);
 	const uint8_t **sorted = NULL;
 	struct dt_aggsort_opts o;
 	struct dt_aggprint pc;
@@ -97,13 +99,13 @@ int dt_agg_walk_id(dtrace_hdl_t *dtp, uint32_t aggid, dtrace_aggwalk_f *func, vo
 	int rc;
 
 	if (ad == NULL)
-		return dtp->err;
-	if ((rc = dt_agg_snapshot(dtp, ad, &s)) < 0)
+		return cs->core->err;
+	if ((rc = dt_agg_snapshot(cs, ad, &s)) < 0)
 		return rc;
 	memset(&w, 0, sizeof(w));
-	dt_aggsort_opts_get(dtp, &o);
-	dt_aggprint_get(dtp, &pc);
-	uint64_t normal = dt_agg_normal(dtp, aggid);
+	dt_aggsort_opts_get(cs, &o);
+	dt_aggprint_get(cs, &pc);
+	uint64_t normal = dt_agg_normal(cs, aggid);
 	dtrace_aggdata_t a = {
 		.name = ad->name, .id = aggid, .func = (dtrace_aggfunc_t)ad->func,
 		.funcname = dt_agg_funcname(ad->func), .normal = normal ? normal : 1,
@@ -113,7 +115,7 @@ int dt_agg_walk_id(dtrace_hdl_t *dtp, uint32_t aggid, dtrace_aggwalk_f *func, vo
 	for (i = 0; rc == 0 && i < s.n; i++) {
 		if ((rc = entry(&w, &s, sorted[i], normal, &pc, &a)) < 0)
 			break;
-		if (func(dtp, &a, arg) == DTRACE_CONSUME_ABORT)
+		if (func(cs->hdl, &a, arg) == DTRACE_CONSUME_ABORT)
 			rc = -ECANCELED;
 	}
 	int n = (int)s.n;
@@ -122,33 +124,33 @@ int dt_agg_walk_id(dtrace_hdl_t *dtp, uint32_t aggid, dtrace_aggwalk_f *func, vo
 	dt_vec_free(&w.buckets);
 	dt_aggsnap_free(&s);
 	if (rc == -ECANCELED)
-		return dt_set_error(dtp, rc, "aggregation walk stopped by its callback");
+		return dt_set_error(cs->core, rc, "aggregation walk stopped by its callback");
 	if (rc < 0)
-		return dt_set_error(dtp, rc, "out of memory");
+		return dt_set_error(cs->core, rc, "out of memory");
 	return n;
 }
 
-int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const char *name, dtrace_aggwalk_f *func, void *arg)
+int dt_aggregate_walk(struct dt_consumer *cs, const char *name, dtrace_aggwalk_f *func, void *arg)
 {
 	int total = 0;
 	bool found = false;
 
 	if (func == NULL)
-		return dt_set_error(dtp, -EINVAL, "no aggregation walk function");
-	dt_agg_forget(dtp);
+		return dt_set_error(cs->core, -EINVAL, "no aggregation walk function");
+	dt_agg_forget(cs);
 	if (name != NULL && name[0] == '@')
 		name++;
-	for (size_t id = 0; id < dtp->aggs.n; id++) {
-		const struct dt_aggdesc *ad = dtp->aggs.v[id];
+	for (size_t id = 0; id < cs->descs->aggs.n; id++) {
+		const struct dt_aggdesc *ad = cs->descs->aggs.v[id];
 		if (ad == NULL || (name != NULL && strcmp(ad->name, name) != 0))
 			continue;
 		found = true;
-		int rc = dt_agg_walk_id(dtp, (uint32_t)id, func, arg);
+		int rc = dt_agg_walk_id(cs, (uint32_t)id, func, arg);
 		if (rc < 0)
 			return rc;
 		total += rc;
 	}
 	if (!found && name != NULL)
-		return dt_set_error(dtp, -ENOENT, "no aggregation named @%s", name);
+		return dt_set_error(cs->core, -ENOENT, "no aggregation named @%s", name);
 	return total;
 }

@@ -10,19 +10,19 @@
 
 #include <stddef.h>
 
-struct dtrace_hdl;
+struct dt_consumer;
 
 /*
  * Take a record read from the ring buffer: with bufpolicy=ring or fill keep it
  * (exit() takes effect now; faults and speculations are handled as they
  * come), else print it.  0, or a negative errno to stop reading.
  */
-int dt_bufring_record(struct dtrace_hdl *dtp, const void *data, size_t size);
+int dt_bufring_record(struct dt_consumer *cs, const void *data, size_t size);
 
 /* Print the kept records, oldest first, and forget them. */
-void dt_bufring_flush(struct dtrace_hdl *dtp);
+void dt_bufring_flush(struct dt_consumer *cs);
 
 /* Forget the kept records and free what holds them. */
-void dt_bufring_free(struct dtrace_hdl *dtp);
+void dt_bufring_free(struct dt_consumer *cs);
 
 #endif

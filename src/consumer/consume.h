@@ -5,37 +5,43 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-struct dtrace_hdl;
+#include "dtrace.h"
+
+struct dt_consumer;
+struct dt_core;
 struct dt_group;
 
-int dt_consume_init(struct dtrace_hdl *dtp);
+int dt_consume_init(struct dt_consumer *cs);
 /* Read and print everything in the ring buffer now. */
-int dt_consume_pending(struct dtrace_hdl *dtp);
-void dt_consume_close(struct dtrace_hdl *dtp);
-/* Free what the consumer keeps in the handle (formats, descriptions). */
-void dt_consume_fini(struct dtrace_hdl *dtp);
+int dt_consume_pending(struct dt_consumer *cs);
+void dt_consume_close(struct dt_consumer *cs);
+/* Free what the consumer keeps (output buffer, decoding scratch). */
+void dt_consume_fini(struct dt_consumer *cs);
+
+/* dtrace_sleep(), dtrace_work(), dtrace_stop() and dtrace_exited() of the API. */
+void dt_consume_sleep(struct dt_consumer *cs);
+enum dtrace_workstatus dt_consume_work(struct dt_consumer *cs);
+int dt_consume_stop(struct dt_consumer *cs);
+int dt_consume_exited(const struct dt_consumer *cs, int *statusp);
 
 /* Print one record (header included); returns 0 or a negative errno. */
-int dt_print_record(struct dtrace_hdl *dtp, const void *data, size_t size);
+int dt_print_record(struct dt_consumer *cs, const void *data, size_t size);
 /* The same once speculations had their say (print_rec.c, used by spec.c). */
 struct dt_rdesc;
-int dt_emit_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data);
+int dt_emit_record(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data);
 /* Report drops counted since the last call. */
-void dt_report_drops(struct dtrace_hdl *dtp);
+void dt_report_drops(struct dt_consumer *cs);
 
 /* Run BEGIN or END (go.c). */
-int dt_run_consumer_program(struct dtrace_hdl *dtp, struct dt_group *g);
+int dt_run_consumer_program(struct dt_core *core, struct dt_group *g);
 
 /* Run a system() action's command (system.c). */
-int dt_run_system(struct dtrace_hdl *dtp, const char *cmd);
+int dt_run_system(struct dt_consumer *cs, const char *cmd);
 /* The same, what it writes to its stdout appended to `out`. */
 struct dt_strbuf;
-int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_strbuf *out);
+int dt_run_system_capture(struct dt_consumer *cs, const char *cmd, struct dt_strbuf *out);
 
-/* Process control (proc.c). */
-void dt_proc_release_all(struct dtrace_hdl *dtp);
-void dt_proc_check(struct dtrace_hdl *dtp);
-/* Run a -c child still stopped at its exec to its entry point (pid provider). */
-int dt_proc_run_to_entry(struct dtrace_hdl *dtp, pid_t pid);
+/* Read the traced processes' mappings now and then; note which processes exited. */
+void dt_proc_check(struct dt_consumer *cs);
 
 #endif

@@ -4,10 +4,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "compiler/types.h"
+#include "base/rdesc.h"
+#include "base/types.h"
 #include "consumer/agg_impl.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 
 void dt_datums_reset(struct dt_datums *d)
 {

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/util.h"
 
 struct dt_ritem;
 struct dt_aggkey;

@@ -15,9 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/probe.h"
+#include "consumer/consumer.h"
 
 struct dt_flow {
 	int indent;
@@ -35,19 +36,19 @@ static bool names(const char *name, const char *word)
 	return n >= w && strcmp(name + n - w, word) == 0 && (n == w || name[n - w - 1] == '-');
 }
 
-static struct dt_flow *state(struct dtrace_hdl *dtp)
+static struct dt_flow *state(struct dt_consumer *cs)
 {
-	if (dtp->flow == NULL)
-		dtp->flow = dt_arena_zalloc(&dtp->arena, sizeof(*dtp->flow));
-	return dtp->flow;
+	if (cs->flow == NULL)
+		cs->flow = dt_arena_zalloc(&cs->core->arena, sizeof(*cs->flow));
+	return cs->flow;
 }
 
-void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_rec_hdr *h)
+void dt_flow_column(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_rec_hdr *h)
 {
-	struct dt_probe *prp = dt_probe_by_id(dtp, h->prid);
+	struct dt_probe *prp = dt_probe_by_id(cs->reg, h->prid);
 	const char *prov = prp ? prp->desc[0] : "", *func = prp ? prp->desc[2] : "";
 	const char *name = prp ? prp->desc[3] : "";
-	struct dt_flow none = { 0 }, *st = state(dtp);
+	struct dt_flow none = { 0 }, *st = state(cs);
 	enum flow_kind kind = names(name, "entry") ? FLOW_ENTRY
 			      : names(name, "return") ? FLOW_RETURN : FLOW_NONE;
 	bool sys = strcmp(prov, "syscall") == 0;
@@ -55,12 +56,12 @@ void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct d
 
 	if (st == NULL)
 		st = &none;	/* out of memory: no indent */
-	if (!dtp->printed_header) {
-		if (dtp->testing)
+	if (!cs->printed_header) {
+		if (cs->testing)
 			dt_sb_printf(sb, "%-41s\n", "FUNCTION");
 		else
 			dt_sb_printf(sb, "%3s %-41s\n", "CPU", "FUNCTION");
-		dtp->printed_header = true;
+		cs->printed_header = true;
 	}
 	if (kind != FLOW_NONE && st->have_last && st->last_desc != h->desc &&
 	    st->last_prid == h->prid)
@@ -73,7 +74,7 @@ void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct d
 	else
 		snprintf(col, sizeof(col), "%*s%s%s", ind, "",
 			 kind == FLOW_ENTRY ? (sys ? " => " : " -> ") : (sys ? " <= " : " <- "), func);
-	if (dtp->testing)
+	if (cs->testing)
 		dt_sb_printf(sb, "%-41s ", col);
 	else
 		dt_sb_printf(sb, "%3u %-41s ", h->cpu, col);

@@ -5,11 +5,11 @@
 #ifndef DT_FLOW_H
 #define DT_FLOW_H
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_rec_hdr;
 struct dt_strbuf;
 
 /* The heading ("CPU FUNCTION"), once, then the record's column; updates the indent. */
-void dt_flow_column(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_rec_hdr *h);
+void dt_flow_column(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_rec_hdr *h);
 
 #endif

@@ -37,9 +37,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "consumer/consumer.h"
 #include "consumer/report.h"
-#include "lib/dt_impl.h"
 
 #define OFLAGS (O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)
 
@@ -101,55 +102,55 @@ static const char *why(int err)
 	}
 }
 
-void dt_freopen(struct dtrace_hdl *dtp, const void *rec, const char *fmt, const char *name)
+void dt_freopen(struct dt_consumer *cs, const void *rec, const char *fmt, const char *name)
 {
-	if (dtp->out == NULL)
+	if (cs->fp == NULL)
 		return;
-	fflush(dtp->out);
-	int ofd = fileno(dtp->out);
+	fflush(cs->fp);
+	int ofd = fileno(cs->fp);
 	if (ofd < 0)
 		return;
 	if (fmt[0] == '\0') {
 		/* freopen(""): back to the original output. */
-		if (dtp->out_saved > 0 && dup2(dtp->out_saved - 1, ofd) < 0)
-			dt_report_liberr(dtp, rec, "couldn't restore the output: %s",
+		if (cs->out_saved > 0 && dup2(cs->out_saved - 1, ofd) < 0)
+			dt_report_liberr(cs, rec, "couldn't restore the output: %s",
 					 strerror(errno));
 		return;
 	}
 	int fd = open_output(fmt, name);
 	if (fd < 0) {
-		dt_report_liberr(dtp, rec, "couldn't freopen() \"%s\": %s", name, why(errno));
+		dt_report_liberr(cs, rec, "couldn't freopen() \"%s\": %s", name, why(errno));
 		return;
 	}
-	if (dtp->out_saved == 0) {
+	if (cs->out_saved == 0) {
 		int saved = fcntl(ofd, F_DUPFD_CLOEXEC, 3);
 		if (saved < 0) {
-			dt_report_liberr(dtp, rec, "couldn't freopen() \"%s\": %s", name,
+			dt_report_liberr(cs, rec, "couldn't freopen() \"%s\": %s", name,
 					 strerror(errno));
 			close(fd);
 			return;
 		}
-		dtp->out_saved = saved + 1;
+		cs->out_saved = saved + 1;
 	}
 	if (dup2(fd, ofd) < 0)
-		dt_report_liberr(dtp, rec, "couldn't freopen() \"%s\": %s", name, strerror(errno));
+		dt_report_liberr(cs, rec, "couldn't freopen() \"%s\": %s", name, strerror(errno));
 	close(fd);
 }
 
-void dt_ftruncate(struct dtrace_hdl *dtp)
+void dt_ftruncate(struct dt_consumer *cs)
 {
-	if (dtp->out == NULL)
+	if (cs->fp == NULL)
 		return;
-	fflush(dtp->out);
+	fflush(cs->fp);
 	/* A terminal or a pipe cannot be truncated: nothing happens, as in DTrace. */
-	if (ftruncate(fileno(dtp->out), 0) == 0)
-		rewind(dtp->out);
-	clearerr(dtp->out);
+	if (ftruncate(fileno(cs->fp), 0) == 0)
+		rewind(cs->fp);
+	clearerr(cs->fp);
 }
 
-void dt_freopen_fini(struct dtrace_hdl *dtp)
+void dt_freopen_fini(struct dt_consumer *cs)
 {
-	if (dtp->out_saved > 0)
-		close(dtp->out_saved - 1);
-	dtp->out_saved = 0;
+	if (cs->out_saved > 0)
+		close(cs->out_saved - 1);
+	cs->out_saved = 0;
 }

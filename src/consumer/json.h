@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 #define DT_JSON_MAXDEPTH 32
 

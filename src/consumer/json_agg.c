@@ -1,11 +1,12 @@
 /* Aggregation snapshots as JSON objects (agg_walk.h; schema in man/dtrace.8). */
-#include "compiler/ident.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
+#include "consumer/consumer.h"
 #include "consumer/datum.h"
 #include "consumer/json.h"
 #include "consumer/json_rec.h"
-#include "lib/dt_impl.h"
 
 static int entry(dtrace_hdl_t *dtp, const dtrace_aggdata_t *a, void *arg)
 {
@@ -47,16 +48,16 @@ static int entry(dtrace_hdl_t *dtp, const dtrace_aggdata_t *a, void *arg)
 	return DTRACE_CONSUME_NEXT;
 }
 
-int dt_json_aggregation(dtrace_hdl_t *dtp, struct dt_strbuf *sb, uint32_t aggid,
+int dt_json_aggregation(struct dt_consumer *cs, struct dt_strbuf *sb, uint32_t aggid,
 			const char *trigger, const uint64_t *ts)
 {
-	const struct dt_aggdesc *ad = dt_agg_desc(dtp, aggid);
-	uint64_t normal = dt_agg_normal(dtp, aggid);
+	const struct dt_aggdesc *ad = dt_agg_desc(cs, aggid);
+	uint64_t normal = dt_agg_normal(cs, aggid);
 	struct dt_strbuf tn;
 	struct dt_json j;
 
 	if (ad == NULL)
-		return dtp->err;
+		return cs->core->err;
 	dt_json_init(&j, sb);
 	dt_json_object(&j);
 	dt_json_kstr(&j, "event", "aggregation");
@@ -80,7 +81,7 @@ int dt_json_aggregation(dtrace_hdl_t *dtp, struct dt_strbuf *sb, uint32_t aggid,
 	dt_json_array_end(&j);
 	dt_json_key(&j, "entries");
 	dt_json_array(&j);
-	int n = dt_agg_walk_id(dtp, aggid, entry, &j);
+	int n = dt_agg_walk_id(cs, aggid, entry, &j);
 	dt_json_array_end(&j);
 	dt_json_object_end(&j);
 	return n;

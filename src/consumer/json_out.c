@@ -8,50 +8,52 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/rdesc.h"
 #include "consumer/agg_impl.h"
 #include "consumer/agg_walk.h"
 #include "consumer/consume.h"
+#include "consumer/consumer.h"
 #include "consumer/freopen.h"
 #include "consumer/json_rec.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/rec_decode.h"
 #include "consumer/report.h"
-#include "lib/dt_impl.h"
 
 /* printa(): each aggregation's object, a line each, into `lines`. */
-static void printa(struct dtrace_hdl *dtp, const struct dt_ritem *it, const struct dt_rec_hdr *h,
+static void printa(struct dt_consumer *cs, const struct dt_ritem *it, const struct dt_rec_hdr *h,
 		   struct dt_strbuf *lines)
 {
 	uint64_t ts = h->timestamp;
 
 	for (int k = 0; k < it->naggs; k++) {
 		size_t mark = lines->len;
-		int n = dt_json_aggregation(dtp, lines, it->aggids[k], "printa", &ts);
+		int n = dt_json_aggregation(cs, lines, it->aggids[k], "printa", &ts);
 		if (n < 0) {
 			lines->len = mark;
 			if (lines->s != NULL)
 				lines->s[mark] = '\0';
-			dt_report_error(dtp, "%s", dtp->errmsg);
+			dt_report_error(cs, "%s", cs->core->errmsg);
 			continue;
 		}
 		dt_sb_putc(lines, '\n');
 		if (n > 0)
-			dt_agg_set_printed(dtp, it->aggids[k]);
+			dt_agg_set_printed(cs, it->aggids[k]);
 	}
 }
 
-int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
+int dt_json_record_out(struct dt_consumer *cs, const void *data)
 {
 	const struct dt_rec_hdr *h = data;
-	const struct dt_rdesc *rd = dtp->rdescs.v[h->desc];
+	const struct dt_rdesc *rd = cs->descs->rdescs.v[h->desc];
 	dtrace_probedata_t pd;
 	struct dt_strbuf line, aggs;
 	int rc = 0;
 
-	if (dt_rec_decode(dtp, rd, data, &pd) < 0) {
-		dt_report_error(dtp, "%s", dtp->errmsg);
+	if (dt_rec_decode(cs, rd, data, &pd) < 0) {
+		dt_report_error(cs, "%s", cs->core->errmsg);
 		return 0;
 	}
 	struct dt_strbuf *out = calloc(pd.nactions + 1, sizeof(*out));
@@ -59,7 +61,7 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 	if (out == NULL || sysout == NULL) {
 		free(out);
 		free(sysout);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cs->core, -ENOMEM, "out of memory");
 	}
 	dt_sb_init(&line);
 	dt_sb_init(&aggs);
@@ -70,47 +72,47 @@ int dt_json_record_out(struct dtrace_hdl *dtp, const void *data)
 		case RK_PRINTF:
 		case RK_SYSTEM:
 			i += (size_t)it->nargs;
-			if (dt_rec_decode_failed(dtp, a)) {
-				dt_report_error(dtp, "failed to print %s( ) output",
+			if (dt_rec_decode_failed(cs, a)) {
+				dt_report_error(cs, "failed to print %s( ) output",
 						it->kind == RK_SYSTEM ? "system" : "printf");
 			} else if (it->kind == RK_SYSTEM) {
-				if (dt_run_system_capture(dtp, pd.actions[a].output, &out[a]) < 0)
-					dt_report_error(dtp, "%s", dtp->errmsg);
+				if (dt_run_system_capture(cs, pd.actions[a].output, &out[a]) < 0)
+					dt_report_error(cs, "%s", cs->core->errmsg);
 				sysout[a] = &out[a];
 			}
 			break;
 		case RK_PRINTA:
-			printa(dtp, it, h, &aggs);
+			printa(cs, it, h, &aggs);
 			break;
 		case RK_FREOPEN:
 			i += (size_t)it->nargs;
-			if (dt_rec_decode_failed(dtp, a))
-				dt_report_error(dtp, "failed to print freopen( ) output");
+			if (dt_rec_decode_failed(cs, a))
+				dt_report_error(cs, "failed to print freopen( ) output");
 			else
-				dt_freopen(dtp, data, it->fmtstr, pd.actions[a].output);
+				dt_freopen(cs, data, it->fmtstr, pd.actions[a].output);
 			break;
 		case RK_FTRUNCATE:
-			dt_ftruncate(dtp);
+			dt_ftruncate(cs);
 			break;
 		default:
-			dt_rec_act(dtp, it, data);
+			dt_rec_act(cs, it, data);
 			break;
 		}
 	}
-	if (!dtp->skip_output && dtp->out != NULL) {
+	if (!cs->skip_output && cs->fp != NULL) {
 		dt_json_record(&line, &pd, sysout);
-		dt_json_line(dtp, &line);
+		dt_json_line(cs, &line);
 		if (aggs.len > 0 && !aggs.oom)
-			fwrite(aggs.s, 1, aggs.len, dtp->out);
+			fwrite(aggs.s, 1, aggs.len, cs->fp);
 	}
 	if (line.oom || aggs.oom)
-		rc = dt_set_error(dtp, -ENOMEM, "out of memory");
+		rc = dt_set_error(cs->core, -ENOMEM, "out of memory");
 	for (size_t k = 0; k < pd.nactions; k++)
 		dt_sb_free(&out[k]);
 	free(out);
 	free(sysout);
 	dt_sb_free(&line);
 	dt_sb_free(&aggs);
-	dtp->skip_output = false;
+	cs->skip_output = false;
 	return rc;
 }

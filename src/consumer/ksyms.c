@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 /* While parsing, names are offsets into the name storage (+1; 0: none). */
 struct raw {

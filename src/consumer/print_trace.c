@@ -13,15 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/types.h"
+#include "base/core.h"
+#include "base/rdesc.h"
+#include "base/types.h"
+#include "consumer/consumer.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
 
 /* A string's bytes as DTrace records them: strsize + 1, zeros after the NUL. */
-static void raw_string(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const char *s, size_t max)
+static void raw_string(struct dt_consumer *cs, struct dt_strbuf *sb, const char *s, size_t max)
 {
-	size_t n = (size_t)dtp->opts.strsize + 1;
+	size_t n = (size_t)cs->core->opts.strsize + 1;
 	char *buf = calloc(1, n);
 
 	if (buf == NULL) {
@@ -34,22 +35,22 @@ static void raw_string(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const char 
 	free(buf);
 }
 
-void dt_print_trace_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+void dt_print_trace_item(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_ritem *it,
 			 const char *data)
 {
-	bool quiet = dtp->opts.quiet;
+	bool quiet = cs->core->opts.quiet;
 
 	if (it->is_string) {
 		const char *s = it->is_const ? it->cstr : data + it->off;
 		size_t n = it->is_const ? strlen(s) : strnlen(s, it->size);
-		if (dtp->opts.rawbytes)
-			raw_string(dtp, sb, s, n);
+		if (cs->core->opts.rawbytes)
+			raw_string(cs, sb, s, n);
 		else
 			dt_format_trace_string(sb, s, n, quiet);
 		return;
 	}
 	/* A struct, union or array (a char one too) is its bytes (dtrace-utils' dt_print_trace). */
-	if (dtp->opts.rawbytes || dt_trace_is_bytes(it->type) || it->size > 8) {
+	if (cs->core->opts.rawbytes || dt_trace_is_bytes(it->type) || it->size > 8) {
 		dt_format_rawbytes(sb, data + it->off, it->size);
 		return;
 	}

@@ -5,13 +5,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_strbuf;
 struct dt_ritem;
 struct dt_type;
 
 /* An RK_TRACE item of the record at data. */
-void dt_print_trace_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+void dt_print_trace_item(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_ritem *it,
 			 const char *data);
 /* Whether trace() prints a value of type t as a hex dump (structs, unions, arrays). */
 bool dt_trace_is_bytes(struct dt_type *t);

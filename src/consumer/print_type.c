@@ -16,15 +16,16 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "compiler/types.h"
-#include "consumer/rdesc.h"
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/rdesc.h"
+#include "base/types.h"
+#include "consumer/consumer.h"
 
 #define INDENT 44
 #define MAXDEPTH 32
 
 struct walk {
-	struct dtrace_hdl *dtp;
+	struct dt_consumer *cs;
 	struct dt_strbuf *sb;
 	const uint8_t *data;	/* the object */
 	uint32_t size;		/* bytes of it in the record */
@@ -81,7 +82,7 @@ static void type_name(struct walk *w, struct dt_type *t)
 		dt_sb_puts(w->sb, b->kind == TK_STRUCT ? "struct" : "union");
 		return;
 	}
-	dt_sb_puts(w->sb, dt_type_str(&w->dtp->types, t));
+	dt_sb_puts(w->sb, dt_type_str(&w->cs->core->types, t));
 }
 
 static void scalar(struct walk *w, struct dt_type *t, uint64_t v)
@@ -129,7 +130,7 @@ static void value(struct walk *w, struct dt_type *t, uint64_t off, uint32_t bito
 /* The members of a struct or union at off, one level below depth. */
 static void members(struct walk *w, struct dt_type *st, uint64_t off, int depth)
 {
-	dt_type_load_members(&w->dtp->types, st);
+	dt_type_load_members(&w->cs->core->types, st);
 	for (uint32_t i = 0; i < st->nmembers && !w->stopped; i++) {
 		const struct dt_member *m = &st->members[i];
 		uint64_t moff = off + m->offset_bits / 8;
@@ -201,14 +202,14 @@ static void value(struct walk *w, struct dt_type *t, uint64_t off, uint32_t bito
 	dt_sb_puts(w->sb, depth > 0 ? ",\n" : "\n");
 }
 
-void dt_print_typed(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+void dt_print_typed(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_ritem *it,
 		    const void *rec)
 {
 	const uint8_t *p = (const uint8_t *)rec + it->off;
 	uint64_t addr;
 	struct walk w = {
-		.dtp = dtp, .sb = sb, .data = p + 8, .size = it->size,
-		.limit = dtp->opts.printsize > 0 ? (uint64_t)dtp->opts.printsize : UINT64_MAX,
+		.cs = cs, .sb = sb, .data = p + 8, .size = it->size,
+		.limit = cs->core->opts.printsize > 0 ? (uint64_t)cs->core->opts.printsize : UINT64_MAX,
 	};
 
 	memcpy(&addr, p, sizeof(addr));

@@ -4,7 +4,8 @@
  * is turned back into a C format ("%-8lld") and handed to the C library, so
  * flags, widths and precisions behave exactly as C's printf.
  */
-#include "consumer/printf_impl.h"
+#include "base/printf_conv.h"
+#include "consumer/printf.h"
 
 #include <errno.h>
 #include <limits.h>

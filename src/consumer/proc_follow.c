@@ -11,9 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/core.h"
+#include "base/proc.h"
 #include "consumer/consume.h"
+#include "consumer/consumer.h"
 #include "consumer/symbolize.h"
-#include "lib/dt_impl.h"
 
 struct dt_follow {
 	pthread_t thread;
@@ -60,11 +62,11 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int dt_proc_follow_start(struct dtrace_hdl *dtp)
+int dt_proc_follow_start(struct dt_consumer *cs)
 {
-	pid_t pid = dtp->child_pid;
+	pid_t pid = cs->procs->child_pid;
 
-	if (dtp->follow != NULL || pid == 0 || dtp->child_exited || dtp->wake_fd < 0)
+	if (cs->follow != NULL || pid == 0 || cs->procs->child_exited || cs->wake_fd < 0)
 		return -EINVAL;
 	/* EXITKILL: as PR_SET_PDEATHSIG, the child does not outlive us. */
 	long opts = PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL;
@@ -74,7 +76,7 @@ int dt_proc_follow_start(struct dtrace_hdl *dtp)
 	if (f == NULL)
 		return -ENOMEM;
 	f->pid = pid;
-	f->wake_fd = dtp->wake_fd;
+	f->wake_fd = cs->wake_fd;
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	/* Signals sent to dtrace stay with the thread that handles them (its sleep ends). */
@@ -90,7 +92,7 @@ int dt_proc_follow_start(struct dtrace_hdl *dtp)
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, NULL);
 		return -rc;
 	}
-	dtp->follow = f;
+	cs->follow = f;
 	return 0;
 }
 
@@ -108,7 +110,7 @@ static bool stop_signal(int sig)
 }
 
 /* The child stopped with `status`: what it means, and resume it. */
-static void on_stop(struct dtrace_hdl *dtp, pid_t pid, int status)
+static void on_stop(struct dt_consumer *cs, pid_t pid, int status)
 {
 	int sig = WSTOPSIG(status), event = (unsigned)status >> 16;
 
@@ -118,11 +120,11 @@ static void on_stop(struct dtrace_hdl *dtp, pid_t pid, int status)
 		 * stopped): printed before the new program's mappings replace
 		 * the old ones.
 		 */
-		dt_consume_pending(dtp);
-		dt_syms_track_targets(dtp, 0);
+		dt_consume_pending(cs);
+		dt_syms_track_targets(cs, 0);
 		ptrace(PTRACE_CONT, pid, NULL, NULL);
 	} else if (sig == SIGTRAP && event == PTRACE_EVENT_EXIT) {
-		dt_syms_track_targets(dtp, 0);
+		dt_syms_track_targets(cs, 0);
 		ptrace(PTRACE_CONT, pid, NULL, NULL);
 	} else if (event != 0) {
 		ptrace(PTRACE_CONT, pid, NULL, NULL);
@@ -132,26 +134,26 @@ static void on_stop(struct dtrace_hdl *dtp, pid_t pid, int status)
 		 * on SIGCONT: let it go, with the signal, and stop following.
 		 * The helper stays until the child is reaped.
 		 */
-		dt_syms_track_targets(dtp, 0);
+		dt_syms_track_targets(cs, 0);
 		ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig);
-		dtp->follow->detached = true;
+		cs->follow->detached = true;
 	} else {
 		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
 	}
 }
 
-bool dt_proc_following(const struct dtrace_hdl *dtp)
+bool dt_proc_following(const struct dt_consumer *cs)
 {
-	return dtp->follow != NULL && !dtp->follow->detached;
+	return cs->follow != NULL && !cs->follow->detached;
 }
 
-bool dt_proc_follow_events(struct dtrace_hdl *dtp)
+bool dt_proc_follow_events(struct dt_consumer *cs)
 {
-	struct dt_follow *f = dtp->follow;
+	struct dt_follow *f = cs->follow;
 
 	if (f == NULL || f->detached)
 		return false;
-	while (!f->detached && !dtp->child_exited) {
+	while (!f->detached && !cs->procs->child_exited) {
 		int status;
 		pid_t r = waitpid(f->pid, &status, WNOHANG | __WALL);
 		if (r < 0 && errno == EINTR)
@@ -159,25 +161,25 @@ bool dt_proc_follow_events(struct dtrace_hdl *dtp)
 		if (r <= 0)
 			break;
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			dtp->child_exited = true;
-			dtp->child_status = status;
-			dt_proc_follow_end(dtp);
+			cs->procs->child_exited = true;
+			cs->procs->child_status = status;
+			dt_proc_follow_end(cs);
 			break;
 		}
 		if (WIFSTOPPED(status))
-			on_stop(dtp, f->pid, status);
+			on_stop(cs, f->pid, status);
 		taken(f);
 	}
 	return true;
 }
 
-void dt_proc_follow_end(struct dtrace_hdl *dtp)
+void dt_proc_follow_end(struct dt_consumer *cs)
 {
-	struct dt_follow *f = dtp->follow;
+	struct dt_follow *f = cs->follow;
 
 	if (f == NULL)
 		return;
-	dtp->follow = NULL;
+	cs->follow = NULL;
 	pthread_mutex_lock(&f->mu);
 	f->quit = true;
 	f->handled++;

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_follow;
 
 /*
@@ -27,7 +27,7 @@ struct dt_follow;
  * the caller resumes it (PTRACE_CONT).  0, or a negative errno if it
  * cannot be followed (the caller then detaches as before).
  */
-int dt_proc_follow_start(struct dtrace_hdl *dtp);
+int dt_proc_follow_start(struct dt_consumer *cs);
 
 /*
  * Handle what happened to the followed child since the last call, without
@@ -35,12 +35,12 @@ int dt_proc_follow_start(struct dtrace_hdl *dtp);
  * Returns true if the child was followed (the caller then does not
  * waitpid() for it itself).
  */
-bool dt_proc_follow_events(struct dtrace_hdl *dtp);
+bool dt_proc_follow_events(struct dt_consumer *cs);
 
 /* Whether the child is traced by us now. */
-bool dt_proc_following(const struct dtrace_hdl *dtp);
+bool dt_proc_following(const struct dt_consumer *cs);
 
 /* The child has been reaped: end the helper. */
-void dt_proc_follow_end(struct dtrace_hdl *dtp);
+void dt_proc_follow_end(struct dt_consumer *cs);
 
 #endif

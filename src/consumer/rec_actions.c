@@ -3,12 +3,13 @@
 
 #include <string.h>
 
+#include "base/core.h"
+#include "base/rdesc.h"
 #include "consumer/agg.h"
-#include "consumer/rdesc.h"
+#include "consumer/consumer.h"
 #include "consumer/report.h"
-#include "lib/dt_impl.h"
 
-static void aggop(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
+static void aggop(struct dt_consumer *cs, const struct dt_ritem *it, const char *data)
 {
 	int64_t v = it->cval;
 	int rc = 0;
@@ -17,13 +18,13 @@ static void aggop(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char 
 		memcpy(&v, data + it->off, sizeof(v));
 	for (int k = 0; k < it->naggs && rc == 0; k++) {
 		uint32_t id = it->aggids[k];
-		rc = it->kind == RK_CLEAR ? dt_agg_clear(dtp, id)
-		     : it->kind == RK_TRUNC ? dt_agg_trunc(dtp, id, v)
-		     : it->kind == RK_NORMALIZE ? dt_agg_normalize(dtp, id, (uint64_t)v)
-		     : dt_agg_denormalize(dtp, id);
+		rc = it->kind == RK_CLEAR ? dt_agg_clear(cs, id)
+		     : it->kind == RK_TRUNC ? dt_agg_trunc(cs, id, v)
+		     : it->kind == RK_NORMALIZE ? dt_agg_normalize(cs, id, (uint64_t)v)
+		     : dt_agg_denormalize(cs, id);
 	}
 	if (rc < 0)
-		dt_report_error(dtp, "%s", dtp->errmsg);
+		dt_report_error(cs, "%s", cs->core->errmsg);
 }
 
 /* A recorded string: NUL-terminated within its size, else empty. */
@@ -44,29 +45,29 @@ void dt_rec_setopt_args(const struct dt_ritem *it, const char *data, const char 
  * toggle), and a failure is reported with the clause and probe whose
  * record asked (dt_handle_liberr), tracing going on.
  */
-static void setopt(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
+static void setopt(struct dt_consumer *cs, const struct dt_ritem *it, const char *data)
 {
 	const char *name, *val;
 
 	dt_rec_setopt_args(it, data, &name, &val);
 	if (val == NULL)
 		val = "1";
-	if (dt_option_set(dtp, name, val) < 0)
-		dt_report_liberr(dtp, data, "couldn't set option \"%s\" to \"%s\": %s", name, val,
-				 dtp->errmsg);
+	if (dt_option_set(cs->core, name, val) < 0)
+		dt_report_liberr(cs, data, "couldn't set option \"%s\" to \"%s\": %s", name, val,
+				 cs->core->errmsg);
 }
 
-void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data)
+void dt_rec_act(struct dt_consumer *cs, const struct dt_ritem *it, const char *data)
 {
 	switch (it->kind) {
 	case RK_CLEAR:
 	case RK_TRUNC:
 	case RK_NORMALIZE:
 	case RK_DENORMALIZE:
-		aggop(dtp, it, data);
+		aggop(cs, it, data);
 		break;
 	case RK_SETOPT:
-		setopt(dtp, it, data);
+		setopt(cs, it, data);
 		break;
 	case RK_EXIT: {
 		/*
@@ -75,8 +76,8 @@ void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *d
 		 */
 		int32_t st;
 		memcpy(&st, data + it->off, sizeof(st));
-		dtp->exited = true;
-		dtp->exit_status = st;
+		cs->exited = true;
+		cs->exit_status = st;
 		break;
 	}
 	default:

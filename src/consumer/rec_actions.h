@@ -6,17 +6,17 @@
 #ifndef DT_REC_ACTIONS_H
 #define DT_REC_ACTIONS_H
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_ritem;
 
 /* Apply the action of item `it` of the record at `data` (a no-op for other kinds). */
-void dt_rec_act(struct dtrace_hdl *dtp, const struct dt_ritem *it, const char *data);
+void dt_rec_act(struct dt_consumer *cs, const struct dt_ritem *it, const char *data);
 
 /* setopt()'s option name and value (NULL when it has none) in item `it` of the record at `data`. */
 void dt_rec_setopt_args(const struct dt_ritem *it, const char *data, const char **name,
 			const char **val);
 
 /* Handle a record in JSON mode (json_out.c): 0 or a negative errno to stop. */
-int dt_json_record_out(struct dtrace_hdl *dtp, const void *data);
+int dt_json_record_out(struct dt_consumer *cs, const void *data);
 
 #endif

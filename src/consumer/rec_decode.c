@@ -4,18 +4,20 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "consumer/aggdesc.h"
+#include "base/abi.h"
+#include "base/aggdesc.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/probe.h"
+#include "base/rdesc.h"
+#include "bpf/runtime.h"
+#include "consumer/consumer.h"
 #include "consumer/datum.h"
 #include "consumer/print_trace.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_actions.h"
 #include "consumer/stack_print.h"
 #include "consumer/symbolize.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
 
 #define NO_TEXT ((size_t)0)
 #define FAILED ((size_t)-1)
@@ -66,9 +68,9 @@ static dtrace_actkind_t act_kind(enum dt_rkind k)
 	}
 }
 
-void dt_rec_probeinfo(struct dtrace_hdl *dtp, uint32_t prid, dtrace_probeinfo_t *pi)
+void dt_rec_probeinfo(struct dt_consumer *cs, uint32_t prid, dtrace_probeinfo_t *pi)
 {
-	struct dt_probe *prp = dt_probe_by_id(dtp, prid);
+	struct dt_probe *prp = dt_probe_by_id(cs->reg, prid);
 
 	pi->id = prid;
 	pi->provider = prp ? prp->desc[0] : "";
@@ -96,11 +98,11 @@ void dt_rec_pfarg(const struct dt_ritem *it, const char *data, struct dt_pf_arg 
 }
 
 /* printf()/system(): the formatted text into the string buffer. */
-static size_t format(struct dtrace_hdl *dtp, struct dt_datums *d, const struct dt_ritem *it,
+static size_t format(struct dt_consumer *cs, struct dt_datums *d, const struct dt_ritem *it,
 		     const struct dt_ritem *args, const char *data, size_t *lenp)
 {
 	struct dt_pf_arg pa[64];
-	struct dt_pf_ctx ctx = { .syms = dt_syms(dtp) };
+	struct dt_pf_ctx ctx = { .syms = dt_syms(cs) };
 	int n = it->nargs < 64 ? it->nargs : 64;
 	size_t off = d->strs.len;
 
@@ -118,7 +120,7 @@ static size_t format(struct dtrace_hdl *dtp, struct dt_datums *d, const struct d
 }
 
 static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t *ip,
-		       const char *data, struct dtrace_hdl *dtp)
+		       const char *data, struct dt_consumer *cs)
 {
 	const struct dt_ritem *it = &desc->items.v[*ip];
 	struct dt_datums *d = &rd->datums;
@@ -134,7 +136,7 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 	case RK_FREOPEN: {
 		size_t nargs = DT_MIN((size_t)it->nargs, desc->items.n - *ip - 1);
 		a.format = it->fmtstr;
-		out = format(dtp, d, it, it + 1, data, &outlen);
+		out = format(cs, d, it, it + 1, data, &outlen);
 		for (size_t k = 0; k < nargs && rc == 0; k++)
 			rc = dt_datum_item(d, it + 1 + k, data);
 		a.nargs = nargs;
@@ -150,7 +152,7 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 			a.format = it->fmtstr;
 		for (int k = 0; k < it->naggs && rc == 0; k++) {
 			uint32_t id = it->aggids[k];
-			const struct dt_aggdesc *ad = id < dtp->aggs.n ? dtp->aggs.v[id] : NULL;
+			const struct dt_aggdesc *ad = id < cs->descs->aggs.n ? cs->descs->aggs.v[id] : NULL;
 			rc = dt_vec_push(&rd->aggnames, ad ? ad->name : "?");
 		}
 		a.naggs = (size_t)it->naggs;
@@ -190,7 +192,7 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 	case RK_USYM:
 	case RK_UMOD:
 	case RK_UADDR:
-		rc = dt_datum_stack_item(dtp, d, it, data);
+		rc = dt_datum_stack_item(cs, d, it, data);
 		a.nargs = 1;
 		break;
 	default:
@@ -210,35 +212,35 @@ static int decode_item(struct dt_recdec *rd, const struct dt_rdesc *desc, size_t
 	return rc < 0 ? -ENOMEM : 0;
 }
 
-int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const void *data,
+int dt_rec_decode(struct dt_consumer *cs, const struct dt_rdesc *desc, const void *data,
 		  dtrace_probedata_t *pd)
 {
 	const struct dt_rec_hdr *h = data;
-	struct dt_recdec *rd = dtp->recdec;
+	struct dt_recdec *rd = cs->recdec;
 	int rc = 0;
 
 	if (rd == NULL) {
-		rd = dtp->recdec = calloc(1, sizeof(*rd));
+		rd = cs->recdec = calloc(1, sizeof(*rd));
 		if (rd == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(cs->core, -ENOMEM, "out of memory");
 	}
 	dt_datums_reset(&rd->datums);
 	rd->acts.n = rd->arg0.n = rd->out.n = rd->outlen.n = rd->agg0.n = rd->aggnames.n = 0;
 
 	memset(pd, 0, sizeof(*pd));
-	dt_rec_probeinfo(dtp, h->prid, &pd->probe);
+	dt_rec_probeinfo(cs, h->prid, &pd->probe);
 	pd->cpu = h->cpu;
 	pd->timestamp = h->timestamp;
 	pd->walltimestamp = h->timestamp;
-	if (dtp->rt != NULL && dtp->rt->walloff != NULL)
-		pd->walltimestamp += (uint64_t)*dtp->rt->walloff;
+	if (cs->rt != NULL && cs->rt->walloff != NULL)
+		pd->walltimestamp += (uint64_t)*cs->rt->walloff;
 
 	for (size_t i = 0; i < desc->items.n && rc == 0; i++)
-		rc = decode_item(rd, desc, &i, data, dtp);
+		rc = decode_item(rd, desc, &i, data, cs);
 	if (rc == 0)
 		rc = dt_datums_finish(&rd->datums);
 	if (rc < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cs->core, -ENOMEM, "out of memory");
 
 	for (size_t i = 0; i < rd->acts.n; i++) {
 		dtrace_action_t *a = &rd->acts.v[i];
@@ -255,16 +257,16 @@ int dt_rec_decode(struct dtrace_hdl *dtp, const struct dt_rdesc *desc, const voi
 	return 0;
 }
 
-bool dt_rec_decode_failed(const struct dtrace_hdl *dtp, size_t i)
+bool dt_rec_decode_failed(const struct dt_consumer *cs, size_t i)
 {
-	const struct dt_recdec *rd = dtp->recdec;
+	const struct dt_recdec *rd = cs->recdec;
 
 	return rd != NULL && i < rd->out.n && rd->out.v[i] == FAILED;
 }
 
-void dt_rec_decode_free(struct dtrace_hdl *dtp)
+void dt_rec_decode_free(struct dt_consumer *cs)
 {
-	struct dt_recdec *rd = dtp->recdec;
+	struct dt_recdec *rd = cs->recdec;
 
 	if (rd == NULL)
 		return;
@@ -276,5 +278,5 @@ void dt_rec_decode_free(struct dtrace_hdl *dtp)
 	dt_vec_free(&rd->agg0);
 	dt_vec_free(&rd->aggnames);
 	free(rd);
-	dtp->recdec = NULL;
+	cs->recdec = NULL;
 }

@@ -5,49 +5,50 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "compiler/program.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/probe.h"
+#include "base/rdesc.h"
+#include "consumer/consumer.h"
 #include "consumer/json_rec.h"
-#include "consumer/rdesc.h"
 #include "consumer/rec_decode.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
 
-bool dt_oformat_json(const struct dtrace_hdl *dtp)
+bool dt_oformat_json(const struct dt_consumer *cs)
 {
-	return dtp->opts.oformat != NULL && strcmp(dtp->opts.oformat, "json") == 0;
+	return cs->core->opts.oformat != NULL && strcmp(cs->core->opts.oformat, "json") == 0;
 }
 
-void dt_json_line(struct dtrace_hdl *dtp, struct dt_strbuf *sb)
+void dt_json_line(struct dt_consumer *cs, struct dt_strbuf *sb)
 {
-	if (dtp->out != NULL && sb->len > 0 && !sb->oom) {
+	if (cs->fp != NULL && sb->len > 0 && !sb->oom) {
 		dt_sb_putc(sb, '\n');
-		fwrite(sb->s, 1, sb->len, dtp->out);
+		fwrite(sb->s, 1, sb->len, cs->fp);
 	}
 	dt_sb_reset(sb);
 	sb->oom = false;
 }
 
-static bool handled(struct dtrace_hdl *dtp, int rc)
+static bool handled(struct dt_consumer *cs, int rc)
 {
 	if (rc == DTRACE_CONSUME_ABORT)
-		dtp->cb_aborted = true;
+		cs->cb_aborted = true;
 	return rc != DTRACE_CONSUME_NEXT;
 }
 
-static void emit(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed, const dtrace_dropdata_t *dd)
+static void emit(struct dt_consumer *cs, const dtrace_errdata_t *ed, const dtrace_dropdata_t *dd)
 {
-	if (dtp->out != NULL)
-		fflush(dtp->out);
+	if (cs->fp != NULL)
+		fflush(cs->fp);
 	if (dd != NULL) {
 		fprintf(stderr, "dtrace: ");
-		if (dtp->opts.droptags)
+		if (cs->core->opts.droptags)
 			fprintf(stderr, "[%s] ", dd->tag);
 		fprintf(stderr, "%s\n", dd->msg);
 	} else {
 		fprintf(stderr, "dtrace: %s\n", ed->msg);
 	}
-	if (dt_oformat_json(dtp) && dtp->out != NULL) {
+	if (dt_oformat_json(cs) && cs->fp != NULL) {
 		struct dt_strbuf sb;
 
 		dt_sb_init(&sb);
@@ -55,19 +56,19 @@ static void emit(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed, const dtrac
 			dt_json_drop(&sb, dd);
 		else
 			dt_json_error(&sb, ed);
-		dt_json_line(dtp, &sb);
+		dt_json_line(cs, &sb);
 		dt_sb_free(&sb);
-		fflush(dtp->out);
+		fflush(cs->fp);
 	}
 }
 
-static void report(struct dtrace_hdl *dtp, const dtrace_errdata_t *ed)
+static void report(struct dt_consumer *cs, const dtrace_errdata_t *ed)
 {
-	if (dtp->cb_aborted)
+	if (cs->cb_aborted)
 		return;
-	if (dtp->err_fn != NULL && handled(dtp, dtp->err_fn(dtp, ed, dtp->err_arg)))
+	if (cs->err_fn != NULL && handled(cs, cs->err_fn(cs->hdl, ed, cs->err_arg)))
 		return;
-	emit(dtp, ed, NULL);
+	emit(cs, ed, NULL);
 }
 
 static const char *fault_str(uint32_t fault)
@@ -89,28 +90,17 @@ static const char *fault_str(uint32_t fault)
 }
 
 /* The clause number of the probe description of clause stmt that matched prp. */
-static uint32_t clause_number(struct dtrace_hdl *dtp, uint32_t stmt, struct dt_probe *prp)
+static uint32_t clause_number(struct dt_consumer *cs, uint32_t stmt, struct dt_probe *prp)
 {
-	uint32_t clause = stmt;
-
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
-		if (st->id != stmt)
-			continue;
-		for (size_t j = 0; j < st->probes.n; j++)
-			if (st->probes.v[j] == prp) {
-				clause += (uint32_t)st->probe_pdesc.v[j];
-				break;
-			}
-	}
-	return clause;
+	return dt_cdesc_number((const struct dt_cdesc *const *)cs->descs->cdescs.v, cs->descs->cdescs.n, stmt,
+			       prp);
 }
 
-void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, ...)
+void dt_report_liberr(struct dt_consumer *cs, const void *rec, const char *fmt, ...)
 {
 	const struct dt_rec_hdr *h = rec;
-	const struct dt_rdesc *rd = h->desc < dtp->rdescs.n ? dtp->rdescs.v[h->desc] : NULL;
-	uint32_t stmt = rd != NULL && rd->stmt != NULL ? rd->stmt->id : 0;
+	const struct dt_rdesc *rd = h->desc < cs->descs->rdescs.n ? cs->descs->rdescs.v[h->desc] : NULL;
+	uint32_t stmt = rd != NULL && !rd->internal ? rd->clause : 0;
 	dtrace_probeinfo_t pi;
 	char what[1024], msg[1400];
 	va_list ap;
@@ -118,20 +108,20 @@ void dt_report_liberr(struct dtrace_hdl *dtp, const void *rec, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	dt_rec_probeinfo(dtp, h->prid, &pi);
+	dt_rec_probeinfo(cs, h->prid, &pi);
 	snprintf(msg, sizeof(msg), "error in dt_clause_%u for probe ID %u (%s:%s:%s:%s): %s",
-		 clause_number(dtp, stmt, dt_probe_by_id(dtp, h->prid)), h->prid, pi.provider,
+		 clause_number(cs, stmt, dt_probe_by_id(cs->reg, h->prid)), h->prid, pi.provider,
 		 pi.module, pi.function, pi.name, what);
 	/* Not a fault: no probe, as for the consumer's other errors. */
 	dtrace_errdata_t ed = { .cpu = h->cpu, .timestamp = h->timestamp, .msg = msg };
-	report(dtp, &ed);
+	report(cs, &ed);
 }
 
-void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
+void dt_report_fault(struct dt_consumer *cs, const void *rec)
 {
 	const struct dt_rec_hdr *h = rec;
 	const struct dt_rec_error *e = (const void *)((const char *)rec + DT_REC_DATA_OFF);
-	struct dt_probe *prp = dt_probe_by_id(dtp, h->prid);
+	struct dt_probe *prp = dt_probe_by_id(cs->reg, h->prid);
 	dtrace_probeinfo_t pi;
 	char details[64] = "", msg[1024];
 
@@ -140,8 +130,8 @@ void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
 		snprintf(details, sizeof(details), " (0x%llx)", (unsigned long long)e->addr);
 	else if (e->fault == DT_FLT_BADINDEX)
 		snprintf(details, sizeof(details), " (%lld)", (long long)e->addr);
-	uint32_t clause = clause_number(dtp, e->stmt, prp);
-	dt_rec_probeinfo(dtp, h->prid, &pi);
+	uint32_t clause = clause_number(cs, e->stmt, prp);
+	dt_rec_probeinfo(cs, h->prid, &pi);
 	snprintf(msg, sizeof(msg),
 		 "error in dt_clause_%u for probe ID %u (%s:%s:%s:%s): %s%s at BPF pc %u", clause,
 		 h->prid, pi.provider, pi.module, pi.function, pi.name, fault_str(e->fault),
@@ -151,10 +141,10 @@ void dt_report_fault(struct dtrace_hdl *dtp, const void *rec)
 		.fault_name = fault_str(e->fault), .addr = e->addr, .clause = clause, .pc = e->pc,
 		.msg = msg,
 	};
-	report(dtp, &ed);
+	report(cs, &ed);
 }
 
-void dt_report_error(struct dtrace_hdl *dtp, const char *fmt, ...)
+void dt_report_error(struct dt_consumer *cs, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
@@ -163,10 +153,10 @@ void dt_report_error(struct dtrace_hdl *dtp, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	dtrace_errdata_t ed = { .msg = msg };
-	report(dtp, &ed);
+	report(cs, &ed);
 }
 
-void dt_report_drop(struct dtrace_hdl *dtp, dtrace_dropkind_t kind, int cpu, uint64_t n)
+void dt_report_drop(struct dt_consumer *cs, dtrace_dropkind_t kind, int cpu, uint64_t n)
 {
 	static const struct {
 		const char *tag, *what, *after;
@@ -191,9 +181,9 @@ void dt_report_drop(struct dtrace_hdl *dtp, dtrace_dropkind_t kind, int cpu, uin
 			 n > 1 ? "s" : "", kinds[kind].after);
 	dtrace_dropdata_t dd = { .kind = kind, .cpu = cpu, .drops = n, .tag = kinds[kind].tag,
 				 .msg = msg };
-	if (dtp->cb_aborted)
+	if (cs->cb_aborted)
 		return;
-	if (dtp->drop_fn != NULL && handled(dtp, dtp->drop_fn(dtp, &dd, dtp->drop_arg)))
+	if (cs->drop_fn != NULL && handled(cs, cs->drop_fn(cs->hdl, &dd, cs->drop_arg)))
 		return;
-	emit(dtp, NULL, &dd);
+	emit(cs, NULL, &dd);
 }

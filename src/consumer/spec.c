@@ -1,5 +1,5 @@
 /*
- * Speculations in the consumer (see spec.h, and src/bpf/spec_abi.h for
+ * Speculations in the consumer (see spec.h, and src/base/spec_abi.h for
  * the design).  The records of each use of a speculation (ID and
  * generation) are kept, in the order the ring gives them, until its commit
  * (printed then, where the commit is in the stream, as DTrace prints them)
@@ -18,14 +18,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpf/abi.h"
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
 #include "bpf/load.h"
-#include "bpf/spec_abi.h"
+#include "bpf/runtime.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
+#include "consumer/consumer.h"
 #include "consumer/report.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 /* One use of a speculation ID (a generation), as far as the ring has told. */
 struct spec_use {
@@ -50,35 +52,35 @@ struct dt_specstate {
 	int64_t reported;		/* when they were last reported (CLOCK_MONOTONIC ns) */
 };
 
-static struct dt_specstate *state_of(const struct dtrace_hdl *dtp)
+static struct dt_specstate *state_of(const struct dt_consumer *cs)
 {
-	return dtp->rt != NULL ? dtp->rt->specs : NULL;
+	return cs->rt != NULL ? cs->rt->specs : NULL;
 }
 
-int dt_spec_init(struct dtrace_hdl *dtp)
+int dt_spec_init(struct dt_consumer *cs)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = cs->rt;
 	size_t sz = 0;
 
-	if (dtp->spec_off == 0 || rt->specs != NULL)
+	if (cs->descs->spec_off == 0 || rt->specs != NULL)
 		return 0;
 	void *area = bo_bss_var(rt->obj, "dt_specs", &sz);
-	return dt_spec_init_area(dtp, area, sz);
+	return dt_spec_init_area(cs, area, sz);
 }
 
-int dt_spec_init_area(struct dtrace_hdl *dtp, void *area, size_t sz)
+int dt_spec_init_area(struct dt_consumer *cs, void *area, size_t sz)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = cs->rt;
 
-	if (area == NULL || sz < DT_SPEC_AREA_SIZE(dtp->spec_nspec))
-		return dt_set_error(dtp, -ENOENT, "speculation buffers of the BPF object not found");
+	if (area == NULL || sz < DT_SPEC_AREA_SIZE(cs->descs->spec_nspec))
+		return dt_set_error(cs->core, -ENOENT, "speculation buffers of the BPF object not found");
 	struct dt_specstate *sp = calloc(1, sizeof(*sp));
-	if (sp == NULL || (sp->ids = calloc(dtp->spec_nspec + 1, sizeof(*sp->ids))) == NULL) {
+	if (sp == NULL || (sp->ids = calloc(cs->descs->spec_nspec + 1, sizeof(*sp->ids))) == NULL) {
 		free(sp);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cs->core, -ENOMEM, "out of memory");
 	}
 	sp->area = area;
-	sp->nspec = dtp->spec_nspec;
+	sp->nspec = cs->descs->spec_nspec;
 	rt->specs = sp;
 	return 0;
 }
@@ -90,9 +92,9 @@ static void drop_kept(struct spec_use *u)
 	u->recs.n = 0;
 }
 
-void dt_spec_close(struct dtrace_hdl *dtp)
+void dt_spec_close(struct dt_consumer *cs)
 {
-	struct dt_specstate *sp = state_of(dtp);
+	struct dt_specstate *sp = state_of(cs);
 
 	if (sp == NULL)
 		return;
@@ -106,7 +108,7 @@ void dt_spec_close(struct dtrace_hdl *dtp)
 	}
 	free(sp->ids);
 	free(sp);
-	dtp->rt->specs = NULL;
+	cs->rt->specs = NULL;
 }
 
 /* The use of `id` with generation `gen`, added (keeping) if new; NULL when out of memory. */
@@ -137,13 +139,13 @@ static void settle(struct dt_specstate *sp, uint32_t id, struct spec_use *u)
 }
 
 /* Print what a committed use kept; then it keeps nothing. */
-static int commit(struct dtrace_hdl *dtp, struct spec_use *u)
+static int commit(struct dt_consumer *cs, struct spec_use *u)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < u->recs.n && rc == 0 && !dtp->cb_aborted; i++) {
+	for (size_t i = 0; i < u->recs.n && rc == 0 && !cs->cb_aborted; i++) {
 		const struct dt_rec_hdr *h = u->recs.v[i];
-		rc = dt_emit_record(dtp, dtp->rdescs.v[h->desc], h);
+		rc = dt_emit_record(cs, cs->descs->rdescs.v[h->desc], h);
 	}
 	drop_kept(u);
 	return rc;
@@ -169,7 +171,7 @@ static bool bpf_holds(struct dt_specstate *sp, uint32_t id, const struct spec_us
 }
 
 /* The record's commit() and discard() results, in order. */
-static int apply_ctl(struct dtrace_hdl *dtp, struct dt_specstate *sp, const struct dt_rdesc *rd,
+static int apply_ctl(struct dt_consumer *cs, struct dt_specstate *sp, const struct dt_rdesc *rd,
 		     const char *data)
 {
 	for (size_t i = 0; i < rd->items.n; i++) {
@@ -184,7 +186,7 @@ static int apply_ctl(struct dtrace_hdl *dtp, struct dt_specstate *sp, const stru
 			continue;
 		struct spec_use *u = use_of(sp, id, DT_SPEC_TAG_GEN(tag));
 		if (u == NULL) {
-			dt_report_error(dtp, "out of memory ending a speculation");
+			dt_report_error(cs, "out of memory ending a speculation");
 			continue;
 		}
 		if (u->state != DT_SPEC_ACTIVE)
@@ -194,7 +196,7 @@ static int apply_ctl(struct dtrace_hdl *dtp, struct dt_specstate *sp, const stru
 		u->freed = !bpf_holds(sp, id, u);
 		if (u->state == DT_SPEC_DISCARDING)
 			drop_kept(u);
-		else if (commit(dtp, u) < 0)
+		else if (commit(cs, u) < 0)
 			return -ECANCELED;
 		settle(sp, id, u);
 	}
@@ -209,10 +211,10 @@ static bool only_ctl(const struct dt_rdesc *rd)
 	return rd->items.n > 0;
 }
 
-int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void *data,
+int dt_spec_record(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data,
 		   size_t size)
 {
-	struct dt_specstate *sp = state_of(dtp);
+	struct dt_specstate *sp = state_of(cs);
 	const struct dt_rec_hdr *h = data;
 	uint32_t tag = h->spec & ~DT_SPEC_CTLONLY, id = DT_SPEC_TAG_ID(tag);
 	bool ctlonly = (h->spec & DT_SPEC_CTLONLY) != 0;
@@ -220,7 +222,7 @@ int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void
 
 	if (sp == NULL)
 		return 0;
-	if (rd->spec_ctl && apply_ctl(dtp, sp, rd, data) < 0)
+	if (rd->spec_ctl && apply_ctl(cs, sp, rd, data) < 0)
 		return -ECANCELED;
 	if (id == 0)
 		return ctlonly || only_ctl(rd) ? 1 : 0;
@@ -228,7 +230,7 @@ int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void
 		return 1;
 	struct spec_use *u = use_of(sp, id, DT_SPEC_TAG_GEN(tag));
 	if (u == NULL) {
-		dt_report_error(dtp, "out of memory keeping a speculative record");
+		dt_report_error(cs, "out of memory keeping a speculative record");
 		return 1;
 	}
 	u->nread++;
@@ -236,12 +238,12 @@ int dt_spec_record(struct dtrace_hdl *dtp, const struct dt_rdesc *rd, const void
 		/* nothing to keep */
 	} else if (u->state == DT_SPEC_COMMITTING) {
 		/* Speculated before the commit, read after it: it is committed too. */
-		rc = dt_emit_record(dtp, rd, data) < 0 ? -ECANCELED : 1;
+		rc = dt_emit_record(cs, rd, data) < 0 ? -ECANCELED : 1;
 	} else {
 		void *copy = malloc(size);
 		if (copy == NULL || dt_vec_push(&u->recs, copy) < 0) {
 			free(copy);
-			dt_report_error(dtp, "out of memory keeping a speculative record");
+			dt_report_error(cs, "out of memory keeping a speculative record");
 		} else {
 			memcpy(copy, data, size);
 		}
@@ -266,19 +268,19 @@ static void clean(struct dt_specstate *sp)
 	}
 }
 
-static void report(struct dtrace_hdl *dtp, __u64 *counter, uint64_t *seen,
+static void report(struct dt_consumer *cs, __u64 *counter, uint64_t *seen,
 		   dtrace_dropkind_t kind)
 {
 	uint64_t v = __atomic_load_n(counter, __ATOMIC_RELAXED);
 
 	if (v > *seen)
-		dt_report_drop(dtp, kind, -1, v - *seen);
+		dt_report_drop(cs, kind, -1, v - *seen);
 	*seen = v;
 }
 
-void dt_spec_pass(struct dtrace_hdl *dtp)
+void dt_spec_pass(struct dt_consumer *cs)
 {
-	struct dt_specstate *sp = state_of(dtp);
+	struct dt_specstate *sp = state_of(cs);
 
 	if (sp == NULL)
 		return;
@@ -287,16 +289,16 @@ void dt_spec_pass(struct dtrace_hdl *dtp)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	if (now - sp->reported < dtp->opts.statusrate && *dtp->rt->state != DT_STATE_DRAINING)
+	if (now - sp->reported < cs->core->opts.statusrate && *cs->rt->state != DT_STATE_DRAINING)
 		return;
 	sp->reported = now;
 	/* In DTrace's order: speculative drops, then failed speculations. */
-	report(dtp, &sp->area->drops, &sp->seen_drops, DTRACE_DROP_SPEC);
-	report(dtp, &sp->area->busy, &sp->seen_busy, DTRACE_DROP_SPECBUSY);
-	report(dtp, &sp->area->unavail, &sp->seen_unavail, DTRACE_DROP_SPECUNAVAIL);
+	report(cs, &sp->area->drops, &sp->seen_drops, DTRACE_DROP_SPEC);
+	report(cs, &sp->area->busy, &sp->seen_busy, DTRACE_DROP_SPECBUSY);
+	report(cs, &sp->area->unavail, &sp->seen_unavail, DTRACE_DROP_SPECUNAVAIL);
 }
 
-bool dt_spec_used(const struct dtrace_hdl *dtp)
+bool dt_spec_used(const struct dt_consumer *cs)
 {
-	return state_of(dtp) != NULL;
+	return state_of(cs) != NULL;
 }

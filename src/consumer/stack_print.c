@@ -3,24 +3,14 @@
 
 #include <string.h>
 
-#include "compiler/cg_stack.h"
+#include "base/core.h"
+#include "base/rdesc.h"
+#include "base/stack.h"
 #include "consumer/agg_impl.h"
+#include "consumer/consumer.h"
 #include "consumer/datum.h"
 #include "consumer/printf.h"
-#include "consumer/rdesc.h"
 #include "consumer/symbolize.h"
-#include "lib/dt_impl.h"
-
-bool dt_is_stack_item(const struct dt_ritem *it)
-{
-	switch (it->kind) {
-	case RK_STACK: case RK_USTACK:
-	case RK_SYM: case RK_MOD: case RK_USYM: case RK_UMOD: case RK_UADDR:
-		return true;
-	default:
-		return false;
-	}
-}
 
 /* The item as the aggregation key of the same kind it is laid out as. */
 static struct dt_aggkey as_key(const struct dt_ritem *it)
@@ -39,17 +29,17 @@ static struct dt_aggkey as_key(const struct dt_ritem *it)
 	return k;
 }
 
-static int stackindent(const struct dtrace_hdl *dtp)
+static int stackindent(const struct dt_consumer *cs)
 {
-	int64_t i = dtp->opts.stackindent;
+	int64_t i = cs->core->opts.stackindent;
 
 	return i >= 0 && i <= 1024 ? (int)i : 14;
 }
 
-void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+void dt_print_stack_item(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_ritem *it,
 			 const char *rec)
 {
-	const struct dt_pf_syms *syms = dt_syms(dtp);
+	const struct dt_pf_syms *syms = dt_syms(cs);
 	const uint8_t *p = (const uint8_t *)rec + it->off;
 	struct dt_aggkey k = as_key(it);
 
@@ -58,15 +48,15 @@ void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const str
 		uint64_t pcs[DT_STACK_MAXFRAMES + 1];
 		size_t n = it->size / 8 < DT_STACK_MAXFRAMES + 1 ? it->size / 8 : DT_STACK_MAXFRAMES + 1;
 		memcpy(pcs, p, n * 8);
-		dt_syms_kstack_trim(dtp, pcs, n);
-		dt_format_stack(sb, syms, false, 0, pcs, n, stackindent(dtp));
+		dt_syms_kstack_trim(cs, pcs, n);
+		dt_format_stack(sb, syms, false, 0, pcs, n, stackindent(cs));
 		return;
 	}
 	case RK_USTACK:
 		if (it->size >= 16)
 			dt_format_stack(sb, syms, true, dt_agg_load_uint(p, 8),
 					(const uint64_t *)(const void *)(p + 8), it->size / 8 - 1,
-					stackindent(dtp));
+					stackindent(cs));
 		return;
 	default: {
 		struct dt_strbuf t;
@@ -82,7 +72,7 @@ void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const str
 	}
 }
 
-int dt_datum_stack_item(struct dtrace_hdl *dtp, struct dt_datums *d, const struct dt_ritem *it,
+int dt_datum_stack_item(struct dt_consumer *cs, struct dt_datums *d, const struct dt_ritem *it,
 			const char *rec)
 {
 	struct dt_aggkey k = as_key(it);
@@ -91,9 +81,9 @@ int dt_datum_stack_item(struct dtrace_hdl *dtp, struct dt_datums *d, const struc
 		uint64_t pcs[DT_STACK_MAXFRAMES + 1];
 		size_t n = it->size / 8 < DT_STACK_MAXFRAMES + 1 ? it->size / 8 : DT_STACK_MAXFRAMES + 1;
 		memcpy(pcs, rec + it->off, n * 8);
-		dt_syms_kstack_trim(dtp, pcs, n);
+		dt_syms_kstack_trim(cs, pcs, n);
 		k.size = (uint32_t)(n * 8);
-		return dt_datum_aggkey(d, &k, (const uint8_t *)pcs, dt_syms(dtp));
+		return dt_datum_aggkey(d, &k, (const uint8_t *)pcs, dt_syms(cs));
 	}
-	return dt_datum_aggkey(d, &k, (const uint8_t *)rec + it->off, dt_syms(dtp));
+	return dt_datum_aggkey(d, &k, (const uint8_t *)rec + it->off, dt_syms(cs));
 }

@@ -9,20 +9,17 @@
 
 #include <stdbool.h>
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_strbuf;
 struct dt_ritem;
 struct dt_datums;
 
-/* Whether a record item is one of stack(), ustack(), sym() ... uaddr(). */
-bool dt_is_stack_item(const struct dt_ritem *it);
-
 /* Append the item's output: a stack a line per frame, a symbol "  %-50s". */
-void dt_print_stack_item(struct dtrace_hdl *dtp, struct dt_strbuf *sb, const struct dt_ritem *it,
+void dt_print_stack_item(struct dt_consumer *cs, struct dt_strbuf *sb, const struct dt_ritem *it,
 			 const char *rec);
 
 /* The item as a datum (DTRACE_DATA_STACK or DTRACE_DATA_SYMBOL).  0 or -ENOMEM. */
-int dt_datum_stack_item(struct dtrace_hdl *dtp, struct dt_datums *d, const struct dt_ritem *it,
+int dt_datum_stack_item(struct dt_consumer *cs, struct dt_datums *d, const struct dt_ritem *it,
 			const char *rec);
 
 #endif

@@ -5,14 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/proc.h"
+#include "consumer/consumer.h"
 #include "consumer/ksyms.h"
 #include "consumer/printf.h"
 #include "consumer/usyms.h"
-#include "lib/dt_impl.h"
 
 struct dt_symbolizer {
 	struct dt_pf_syms cb;
-	struct dtrace_hdl *dtp;
+	struct dt_consumer *cs;
 	struct dt_ksyms *ks;
 	bool ks_tried;
 	struct dt_usyms *us;
@@ -68,7 +71,7 @@ static int kmod(void *ctx, uint64_t addr, struct dt_strbuf *out)
 static bool ulookup(struct dt_symbolizer *sz, uint64_t pid, uint64_t addr, struct dt_usym *u)
 {
 	if (pid == 0)
-		pid = (uint64_t)sz->dtp->target_pid;
+		pid = (uint64_t)sz->cs->procs->target_pid;
 	if (pid == 0 || pid > INT32_MAX || sz->us == NULL)
 		return false;
 	return dt_usyms_lookup(sz->us, (pid_t)pid, addr, u) == 0 && u->obj != NULL;
@@ -97,9 +100,9 @@ static int umod(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
 	return 0;
 }
 
-static struct dt_symbolizer *get(struct dtrace_hdl *dtp)
+static struct dt_symbolizer *get(struct dt_consumer *cs)
 {
-	struct dt_symbolizer *sz = dtp->symbolizer;
+	struct dt_symbolizer *sz = cs->symbolizer;
 
 	if (sz != NULL)
 		return sz;
@@ -111,57 +114,57 @@ static struct dt_symbolizer *get(struct dtrace_hdl *dtp)
 		free(sz);
 		return NULL;
 	}
-	sz->dtp = dtp;
+	sz->cs = cs;
 	sz->cb = (struct dt_pf_syms){ .ctx = sz, .kaddr = kaddr, .kmod = kmod, .uaddr = uaddr,
 				      .umod = umod };
-	dtp->symbolizer = sz;
+	cs->symbolizer = sz;
 	return sz;
 }
 
-const struct dt_pf_syms *dt_syms(struct dtrace_hdl *dtp)
+const struct dt_pf_syms *dt_syms(struct dt_consumer *cs)
 {
-	struct dt_symbolizer *sz = get(dtp);
+	struct dt_symbolizer *sz = get(cs);
 
 	return sz != NULL ? &sz->cb : NULL;
 }
 
-void dt_syms_free(struct dtrace_hdl *dtp)
+void dt_syms_free(struct dt_consumer *cs)
 {
-	struct dt_symbolizer *sz = dtp->symbolizer;
+	struct dt_symbolizer *sz = cs->symbolizer;
 
 	if (sz == NULL)
 		return;
 	dt_ksyms_free(sz->ks);
 	dt_usyms_free(sz->us);
 	free(sz);
-	dtp->symbolizer = NULL;
+	cs->symbolizer = NULL;
 }
 
-void dt_syms_track_targets(struct dtrace_hdl *dtp, unsigned min_ms)
+void dt_syms_track_targets(struct dt_consumer *cs, unsigned min_ms)
 {
 	struct dt_symbolizer *sz;
 
 	/* Only what needs symbols: a program that records user addresses. */
-	if (!dtp->uses_usyms || (sz = get(dtp)) == NULL)
+	if (!cs->descs->uses_usyms || (sz = get(cs)) == NULL)
 		return;
-	if (dtp->child_pid != 0 && !dtp->child_stopped && !dtp->child_exited)
-		dt_usyms_refresh(sz->us, dtp->child_pid, min_ms, true);
-	for (size_t i = 0; i < dtp->grabbed.n; i++)
-		if (dtp->grabbed.v[i] > 0)
-			dt_usyms_refresh(sz->us, dtp->grabbed.v[i], min_ms, true);
+	if (cs->procs->child_pid != 0 && !cs->procs->child_stopped && !cs->procs->child_exited)
+		dt_usyms_refresh(sz->us, cs->procs->child_pid, min_ms, true);
+	for (size_t i = 0; i < cs->procs->grabbed.n; i++)
+		if (cs->procs->grabbed.v[i] > 0)
+			dt_usyms_refresh(sz->us, cs->procs->grabbed.v[i], min_ms, true);
 }
 
-void dt_syms_note_proc(struct dtrace_hdl *dtp, pid_t pid)
+void dt_syms_note_proc(struct dt_consumer *cs, pid_t pid)
 {
-	struct dt_symbolizer *sz = get(dtp);
+	struct dt_symbolizer *sz = get(cs);
 
 	if (sz != NULL && pid > 0)
 		dt_usyms_refresh(sz->us, pid, 0, false);
 }
 
-void dt_syms_kstack_trim(struct dtrace_hdl *dtp, uint64_t *pcs, size_t n)
+void dt_syms_kstack_trim(struct dt_consumer *cs, uint64_t *pcs, size_t n)
 {
-	struct dt_symbolizer *sz = get(dtp);
+	struct dt_symbolizer *sz = get(cs);
 	const struct dt_ksyms *ks = sz != NULL ? ksyms(sz) : NULL;
 	const struct dt_ksym *s = ks != NULL && n > 0 ? dt_ksyms_lookup(ks, pcs[0]) : NULL;
 
@@ -172,9 +175,9 @@ void dt_syms_kstack_trim(struct dtrace_hdl *dtp, uint64_t *pcs, size_t n)
 	pcs[n - 1] = 0;
 }
 
-bool dt_syms_kstart(struct dtrace_hdl *dtp, uint64_t addr, bool mod, uint64_t *start)
+bool dt_syms_kstart(struct dt_consumer *cs, uint64_t addr, bool mod, uint64_t *start)
 {
-	struct dt_symbolizer *sz = get(dtp);
+	struct dt_symbolizer *sz = get(cs);
 	const struct dt_ksyms *ks = sz != NULL ? ksyms(sz) : NULL;
 
 	if (ks == NULL)
@@ -191,9 +194,9 @@ bool dt_syms_kstart(struct dtrace_hdl *dtp, uint64_t addr, bool mod, uint64_t *s
 	return s != NULL;
 }
 
-bool dt_syms_ustart(struct dtrace_hdl *dtp, pid_t pid, uint64_t addr, bool mod, uint64_t *start)
+bool dt_syms_ustart(struct dt_consumer *cs, pid_t pid, uint64_t addr, bool mod, uint64_t *start)
 {
-	struct dt_symbolizer *sz = get(dtp);
+	struct dt_symbolizer *sz = get(cs);
 	struct dt_usym u;
 
 	if (sz == NULL || !ulookup(sz, (uint64_t)pid, addr, &u))

@@ -13,45 +13,46 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "consumer/consumer.h"
 
-int dt_run_system(struct dtrace_hdl *dtp, const char *cmd)
+int dt_run_system(struct dt_consumer *cs, const char *cmd)
 {
 	int status;
 
-	if (dtp->out != NULL)
-		fflush(dtp->out);
+	if (cs->fp != NULL)
+		fflush(cs->fp);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0)
-		return dt_set_error(dtp, errno, "system(): cannot fork: %s", strerror(errno));
+		return dt_set_error(cs->core, errno, "system(): cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		/* The command writes where dtrace's output goes (-o). */
-		if (dtp->out != NULL && fileno(dtp->out) != STDOUT_FILENO)
-			dup2(fileno(dtp->out), STDOUT_FILENO);
+		if (cs->fp != NULL && fileno(cs->fp) != STDOUT_FILENO)
+			dup2(fileno(cs->fp), STDOUT_FILENO);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
-			return dt_set_error(dtp, errno, "system(): %s", strerror(errno));
+			return dt_set_error(cs->core, errno, "system(): %s", strerror(errno));
 	}
 	return 0;
 }
 
-int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_strbuf *out)
+int dt_run_system_capture(struct dt_consumer *cs, const char *cmd, struct dt_strbuf *out)
 {
 	int status, fds[2];
 	char buf[4096];
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return dt_set_error(dtp, errno, "system(): cannot make a pipe: %s", strerror(errno));
+		return dt_set_error(cs->core, errno, "system(): cannot make a pipe: %s", strerror(errno));
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return dt_set_error(dtp, errno, "system(): cannot fork: %s", strerror(errno));
+		return dt_set_error(cs->core, errno, "system(): cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		dup2(fds[1], STDOUT_FILENO);
@@ -70,7 +71,7 @@ int dt_run_system_capture(struct dtrace_hdl *dtp, const char *cmd, struct dt_str
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
-			return dt_set_error(dtp, errno, "system(): %s", strerror(errno));
+			return dt_set_error(cs->core, errno, "system(): %s", strerror(errno));
 	}
 	return 0;
 }

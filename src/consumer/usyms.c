@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "consumer/debuginfo.h"
-#include "lib/util.h"
 #include "providers/elf_syms.h"
 
 /* An ELF file, read on first use. */

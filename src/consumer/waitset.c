@@ -10,8 +10,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
+#include "base/core.h"
+#include "base/proc.h"
+#include "bpf/runtime.h"
+#include "consumer/consumer.h"
 
 struct dt_waitset {
 	int epfd;
@@ -36,36 +38,36 @@ static void watch_pid(struct dt_waitset *ws, pid_t pid)
 		close(fd);
 }
 
-int dt_waitset_open(struct dtrace_hdl *dtp)
+int dt_waitset_open(struct dt_consumer *cs)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = cs->rt;
 	struct dt_waitset *ws = calloc(1, sizeof(*ws));
 
 	if (ws == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(cs->core, -ENOMEM, "out of memory");
 	ws->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ws->epfd < 0) {
 		int err = errno;
 		free(ws);
-		return dt_set_error(dtp, -err, "epoll_create1: %s", strerror(err));
+		return dt_set_error(cs->core, -err, "epoll_create1: %s", strerror(err));
 	}
 	rt->wait = ws;
 	int rc = add(ws, ring_buffer__epoll_fd(rt->ring));
-	if (rc == 0 && dtp->wake_fd >= 0)
-		rc = add(ws, dtp->wake_fd);
+	if (rc == 0 && cs->wake_fd >= 0)
+		rc = add(ws, cs->wake_fd);
 	if (rc < 0)
-		return dt_set_error(dtp, rc, "epoll_ctl: %s", strerror(-rc));
-	if (dtp->child_pid != 0)
-		watch_pid(ws, dtp->child_pid);
-	for (size_t i = 0; i < dtp->grabbed.n; i++)
-		if (dtp->grabbed.v[i] > 0)
-			watch_pid(ws, dtp->grabbed.v[i]);
+		return dt_set_error(cs->core, rc, "epoll_ctl: %s", strerror(-rc));
+	if (cs->procs->child_pid != 0)
+		watch_pid(ws, cs->procs->child_pid);
+	for (size_t i = 0; i < cs->procs->grabbed.n; i++)
+		if (cs->procs->grabbed.v[i] > 0)
+			watch_pid(ws, cs->procs->grabbed.v[i]);
 	return 0;
 }
 
-void dt_waitset_wait(struct dtrace_hdl *dtp, int ms)
+void dt_waitset_wait(struct dt_consumer *cs, int ms)
 {
-	struct dt_waitset *ws = dtp->rt ? dtp->rt->wait : NULL;
+	struct dt_waitset *ws = cs->rt ? cs->rt->wait : NULL;
 	struct epoll_event ev[8];
 
 	if (ws == NULL)
@@ -73,18 +75,18 @@ void dt_waitset_wait(struct dtrace_hdl *dtp, int ms)
 	int n = epoll_wait(ws->epfd, ev, 8, ms);
 	for (int i = 0; i < n; i++) {
 		/* Readable pidfds stay readable: the caller notices the exit and stops. */
-		if (ev[i].data.fd == dtp->wake_fd) {
+		if (ev[i].data.fd == cs->wake_fd) {
 			uint64_t v;
-			if (read(dtp->wake_fd, &v, sizeof(v)) < 0) {
+			if (read(cs->wake_fd, &v, sizeof(v)) < 0) {
 				/* Already drained: nothing to do. */
 			}
 		}
 	}
 }
 
-void dt_waitset_close(struct dtrace_hdl *dtp)
+void dt_waitset_close(struct dt_consumer *cs)
 {
-	struct dt_waitset *ws = dtp->rt ? dtp->rt->wait : NULL;
+	struct dt_waitset *ws = cs->rt ? cs->rt->wait : NULL;
 
 	if (ws == NULL)
 		return;
@@ -93,5 +95,5 @@ void dt_waitset_close(struct dtrace_hdl *dtp)
 	dt_vec_free(&ws->pidfds);
 	close(ws->epfd);
 	free(ws);
-	dtp->rt->wait = NULL;
+	cs->rt->wait = NULL;
 }

@@ -7,13 +7,13 @@
 #ifndef DT_WAITSET_H
 #define DT_WAITSET_H
 
-struct dtrace_hdl;
+struct dt_consumer;
 struct dt_waitset;
 
 /* Build the set (after the ring buffer exists); 0 or a negative errno. */
-int dt_waitset_open(struct dtrace_hdl *dtp);
+int dt_waitset_open(struct dt_consumer *cs);
 /* Wait up to ms milliseconds for any of them. */
-void dt_waitset_wait(struct dtrace_hdl *dtp, int ms);
-void dt_waitset_close(struct dtrace_hdl *dtp);
+void dt_waitset_wait(struct dt_consumer *cs, int ms);
+void dt_waitset_close(struct dt_consumer *cs);
 
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cg_impl.h"
+#include "base/maps.h"
 #include "lib/dt_impl.h"
 
 static int read_int(const char *path, int dflt)
@@ -58,10 +58,10 @@ int dt_curcpu_fill(dtrace_hdl_t *dtp, struct bpf_object *obj)
 		return 0;
 	int ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0)
-		return dt_set_error(dtp, -EINVAL, "cannot count the CPUs");
+		return dt_set_error(dtp->core, -EINVAL, "cannot count the CPUs");
 	int32_t *vals = calloc((size_t)ncpus, CURCPU_SIZE);
 	if (vals == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	for (int c = 0; c < ncpus; c++) {
 		char path[128];
 		int32_t *v = vals + (size_t)c * (CURCPU_SIZE / 4);
@@ -76,6 +76,6 @@ int dt_curcpu_fill(dtrace_hdl_t *dtp, struct bpf_object *obj)
 	int rc = bpf_map_update_elem(bpf_map__fd(m), &key, vals, BPF_ANY);
 	free(vals);
 	if (rc < 0)
-		return dt_set_error(dtp, -errno, "failed to fill %s: %s", MAP_CURCPU, strerror(errno));
+		return dt_set_error(dtp->core, -errno, "failed to fill %s: %s", MAP_CURCPU, strerror(errno));
 	return 0;
 }

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
+#include "base/object.h"
 #include "bpf/disasm.h"
-#include "bpf/object.h"
 #include "compiler/program.h"
 #include "lib/dt_impl.h"
 
@@ -41,8 +41,8 @@ static void print_func(FILE *fp, const struct bo_func *fn, const char *pdesc, ui
 
 int dtrace_disassemble(dtrace_hdl_t *dtp, FILE *fp)
 {
-	for (size_t p = 0; p < dtp->progs.n; p++) {
-		dtrace_prog_t *pgp = dtp->progs.v[p];
+	for (size_t p = 0; p < dtp->cc->progs.n; p++) {
+		dtrace_prog_t *pgp = dtp->cc->progs.v[p];
 		for (size_t i = 0; i < pgp->stmts.n; i++) {
 			const struct dt_stmt *st = pgp->stmts.v[i];
 			if (st->func == NULL)

@@ -10,25 +10,23 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/abi.h"
+#include "base/maps.h"
+#include "base/object.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/rdesc.h"
+#include "bpf/elf_writer.h"
 #include "bpf/link.h"
 #include "bpf/load.h"
-#include "bpf/object.h"
-#include "compiler/cg_impl.h"
+#include "bpf/runtime.h"
+#include "compiler/cg.h"
 #include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
-
-struct bpf_object *dt_runtime_object(struct dtrace_hdl *dtp)
-{
-	return dtp->rt ? dtp->rt->obj : NULL;
-}
 
 static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
@@ -37,8 +35,8 @@ static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 
 	if (m == NULL)
 		return 0;
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
+	for (size_t i = 0; i < dtp->cc->stmts.n; i++) {
+		struct dt_stmt *st = dtp->cc->stmts.v[i];
 		for (size_t j = 0; j < st->probes.n; j++) {
 			struct dt_probe *prp = st->probes.v[j];
 			memset(val, 0, sizeof(val));
@@ -49,7 +47,7 @@ static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			}
 			uint32_t key = prp->id;
 			if (bpf_map_update_elem(bpf_map__fd(m), &key, val, BPF_ANY) < 0)
-				return dt_set_error(dtp, -errno, "failed to fill the probe map: %s",
+				return dt_set_error(dtp->core, -errno, "failed to fill the probe map: %s",
 						    strerror(errno));
 		}
 	}
@@ -57,24 +55,6 @@ static int fill_probe_map(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 }
 
 /* Run a BEGIN or END program once, in the consumer's context. */
-int dt_run_consumer_program(dtrace_hdl_t *dtp, struct dt_group *g)
-{
-	uint64_t args[2] = { 0, 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-
-	if (g == NULL)
-		return 0;
-	/* -x cpu: BEGIN and END run on that CPU, like every other probe. */
-	if (dtp->opts.cpu >= 0) {
-		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = (__u32)dtp->opts.cpu;
-	}
-	if (bpf_prog_test_run_opts(bpf_program__fd(g->prog), &opts) < 0)
-		return dt_set_error(dtp, -errno, "failed to run the %s probe: %s",
-				    g->probes.v[0]->desc[3], strerror(errno));
-	return 0;
-}
-
 /* The program that keeps vtimestamp (compiler/cg_vtime.c), if there is one. */
 static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
@@ -84,7 +64,7 @@ static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		return 0;
 	rt->vtime_link = bpf_program__attach_raw_tracepoint(p, DT_VTIME_TP);
 	if (rt->vtime_link == NULL)
-		return dt_set_error(dtp, -errno, "failed to attach vtimestamp's program to the %s "
+		return dt_set_error(dtp->core, -errno, "failed to attach vtimestamp's program to the %s "
 				    "raw tracepoint: %s", DT_VTIME_TP, strerror(errno));
 	return 0;
 }
@@ -98,10 +78,10 @@ static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
  */
 static uint64_t wakemark(dtrace_hdl_t *dtp, const struct dt_runtime *rt)
 {
-	for (size_t i = 0; i < rt->groups.n; i++)
-		if (rt->groups.v[i]->mech->exclusive)
+	for (size_t i = 0; i < rt->ps.groups.n; i++)
+		if (rt->ps.groups.v[i]->mech->exclusive)
 			return UINT64_MAX;
-	return (uint64_t)dtp->opts.bufsize / 8;
+	return (uint64_t)dtp->core->opts.bufsize / 8;
 }
 
 /* The kernel's limit on the functions of one BPF program (the verifier's). */
@@ -115,13 +95,13 @@ static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *lin
 	int rc = bo_open(linked, linkedsz, &rt->obj, err, sizeof(err));
 
 	if (rc < 0)
-		return dt_set_error(dtp, rc, "%s", err);
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+		return dt_set_error(dtp->core, rc, "%s", err);
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->fn == NULL || g->mech->prepare == NULL)
 			continue;
 		struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, g->fn->name);
-		if (p != NULL && (rc = g->mech->prepare(dtp, g, p)) < 0)
+		if (p != NULL && (rc = g->mech->prepare(dtp->reg, g, p)) < 0)
 			return rc;
 	}
 	return 0;
@@ -134,20 +114,20 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
 	void *elf = NULL, *linked = NULL;
 	size_t elfsz = 0, linkedsz = 0;
-	size_t log_max = dtp->opts.bpflogsize > 0 ? (size_t)dtp->opts.bpflogsize : LOG_SIZE_FIRST;
+	size_t log_max = dtp->core->opts.bpflogsize > 0 ? (size_t)dtp->core->opts.bpflogsize : LOG_SIZE_FIRST;
 	size_t log_size = log_max < LOG_SIZE_FIRST ? log_max : LOG_SIZE_FIRST;
 	struct bpf_program *failed = NULL;
 	bool log_cut = false;
 	char err[1024];
 	int rc;
 
-	rc = bo_write_elf(dtp->obj, &elf, &elfsz, err, sizeof(err));
+	rc = bo_write_elf(dtp->cc->obj, &elf, &elfsz, err, sizeof(err));
 	if (rc == 0)
 		rc = bo_link(elf, elfsz, &linked, &linkedsz, err, sizeof(err));
 	free(elf);
 	if (rc < 0) {
 		free(linked);
-		return dt_set_error(dtp, rc, "%s", err);
+		return dt_set_error(dtp->core, rc, "%s", err);
 	}
 	/* A refused program whose log did not fit: again, with bpflogsize for its log. */
 	for (;;) {
@@ -155,8 +135,8 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 			free(linked);
 			return rc;
 		}
-		rc = bo_load_logged(rt->obj, dtp->obj->source_name, log_size,
-				    dtp->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
+		rc = bo_load_logged(rt->obj, dtp->cc->obj->source_name, log_size,
+				    dtp->core->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
 				    sizeof(err));
 		if (rc == 0 || !log_cut || log_size >= log_max)
 			break;
@@ -170,8 +150,8 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		const char *what = "the program";
 		char desc[512];
 		size_t nclauses = 0;
-		for (size_t i = 0; failed && i < rt->groups.n; i++) {
-			struct dt_group *g = rt->groups.v[i];
+		for (size_t i = 0; failed && i < rt->ps.groups.n; i++) {
+			struct dt_group *g = rt->ps.groups.v[i];
 			/* The group's program, or one of its copies (<name>_<k>) or helpers. */
 			const char *pn = bpf_program__name(failed);
 			size_t len = g->fn ? strlen(g->fn->name) : 0;
@@ -184,7 +164,7 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		}
 		/* Each clause is a BPF function of its probe's program. */
 		if (nclauses > 0 && strstr(err, "too many subprograms") != NULL)
-			return dt_set_error(dtp, -E2BIG, "failed to enable '%s': %zu clauses: the "
+			return dt_set_error(dtp->core, -E2BIG, "failed to enable '%s': %zu clauses: the "
 					    "kernel allows at most %d BPF functions in one program "
 					    "(one per clause of a probe, and the run-time functions "
 					    "they call)", what, nclauses, BPF_MAX_SUBPROGS);
@@ -193,11 +173,11 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		if (failed == NULL && rc != -EPERM && (mrc = dt_map_refused_error(dtp, rt->obj, rc)) < 0)
 			return mrc;
 		if (rc == -EPERM)
-			return dt_set_error(dtp, rc, "failed to enable '%s': %s (the kernel refused "
+			return dt_set_error(dtp->core, rc, "failed to enable '%s': %s (the kernel refused "
 					    "BPF: run as root, or with CAP_BPF and CAP_PERFMON; in a "
 					    "container, seccomp or a security module may block bpf())",
 					    what, err);
-		return dt_set_error(dtp, rc, "failed to enable '%s': %s", what, err);
+		return dt_set_error(dtp->core, rc, "failed to enable '%s': %s", what, err);
 	}
 	return 0;
 }
@@ -208,23 +188,23 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
  */
 static int dt_check_bufsize(struct dtrace_hdl *dtp)
 {
-	if (dtp->opts.bufsize <= 0)
-		return dt_set_error(dtp, -EINVAL, "Enabling exceeds size of buffer");
+	if (dtp->core->opts.bufsize <= 0)
+		return dt_set_error(dtp->core, -EINVAL, "Enabling exceeds size of buffer");
 	/* The ring is a power of two the kernel caps at 2g: say so rather than shrink it. */
-	if (dtp->opts.bufsize > (INT64_C(1) << 31))
-		return dt_set_error(dtp, -E2BIG,
+	if (dtp->core->opts.bufsize > (INT64_C(1) << 31))
+		return dt_set_error(dtp->core, -E2BIG,
 				    "bufsize %lld is larger than the largest BPF ring buffer (2g)",
-				    (long long)dtp->opts.bufsize);
+				    (long long)dtp->core->opts.bufsize);
 	/* END first: with bufpolicy=fill its records must fit (DTrace keeps room for them). */
-	for (size_t i = 0; dtp->opts.bufpolicy == DT_BUFPOLICY_FILL && i < dtp->stmts.n; i++) {
-		struct dt_stmt *st = dtp->stmts.v[i];
+	for (size_t i = 0; dtp->core->opts.bufpolicy == DT_BUFPOLICY_FILL && i < dtp->cc->stmts.n; i++) {
+		struct dt_stmt *st = dtp->cc->stmts.v[i];
 		if (st->rdesc == NULL ||
-		    dtp->opts.bufsize >= 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+		    dtp->core->opts.bufsize >= 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
 			continue;
 		for (size_t j = 0; j < st->probes.n; j++) {
 			struct dt_probe *prp = st->probes.v[j];
 			if (strcmp(prp->desc[0], "dtrace") == 0 && strcmp(prp->desc[3], "END") == 0)
-				return dt_set_error(dtp, -ENOSPC,
+				return dt_set_error(dtp->core, -ENOSPC,
 						    "END enablings exceed size of principal buffer");
 		}
 	}
@@ -232,11 +212,11 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 	 * As DTrace: the buffer must hold the largest record an enabled clause
 	 * writes, with the ring's own 8-byte header.
 	 */
-	for (size_t i = 0; i < dtp->stmts.n; i++) {
-		const struct dt_stmt *st = dtp->stmts.v[i];
+	for (size_t i = 0; i < dtp->cc->stmts.n; i++) {
+		const struct dt_stmt *st = dtp->cc->stmts.v[i];
 		if (st->rdesc != NULL &&
-		    dtp->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
-			return dt_set_error(dtp, -ENOSPC, "Enabling exceeds size of buffer");
+		    dtp->core->opts.bufsize < 8 + (((int64_t)st->rdesc->size + 7) & ~(int64_t)7))
+			return dt_set_error(dtp->core, -ENOSPC, "Enabling exceeds size of buffer");
 	}
 	return 0;
 }
@@ -246,14 +226,14 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	struct dt_runtime *rt;
 	int rc;
 
-	if (dtp->active)
-		return dt_set_error(dtp, -EBUSY, "tracing is already active");
-	if (dtp->obj == NULL || dtp->stmts.n == 0)
-		return dt_set_error(dtp, -EINVAL, "no probes specified");
+	if (dtp->core->active)
+		return dt_set_error(dtp->core, -EBUSY, "tracing is already active");
+	if (dtp->cc->obj == NULL || dtp->cc->stmts.n == 0)
+		return dt_set_error(dtp->core, -EINVAL, "no probes specified");
 	/* system(), raise(), stop(), chill(), freopen(), copyout() ... only with -w. */
-	for (size_t i = 0; i < dtp->stmts.n && !dtp->opts.destructive; i++)
-		if (dtp->stmts.v[i]->destructive)
-			return dt_set_error(dtp, -EPERM, "Destructive actions not allowed");
+	for (size_t i = 0; i < dtp->cc->stmts.n && !dtp->core->opts.destructive; i++)
+		if (dtp->cc->stmts.v[i]->destructive)
+			return dt_set_error(dtp->core, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
 	if ((rc = dt_check_bufsize(dtp)) < 0)
@@ -262,27 +242,27 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	 * lockmem: the locked-memory limit DTrace sets before creating its maps
 	 * (kernels that charge BPF memory to the cgroup do not consult it).
 	 */
-	if (dtp->opts.lockmem >= 0) {
-		rlim_t v = dtp->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->opts.lockmem;
+	if (dtp->core->opts.lockmem >= 0) {
+		rlim_t v = dtp->core->opts.lockmem == INT64_MAX ? RLIM_INFINITY : (rlim_t)dtp->core->opts.lockmem;
 		struct rlimit lim = { v, v };
 		if (setrlimit(RLIMIT_MEMLOCK, &lim) < 0)
-			dt_dprintf(dtp, "cannot set the locked-memory limit to %lld: %s\n",
-				   (long long)dtp->opts.lockmem, strerror(errno));
+			dt_dprintf(dtp->core, "cannot set the locked-memory limit to %lld: %s\n",
+				   (long long)dtp->core->opts.lockmem, strerror(errno));
 	}
 	rt = calloc(1, sizeof(*rt));
 	if (rt == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	dtp->rt = rt;
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
+	dtp->cons->rt = rt;
 	rt->cpuinfo_fd = -1;
-	if ((rc = dt_cg_programs(dtp, rt)) < 0 || (rc = load(dtp, rt)) < 0)
+	if ((rc = dt_cg_programs(dtp->cc, &rt->ps)) < 0 || (rc = load(dtp, rt)) < 0)
 		goto fail;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->fn == NULL)
 			continue;
 		g->prog = bpf_object__find_program_by_name(rt->obj, g->fn->name);
 		if (g->prog == NULL) {
-			rc = dt_set_error(dtp, -ENOENT, "program %s missing after load", g->fn->name);
+			rc = dt_set_error(dtp->core, -ENOENT, "program %s missing after load", g->fn->name);
 			goto fail;
 		}
 	}
@@ -291,7 +271,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt->walloff = bo_bss_var(rt->obj, "dt_walloff", &sz);
 	rt->wakemark = bo_bss_var(rt->obj, "dt_wakemark", &sz);
 	if (rt->state == NULL || rt->walloff == NULL || rt->wakemark == NULL) {
-		rc = dt_set_error(dtp, -ENOENT, "global data of the BPF object not found");
+		rc = dt_set_error(dtp->core, -ENOENT, "global data of the BPF object not found");
 		goto fail;
 	}
 	struct timespec real, mono;
@@ -304,26 +284,26 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
 	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0)
 		goto fail;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
-		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp, g)) < 0)
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
+		if (g->mech->fill_maps && (rc = g->mech->fill_maps(dtp->reg, g, rt->obj)) < 0)
 			goto fail;
 	}
-	if ((rc = dt_consume_init(dtp)) < 0)
+	if ((rc = dt_consume_init(dtp->cons)) < 0)
 		goto fail;
 	/* vtimestamp's bookkeeping first: it must see every switch of a thread it knows. */
 	if ((rc = attach_vtime(dtp, rt)) < 0)
 		goto fail;
 	/* Attach while the gate is closed: nothing runs before BEGIN. */
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		if (g->prog == NULL || g->mech->by_consumer || g->mech->attach == NULL)
 			continue;
-		if ((rc = g->mech->attach(dtp, g)) < 0)
+		if ((rc = g->mech->attach(dtp->reg, g)) < 0)
 			goto fail;
 	}
-	dtp->active = true;
-	if ((rc = dt_run_consumer_program(dtp, rt->begin)) < 0)
+	dtp->core->active = true;
+	if ((rc = dt_run_consumer_program(dtp->core, rt->ps.begin)) < 0)
 		goto fail;
 	if (*rt->state == DT_STATE_INACTIVE)
 		*rt->state = DT_STATE_ACTIVE;
@@ -332,40 +312,40 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	 * actions (system() ...) run with the other probes enabled, as in
 	 * DTrace.
 	 */
-	dt_consume_pending(dtp);
+	dt_consume_pending(dtp->cons);
 	return 0;
 fail:
-	dtp->active = false;
+	dtp->core->active = false;
 	dt_runtime_destroy(dtp);
 	return rc;
 }
 
 void dt_runtime_destroy(struct dtrace_hdl *dtp)
 {
-	struct dt_runtime *rt = dtp->rt;
+	struct dt_runtime *rt = dtp->cons->rt;
 
 	if (rt == NULL)
 		return;
 	if (rt->state != NULL)
 		*rt->state = DT_STATE_DRAINING;
-	for (size_t i = 0; i < rt->groups.n; i++) {
-		struct dt_group *g = rt->groups.v[i];
+	for (size_t i = 0; i < rt->ps.groups.n; i++) {
+		struct dt_group *g = rt->ps.groups.v[i];
 		for (size_t j = 0; j < g->links.n; j++)
 			bpf_link__destroy(g->links.v[j]);
 		dt_vec_free(&g->links);
 		if (g->mech && g->mech->detach)
-			g->mech->detach(dtp, g);
+			g->mech->detach(dtp->reg, g);
 		dt_vec_free(&g->fds);
 		dt_vec_free(&g->stmts);
 		dt_vec_free(&g->probes);
 	}
-	dt_vec_free(&rt->groups);
+	dt_vec_free(&rt->ps.groups);
 	bpf_link__destroy(rt->vtime_link);
 	rt->vtime_link = NULL;
-	dt_consume_close(dtp);
+	dt_consume_close(dtp->cons);
 	if (rt->obj != NULL)
 		bo_close(rt->obj);
 	free(rt->drops_seen);
 	free(rt);
-	dtp->rt = NULL;
+	dtp->cons->rt = NULL;
 }

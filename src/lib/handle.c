@@ -8,18 +8,22 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "bpf/object.h"
+#include "base/object.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "bpf/features.h"
+#include "bpf/runtime.h"
 #include "compiler/ident.h"
 #include "compiler/kdebug.h"
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/proc_follow.h"
 #include "consumer/report.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
+#include "providers/providers.h"
+#include "providers/uproc.h"
 
 /* libbpf's messages are replaced by ours; DTRACE_DEBUG shows them. */
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -30,9 +34,44 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* The handle and its parts, in one allocation (the handle first: freeing it frees all). */
+struct hdl_parts {
+	struct dtrace_hdl hdl;
+	struct dt_core core;
+	struct dt_registry reg;
+	struct dt_compiler cc;
+	struct dt_descs descs;
+	struct dt_consumer cons;
+	struct dt_procs procs;
+};
+
+/* Each part points to the parts it may use, and to nothing else. */
+static dtrace_hdl_t *new_handle(void)
+{
+	struct hdl_parts *h = calloc(1, sizeof(*h));
+
+	if (h == NULL)
+		return NULL;
+	h->hdl = (struct dtrace_hdl){ .core = &h->core, .reg = &h->reg, .cc = &h->cc,
+				      .descs = &h->descs, .cons = &h->cons, .procs = &h->procs };
+	h->reg.core = &h->core;
+	h->reg.procs = &h->procs;
+	h->cc.core = &h->core;
+	h->cc.reg = &h->reg;
+	h->cc.descs = &h->descs;
+	h->cc.procs = &h->procs;
+	h->cons.core = &h->core;
+	h->cons.descs = &h->descs;
+	h->cons.reg = &h->reg;
+	h->cons.procs = &h->procs;
+	h->cons.hdl = &h->hdl;
+	h->procs.core = &h->core;
+	return &h->hdl;
+}
+
 dtrace_hdl_t *dtrace_open(int flags, int *errp)
 {
-	dtrace_hdl_t *dtp = calloc(1, sizeof(*dtp));
+	dtrace_hdl_t *dtp = new_handle();
 
 	(void)flags;
 	if (dtp == NULL) {
@@ -42,13 +81,14 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 	}
 	if (getenv("DTRACE_DEBUG") == NULL)
 		libbpf_set_print(libbpf_quiet);
-	dt_options_init(&dtp->opts);
+	dt_options_init(&dtp->core->opts);
 	/* As DTrace, the environment can ask for debugging messages before any option. */
-	dtp->opts.debug = getenv("DTRACE_DEBUG") != NULL;
-	dtp->out = stdout;
-	dtp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	dtp->testing = getenv("_DTRACE_TESTING") != NULL;
-	if (dt_typetab_init(&dtp->types) < 0 || dt_probes_init(dtp) < 0) {
+	dtp->core->opts.debug = getenv("DTRACE_DEBUG") != NULL;
+	dtp->cons->fp = stdout;
+	dtp->cons->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	dtp->cons->testing = getenv("_DTRACE_TESTING") != NULL;
+	dt_features_probe(&dtp->core->features);
+	if (dt_typetab_init(&dtp->core->types) < 0 || dt_probes_init(dtp->reg, dt_providers, dt_nproviders) < 0) {
 		dtrace_close(dtp);
 		if (errp)
 			*errp = ENOMEM;
@@ -69,11 +109,11 @@ dtrace_hdl_t *dtrace_open(int flags, int *errp)
 		for (size_t i = 0; i < n; i++)
 			name[i] = (char)tolower((unsigned char)(*e)[11 + i]);
 		name[n] = '\0';
-		dt_option_set(dtp, name, eq + 1);
+		dt_option_set(dtp->core, name, eq + 1);
 	}
-	dtp->err = 0;
-	dtp->errmsg[0] = '\0';
-	dt_dprintf(dtp, "detected %ld CPUs online\n", sysconf(_SC_NPROCESSORS_ONLN));
+	dtp->core->err = 0;
+	dtp->core->errmsg[0] = '\0';
+	dt_dprintf(dtp->core, "detected %ld CPUs online\n", sysconf(_SC_NPROCESSORS_ONLN));
 	return dtp;
 }
 
@@ -82,15 +122,17 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return;
 	dt_runtime_destroy(dtp);
-	dt_proc_release_all(dtp);
-	dt_probes_fini(dtp);
-	dt_pattr_fini(dtp);
-	dt_idents_fini(dtp);
-	dt_agg_fini(dtp);
-	dt_syms_free(dtp);
-	dt_consume_fini(dtp);
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		dtrace_prog_t *pgp = dtp->progs.v[i];
+	dt_proc_release_all(dtp->procs, dt_proc_following(dtp->cons));
+	dt_proc_follow_end(dtp->cons);
+	dt_uprocs_free(dtp->reg);
+	dt_probes_fini(dtp->reg);
+	dt_pattr_fini(dtp->reg);
+	dt_idents_fini(dtp->cc);
+	dt_agg_fini(dtp->cons);
+	dt_syms_free(dtp->cons);
+	dt_consume_fini(dtp->cons);
+	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+		dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->stmts.n; j++) {
 			dt_vec_free(&pgp->stmts.v[j]->probes);
 			dt_vec_free(&pgp->stmts.v[j]->probe_pdesc);
@@ -98,57 +140,42 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		free(pgp->stmts.v);
 		free(pgp);
 	}
-	dt_vec_free(&dtp->progs);
-	dt_vec_free(&dtp->stmts);
-	dt_vec_free(&dtp->rdescs);
-	dt_vec_free(&dtp->aggs);
-	dt_vec_free(&dtp->grabbed);
-	dt_vec_free(&dtp->dynvars);
-	bo_object_free(dtp->obj);
-	dt_typetab_fini(&dtp->types);
-	dt_kdebug_close(dtp->kdebug);
-	dt_options_fini(&dtp->opts);
-	for (int i = 0; i < dtp->argc; i++)
-		free(dtp->argv[i]);
-	free(dtp->argv);
-	if (dtp->wake_fd >= 0)
-		close(dtp->wake_fd);
-	dt_arena_free(&dtp->arena);
+	dt_vec_free(&dtp->cc->progs);
+	dt_vec_free(&dtp->cc->stmts);
+	dt_descs_free(dtp->descs);
+	dt_vec_free(&dtp->procs->grabbed);
+	dt_vec_free(&dtp->cc->dynvars);
+	bo_object_free(dtp->cc->obj);
+	dt_typetab_fini(&dtp->core->types);
+	dt_kdebug_close(dtp->cc->kdebug);
+	dt_options_fini(&dtp->core->opts);
+	for (int i = 0; i < dtp->cc->argc; i++)
+		free(dtp->cc->argv[i]);
+	free(dtp->cc->argv);
+	if (dtp->cons->wake_fd >= 0)
+		close(dtp->cons->wake_fd);
+	dt_arena_free(&dtp->core->arena);
 	free(dtp);
 }
 
 const char *dtrace_errmsg(const dtrace_hdl_t *dtp)
 {
-	return dtp->errmsg;
+	return dtp->core->errmsg;
 }
 
 int dtrace_errno(const dtrace_hdl_t *dtp)
 {
-	return dtp->err;
-}
-
-int dt_set_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err > 0)
-		err = -err;
-	dtp->err = err;
-	dtp->errtag[0] = '\0';
-	va_start(ap, fmt);
-	vsnprintf(dtp->errmsg, sizeof(dtp->errmsg), fmt, ap);
-	va_end(ap);
-	return err;
+	return dtp->core->err;
 }
 
 int dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 {
-	return dt_option_set(dtp, name, value);
+	return dt_option_set(dtp->core, name, value);
 }
 
 int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
 {
-	const struct dt_options *o = &dtp->opts;
+	const struct dt_options *o = &dtp->core->opts;
 	static const struct {
 		const char *name;
 		size_t off;
@@ -176,7 +203,7 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *name, int64_t *valp)
 		*valp = o->flowindent;
 		return 0;
 	}
-	return dt_option_get(dtp, name, valp);
+	return dt_option_get(dtp->core, name, valp);
 }
 
 int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
@@ -184,52 +211,52 @@ int dtrace_set_macro_args(dtrace_hdl_t *dtp, int argc, char *const argv[])
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
 
 	if (v == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		v[i] = strdup(argv[i]);
 		if (v[i] == NULL) {
 			while (i-- > 0)
 				free(v[i]);
 			free(v);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 		}
 	}
-	for (int i = 0; i < dtp->argc; i++)
-		free(dtp->argv[i]);
-	free(dtp->argv);
-	dtp->argv = v;
-	dtp->argc = argc;
+	for (int i = 0; i < dtp->cc->argc; i++)
+		free(dtp->cc->argv[i]);
+	free(dtp->cc->argv);
+	dtp->cc->argv = v;
+	dtp->cc->argc = argc;
 	return 0;
 }
 
 void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 {
-	dtp->out = fp;
+	dtp->cons->fp = fp;
 }
 
 int dtrace_oformat(const dtrace_hdl_t *dtp)
 {
-	return dt_oformat_json(dtp);
+	return dt_oformat_json(dtp->cons);
 }
 
 int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)
 {
-	dtp->rec_fn = func;
-	dtp->rec_arg = arg;
+	dtp->cons->rec_fn = func;
+	dtp->cons->rec_arg = arg;
 	return 0;
 }
 
 int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_drop_f *func, void *arg)
 {
-	dtp->drop_fn = func;
-	dtp->drop_arg = arg;
+	dtp->cons->drop_fn = func;
+	dtp->cons->drop_arg = arg;
 	return 0;
 }
 
 int dtrace_handle_error(dtrace_hdl_t *dtp, dtrace_error_f *func, void *arg)
 {
-	dtp->err_fn = func;
-	dtp->err_arg = arg;
+	dtp->cons->err_fn = func;
+	dtp->cons->err_arg = arg;
 	return 0;
 }
 
@@ -247,7 +274,7 @@ void dtrace_wake(dtrace_hdl_t *dtp)
 {
 	uint64_t one = 1;
 
-	if (dtp->wake_fd >= 0 && write(dtp->wake_fd, &one, sizeof(one)) < 0) {
+	if (dtp->cons->wake_fd >= 0 && write(dtp->cons->wake_fd, &one, sizeof(one)) < 0) {
 		/* Nothing to do: the sleeper wakes at the next switchrate tick. */
 	}
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler/ast.h"
+#include "compiler/program.h"
 #include "lib/dt_impl.h"
 #include "lib/usdt_note.h"
 
@@ -154,8 +155,8 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 	fprintf(fp, "#ifndef _DTRACE_VERSION\n#define\t_DTRACE_VERSION 1\n#endif\n\n");
 	fprintf(fp, "#if _DTRACE_VERSION\n\n%s", sdt_macros);
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < dtp->progs.n; i++) {
-			const dtrace_prog_t *pgp = dtp->progs.v[i];
+		for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+			const dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 			for (size_t j = 0; j < pgp->nproviders; j++) {
 				const struct dt_node *pv = pgp->providers[j];
 				fprintf(fp, "/* provider %s */\n\n", pv->provider.name);
@@ -174,6 +175,6 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 	}
 	fprintf(fp, "#endif\n\n#ifdef\t__cplusplus\n}\n#endif\n\n#endif\t/* %s */\n", guard);
 	if (ferror(fp))
-		return dt_set_error(dtp, -EIO, "failed to write header file %s", fname);
+		return dt_set_error(dtp->core, -EIO, "failed to write header file %s", fname);
 	return 0;
 }

@@ -20,7 +20,7 @@ static int open_link(struct dtrace_hdl *dtp, const char *path, int oflags)
 {
 	char *copy = strdup(path);
 	if (copy == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(dtp->core, -ENOMEM, "out of memory");
 	char *slash = strrchr(copy, '/');
 	const char *dir = ".", *base = copy;
 	if (slash != NULL) {
@@ -31,22 +31,22 @@ static int open_link(struct dtrace_hdl *dtp, const char *path, int oflags)
 	int rc, dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct stat ds, ls;
 	if (dfd < 0 || fstat(dfd, &ds) < 0 || fstatat(dfd, base, &ls, AT_SYMLINK_NOFOLLOW) < 0) {
-		rc = dt_set_error(dtp, -errno, "%s", strerror(errno));
+		rc = dt_set_error(dtp->core, -errno, "%s", strerror(errno));
 	} else if (!S_ISLNK(ls.st_mode)) {
-		rc = dt_set_error(dtp, -ELOOP, "%s", strerror(ELOOP));
+		rc = dt_set_error(dtp->core, -ELOOP, "%s", strerror(ELOOP));
 	} else if (!trusted(ls.st_uid) || !trusted(ds.st_uid)) {
-		rc = dt_set_error(dtp, -ELOOP, "not following symbolic link %s: it or its directory "
+		rc = dt_set_error(dtp->core, -ELOOP, "not following symbolic link %s: it or its directory "
 				  "belongs to another user (uid %u); name the file it points to",
 				  path, (unsigned)(trusted(ls.st_uid) ? ds.st_uid : ls.st_uid));
 	} else if ((ds.st_mode & (S_IWGRP | S_IWOTH)) && !(ds.st_mode & S_ISVTX)) {
-		rc = dt_set_error(dtp, -ELOOP, "not following symbolic link %s: others can replace "
+		rc = dt_set_error(dtp->core, -ELOOP, "not following symbolic link %s: others can replace "
 				  "it (its directory is writable and not sticky); name the file it "
 				  "points to", path);
 	} else {
 		/* Relative to the directory checked: the same link, which no one else can swap. */
 		rc = openat(dfd, base, oflags, 0666);
 		if (rc < 0)
-			rc = dt_set_error(dtp, -errno, "%s", strerror(errno));
+			rc = dt_set_error(dtp->core, -errno, "%s", strerror(errno));
 	}
 	if (dfd >= 0)
 		close(dfd);
@@ -66,7 +66,7 @@ int dt_open_output(struct dtrace_hdl *dtp, const char *path, bool append)
 	struct stat ls;
 	if ((err == ELOOP || err == EACCES) && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode))
 		return open_link(dtp, path, oflags);
-	return dt_set_error(dtp, -err, "%s", strerror(err));
+	return dt_set_error(dtp->core, -err, "%s", strerror(err));
 }
 
 int dtrace_open_output(dtrace_hdl_t *dtp, const char *path, int append)

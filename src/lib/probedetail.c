@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/attr.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
 #include "dtrace.h"
-#include "lib/attr.h"
 #include "lib/dt_impl.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 
 static void set_attr(const char **names, struct dt_attr a)
 {
@@ -35,11 +35,11 @@ static bool type_known(dtrace_hdl_t *dtp, const char *name)
 
 	while (n > 0 && (name[n - 1] == '*' || name[n - 1] == ' '))
 		n--;
-	if (!dtp->opts.nolibs || strcmp(name, "string") == 0 || n >= sizeof(base))
+	if (!dtp->core->opts.nolibs || strcmp(name, "string") == 0 || n >= sizeof(base))
 		return true;
 	memcpy(base, name, n);
 	base[n] = '\0';
-	return dt_type_lookup(&dtp->types, base) != NULL;
+	return dt_type_lookup(&dtp->core->types, base) != NULL;
 }
 
 /* The argument types of prp, as DTrace's print_probe_info() lists them. */
@@ -50,17 +50,17 @@ static void arg_types(dtrace_hdl_t *dtp, const struct dt_probe *prp, dtrace_prob
 	for (int i = 0; i < 10; i++) {
 		const char *native = NULL, *xlate = NULL;
 		if (pv->arg_desc != NULL) {
-			if (!pv->arg_desc(dtp, prp, i, &native, &xlate))
+			if (!pv->arg_desc(dtp->reg, prp, i, &native, &xlate))
 				break;
 			const char *t = xlate != NULL ? xlate : native;
 			snprintf(pd->argtype[i], sizeof(pd->argtype[i]), "%s",
 				 type_known(dtp, t) ? t : "(unknown)");
 		} else if (pv->arg_type != NULL) {
-			struct dt_type *t = pv->arg_type(dtp, prp, i);
+			struct dt_type *t = pv->arg_type(dtp->reg, prp, i);
 			if (t == NULL)
 				break;
 			snprintf(pd->argtype[i], sizeof(pd->argtype[i]), "%s",
-				 dt_type_str(&dtp->types, t));
+				 dt_type_str(&dtp->core->types, t));
 		} else {
 			break;
 		}
@@ -70,15 +70,15 @@ static void arg_types(dtrace_hdl_t *dtp, const struct dt_probe *prp, dtrace_prob
 
 int dtrace_probe_detail(dtrace_hdl_t *dtp, uint32_t id, dtrace_probedetail_t *pd)
 {
-	struct dt_probe *prp = dt_probe_by_id(dtp, id);
+	struct dt_probe *prp = dt_probe_by_id(dtp->reg, id);
 
 	memset(pd, 0, sizeof(*pd));
 	if (prp == NULL)
-		return dt_set_error(dtp, -ENOENT, "no probe %u", id);
+		return dt_set_error(dtp->core, -ENOENT, "no probe %u", id);
 	/* As DTrace: what dt_probe_info() says of the probe's own description. */
 	struct dt_attr da;
 	const struct dt_pattr *ctx;
-	dt_pdesc_info(dtp, prp->desc, prp, 1, &da, &ctx);
+	dt_pdesc_info(dtp->reg, prp->desc, prp, 1, &da, &ctx);
 	set_attr(pd->attr, da);
 	set_attr(pd->attr + 3, ctx->args);
 	arg_types(dtp, prp, pd);
@@ -92,7 +92,7 @@ static int pdesc_detail(dtrace_hdl_t *dtp, const char *const fields[4], const st
 	const struct dt_pattr *ctx;
 
 	memset(pd, 0, sizeof(*pd));
-	if (!dt_pdesc_info(dtp, fields, first, nmatch, &da, &ctx))
+	if (!dt_pdesc_info(dtp->reg, fields, first, nmatch, &da, &ctx))
 		return -1;
 	set_attr(pd->attr, da);
 	/* dt_probe_info() gives the arguments' attributes of the fields it was given. */

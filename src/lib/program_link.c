@@ -74,11 +74,11 @@ static int write_elf(dtrace_hdl_t *dtp, int fd, const char *file)
 	}
 	int rc = 0;
 	if (!ok)
-		rc = dt_set_error(dtp, -EIO, "failed to write %s: %s", file, elf_errmsg(-1));
+		rc = dt_set_error(dtp->core, -EIO, "failed to write %s: %s", file, elf_errmsg(-1));
 	if (e != NULL)
 		elf_end(e);
 	if (close(fd) < 0 && rc == 0)
-		rc = dt_set_error(dtp, -errno, "failed to write %s: %s", file, strerror(errno));
+		rc = dt_set_error(dtp->core, -errno, "failed to write %s: %s", file, strerror(errno));
 	return rc;
 }
 
@@ -103,7 +103,7 @@ static int write_dof(dtrace_hdl_t *dtp, int fd, const char *file)
 	int err = w == (ssize_t)sizeof(h) ? 0 : w < 0 ? errno : EIO;
 	if (close(fd) < 0 && err == 0)
 		err = errno;
-	return err ? dt_set_error(dtp, -err, "failed to write %s: %s", file, strerror(err)) : 0;
+	return err ? dt_set_error(dtp->core, -err, "failed to write %s: %s", file, strerror(err)) : 0;
 }
 
 /* A word for sh -c: quoted unless it is plainly safe. */
@@ -127,7 +127,7 @@ static void sh_word(struct dt_strbuf *sb, const char *w)
 /* ld -o file -r tmp, through the shell as DTrace runs it: 0 or DTrace's message. */
 static int run_ld(dtrace_hdl_t *dtp, const char *file, const char *tmp)
 {
-	const char *ld = dtp->opts.ldpath != NULL ? dtp->opts.ldpath : "ld";
+	const char *ld = dtp->core->opts.ldpath != NULL ? dtp->core->opts.ldpath : "ld";
 	struct dt_strbuf cmd;
 
 	dt_sb_init(&cmd);
@@ -137,17 +137,17 @@ static int run_ld(dtrace_hdl_t *dtp, const char *file, const char *tmp)
 	dt_sb_printf(&cmd, " -r ");
 	sh_word(&cmd, tmp);
 	if (cmd.s == NULL)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	fflush(NULL);
 	int status = system(cmd.s);
 	dt_sb_free(&cmd);
 	if (status == -1)
-		return dt_set_error(dtp, -errno, "failed to run %s: %s", ld, strerror(errno));
+		return dt_set_error(dtp->core, -errno, "failed to run %s: %s", ld, strerror(errno));
 	if (WIFSIGNALED(status))
-		return dt_set_error(dtp, -EINVAL, "failed to link %s: %s failed due to signal %d",
+		return dt_set_error(dtp->core, -EINVAL, "failed to link %s: %s failed due to signal %d",
 				    file, ld, WTERMSIG(status));
 	if (WEXITSTATUS(status) != 0)
-		return dt_set_error(dtp, -EINVAL, "failed to link %s: %s exited with status %d", file,
+		return dt_set_error(dtp->core, -EINVAL, "failed to link %s: %s exited with status %d", file,
 				    ld, WEXITSTATUS(status));
 	return 0;
 }
@@ -161,7 +161,7 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 	bool exists = stat(file, &out) == 0;
 	for (int i = 0; i < objc; i++) {
 		if (exists && stat(objv[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-			return dt_set_error(dtp, -EINVAL, "output file %s is also an input object", file);
+			return dt_set_error(dtp->core, -EINVAL, "output file %s is also an input object", file);
 	}
 	for (int i = 0; i < objc; i++) {
 		int rc = dt_usdt_rewrite_object(dtp, objv[i]);
@@ -169,21 +169,21 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 			return rc;
 	}
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return dt_set_error(dtp, -ENOTSUP, "libelf is out of date");
+		return dt_set_error(dtp->core, -ENOTSUP, "libelf is out of date");
 	/* Opened first in any case: a symbolic link there must be one we may follow. */
 	int fd = dt_open_output(dtp, file, false);
 	if (fd < 0) {
-		char why[sizeof(dtp->errmsg)];
-		memcpy(why, dtp->errmsg, sizeof(why));
-		return dt_set_error(dtp, fd, "failed to open %s: %s", file, why);
+		char why[sizeof(dtp->core->errmsg)];
+		memcpy(why, dtp->core->errmsg, sizeof(why));
+		return dt_set_error(dtp->core, fd, "failed to open %s: %s", file, why);
 	}
-	if (dtp->opts.linktype == DT_LTYP_DOF) {
+	if (dtp->core->opts.linktype == DT_LTYP_DOF) {
 		int rc = write_dof(dtp, fd, file);
 		if (rc < 0)
 			unlink(file);
 		return rc;
 	}
-	if (dtp->opts.lazyload) {
+	if (dtp->core->opts.lazyload) {
 		int rc = write_elf(dtp, fd, file);
 		if (rc < 0)
 			unlink(file);
@@ -192,13 +192,13 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned flags, c
 	close(fd);
 	char *tmp = NULL;
 	if (asprintf(&tmp, "%s.XXXXXX", file) < 0)
-		return dt_set_error(dtp, -ENOMEM, "Memory allocation failure");
+		return dt_set_error(dtp->core, -ENOMEM, "Memory allocation failure");
 	int tfd = mkostemp(tmp, O_CLOEXEC);
 	if (tfd < 0) {
 		int err = errno;
 		free(tmp);
 		unlink(file);
-		return dt_set_error(dtp, -err, "failed to create temporary file for %s: %s", file,
+		return dt_set_error(dtp->core, -err, "failed to create temporary file for %s: %s", file,
 				    strerror(err));
 	}
 	int rc = write_elf(dtp, tfd, tmp);

@@ -2,21 +2,19 @@
  * What the system lets dtrace do, said so that a sysadmin can act on it:
  * privileges (root, or CAP_BPF and CAP_PERFMON), kernel lockdown, kernel
  * BTF, tracefs.  dtrace_preflight() checks before anything is loaded;
- * dt_compile_hint() adds the cause to a compile error that a missing
- * facility explains (a probe description that matches nothing because its
- * provider cannot be listed, kernel types that are unknown without BTF).
+ * base/hint.c adds the cause to a compile error that a missing facility
+ * explains.
  */
 #include <errno.h>
 #include <linux/capability.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/provider.h"
 #include "lib/dt_impl.h"
-#include "providers/provider.h"
 #include "providers/tracefs.h"
 
 #ifndef CAP_PERFMON
@@ -27,7 +25,6 @@
 #endif
 
 #define LOCKDOWN_FILE "/sys/kernel/security/lockdown"
-#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 /* Whether the effective capability set holds cap; -1 if it cannot be read. */
 static int has_cap(unsigned cap)
@@ -50,7 +47,7 @@ static int check_privileges(dtrace_hdl_t *dtp)
 		return 0;	/* allowed, or cannot tell: the kernel decides */
 	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0)
 		exe[n] = '\0';
-	return dt_set_error(dtp, -EPERM,
+	return dt_set_error(dtp->core, -EPERM,
 			    "DTrace requires additional privileges: run as root, or grant "
 			    "CAP_BPF and CAP_PERFMON (and CAP_DAC_READ_SEARCH for the syscall "
 			    "and sdt providers), e.g. setcap "
@@ -70,7 +67,7 @@ static int check_lockdown(dtrace_hdl_t *dtp)
 	fclose(fp);
 	if (strstr(buf, "[confidentiality]") == NULL)
 		return 0;
-	return dt_set_error(dtp, -EPERM,
+	return dt_set_error(dtp->core, -EPERM,
 			    "the kernel is locked down in confidentiality mode (%s), which "
 			    "forbids BPF programs to read kernel memory: boot with "
 			    "lockdown=integrity or lockdown=none (with Secure Boot, the kernel "
@@ -86,58 +83,12 @@ int dtrace_preflight(dtrace_hdl_t *dtp)
 
 int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg)
 {
-	for (size_t i = 0; i < dtp->nproviders; i++) {
-		const struct dt_provider *p = dtp->providers[i];
-		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
+	for (size_t i = 0; i < dtp->reg->nproviders; i++) {
+		const struct dt_provider *p = dtp->reg->providers[i];
+		const char *why = p->unavailable ? p->unavailable(dtp->reg) : NULL;
 		int rc = func(dtp, p->name, why, arg);
 		if (rc != 0)
 			return rc;
 	}
 	return 0;
-}
-
-static void append(dtrace_hdl_t *dtp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void append(dtrace_hdl_t *dtp, const char *fmt, ...)
-{
-	size_t len = strlen(dtp->errmsg);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dtp->errmsg + len, sizeof(dtp->errmsg) - len, fmt, ap);
-	va_end(ap);
-}
-
-/* "probe description P:M:F:N does not match any probes": which providers could have. */
-static void pdesc_hint(dtrace_hdl_t *dtp)
-{
-	static const char lead[] = "probe description ";
-	const char *s = strstr(dtp->errmsg, lead);
-	char prov[64];
-
-	if (s == NULL || strstr(s, "does not match any probes") == NULL)
-		return;
-	s += sizeof(lead) - 1;
-	size_t n = strcspn(s, ":");
-	if (s[n] != ':' || n >= sizeof(prov))
-		return;
-	memcpy(prov, s, n);
-	prov[n] = '\0';
-	for (size_t i = 0; i < dtp->nproviders; i++) {
-		const struct dt_provider *p = dtp->providers[i];
-		const char *why = p->unavailable ? p->unavailable(dtp) : NULL;
-		if (why != NULL && (prov[0] == '\0' || dt_gmatch(p->name, prov))) {
-			append(dtp, " (the %s provider is unavailable: %s)", p->name, why);
-			return;
-		}
-	}
-}
-
-void dt_compile_hint(dtrace_hdl_t *dtp)
-{
-	pdesc_hint(dtp);
-	/* Kernel types were needed and there is no BTF to find them in. */
-	if (dtp->types.vmlinux_tried && dtp->types.vmlinux == NULL)
-		append(dtp, " (kernel BTF %s %s: dtrace needs a kernel built with "
-		       "CONFIG_DEBUG_INFO_BTF=y)", VMLINUX_BTF,
-		       access(VMLINUX_BTF, F_OK) < 0 ? "is missing" : "cannot be read");
 }

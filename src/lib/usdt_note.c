@@ -3,14 +3,15 @@
 
 #include <string.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
-#include "compiler/types.h"
+#include "compiler/program.h"
 #include "lib/dt_impl.h"
 
 const struct dt_node *dt_usdt_decl_probe(dtrace_hdl_t *dtp, const char *prov, const char *probe)
 {
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		const dtrace_prog_t *pgp = dtp->progs.v[i];
+	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+		const dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->nproviders; j++) {
 			const struct dt_node *pv = pgp->providers[j];
 			if (strcmp(pv->provider.name, prov) != 0)
@@ -43,7 +44,7 @@ static const char *param_name(const struct dt_node *p)
 /* A type's D name, or NULL if it has none a note can hold. */
 static const char *type_name(dtrace_hdl_t *dtp, struct dt_type *t)
 {
-	const char *s = t != NULL ? dt_type_str(&dtp->types, t) : NULL;
+	const char *s = t != NULL ? dt_type_str(&dtp->core->types, t) : NULL;
 
 	if (s == NULL || s[0] == '\0' || strchr(s, '"') != NULL || strchr(s, '\\') != NULL)
 		return NULL;

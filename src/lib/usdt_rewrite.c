@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "compiler/ast.h"
+#include "compiler/program.h"
 #include "lib/dt_impl.h"
 #include "lib/usdt_note.h"
 #include "lib/usdt_rewrite.h"
@@ -50,8 +51,8 @@ struct rewrite {
 /* Parameters of probe `probe` of provider `prov` in the programs, or -1. */
 static int probe_nargs(dtrace_hdl_t *dtp, const char *prov, const char *probe)
 {
-	for (size_t i = 0; i < dtp->progs.n; i++) {
-		const dtrace_prog_t *pgp = dtp->progs.v[i];
+	for (size_t i = 0; i < dtp->cc->progs.n; i++) {
+		const dtrace_prog_t *pgp = dtp->cc->progs.v[i];
 		for (size_t j = 0; j < pgp->nproviders; j++) {
 			const struct dt_node *pv = pgp->providers[j];
 			if (strcmp(pv->provider.name, prov) != 0)
@@ -99,7 +100,7 @@ static bool split_name(const char *name, bool *enabled, char *prov, char *probe)
 
 static int bad(struct rewrite *rw, const char *what)
 {
-	return dt_set_error(rw->dtp, -EINVAL, "failed to process %s: %s", rw->file, what);
+	return dt_set_error(rw->dtp->core, -EINVAL, "failed to process %s: %s", rw->file, what);
 }
 
 /* Find and patch the calls in one relocation section. */
@@ -141,7 +142,7 @@ static int scan_relocs(struct rewrite *rw, Elf_Scn *rscn, const GElf_Shdr *rsh, 
 			static const unsigned char ret[5] = { 0xc3, 0x0f, 0x1f, 0x40, 0x00 };
 			st.nargs = probe_nargs(rw->dtp, st.prov, st.probe);
 			if (st.nargs < 0)
-				return dt_set_error(rw->dtp, -ENOENT,
+				return dt_set_error(rw->dtp->core, -ENOENT,
 						    "%s uses probe %s:::%s, which no provider defines",
 						    rw->file, st.prov, st.probe);
 			memcpy(b + st.off, st.tail ? ret : nop5, 5);
@@ -387,17 +388,17 @@ int dt_usdt_rewrite_object(dtrace_hdl_t *dtp, const char *file)
 	int rc;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return dt_set_error(dtp, -ENOTSUP, "libelf is out of date");
+		return dt_set_error(dtp->core, -ENOTSUP, "libelf is out of date");
 	int fd = open(file, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return dt_set_error(dtp, -errno, "failed to open %s: %s", file, strerror(errno));
+		return dt_set_error(dtp->core, -errno, "failed to open %s: %s", file, strerror(errno));
 	rw.elf = elf_begin(fd, ELF_C_RDWR, NULL);
 	if (rw.elf == NULL)
 		rc = bad(&rw, elf_errmsg(-1));
 	else
 		rc = rewrite(&rw);
 	if (rc == -ENOMEM)
-		rc = dt_set_error(dtp, rc, "out of memory");
+		rc = dt_set_error(dtp->core, rc, "out of memory");
 	if (rw.elf != NULL)
 		elf_end(rw.elf);
 	close(fd);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 #define HW(n, c) { n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c }
 #define SW(n, c) { n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/util.h"
+#include "base/util.h"
 
 /*
  * Whether a is a better name than b for the same address, as DTrace's

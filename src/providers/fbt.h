@@ -9,10 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/htab.h"
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/htab.h"
-#include "lib/util.h"
 
+struct dt_registry;
 struct btf;
 struct dt_group;
 struct dt_mech;
@@ -61,12 +62,12 @@ struct dt_fbt {
 };
 
 /* The state, created on first use; NULL if out of memory. */
-struct dt_fbt *dt_fbt_state(dtrace_hdl_t *dtp);
-void dt_fbt_free(dtrace_hdl_t *dtp);
+struct dt_fbt *dt_fbt_state(struct dt_registry *reg);
+void dt_fbt_free(struct dt_registry *reg);
 void dt_rawfbt_free(struct dt_rawfbt *r);
 
 /* List the traceable functions (once); 0 or a negative errno. */
-int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt);
+int dt_fbt_funcs_load(struct dt_registry *reg, struct dt_fbt *fbt);
 void dt_fbt_funcs_free(struct dt_fbt *fbt);
 /* A traceable function by module and name, or NULL. */
 struct fbt_func *dt_fbt_func(const struct dt_fbt *fbt, const char *mod, const char *name);
@@ -75,7 +76,7 @@ struct fbt_func *dt_fbt_func(const struct dt_fbt *fbt, const char *mod, const ch
 bool dt_fbt_refused(int err);
 
 /* Probe the mechanism `kind` (once); whether the kernel allows it. */
-bool dt_fbt_feature(dtrace_hdl_t *dtp, struct dt_fbt *fbt, enum fbt_kind kind,
+bool dt_fbt_feature(struct dt_registry *reg, struct dt_fbt *fbt, enum fbt_kind kind,
 		    const struct fbt_func *sample);
 
 /* The mechanisms. */

@@ -18,8 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/insn.h"
+#include "base/probe.h"
 #include "providers/fbt.h"
 
 #define KPROBE_PMU "/sys/bus/event_source/devices/kprobe/type"
@@ -93,9 +94,9 @@ static bool enum_has(const struct btf *btf, const char *type, const char *name)
 	return false;
 }
 
-static const char *probe_kprobe_multi(dtrace_hdl_t *dtp, struct dt_fbt *fbt)
+static const char *probe_kprobe_multi(struct dt_registry *reg, struct dt_fbt *fbt)
 {
-	if (!enum_has(dt_kernel_btf(&dtp->types), "bpf_attach_type", "BPF_TRACE_KPROBE_MULTI"))
+	if (!enum_has(dt_kernel_btf(&reg->core->types), "bpf_attach_type", "BPF_TRACE_KPROBE_MULTI"))
 		return "the kernel has no BPF_TRACE_KPROBE_MULTI attach type";
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
 	int fd = load_tiny(BPF_PROG_TYPE_KPROBE, &o);
@@ -141,7 +142,7 @@ bool dt_fbt_refused(int err)
 	       err == EADDRNOTAVAIL || err == EILSEQ || err == ENOTSUPP_KERNEL;
 }
 
-bool dt_fbt_feature(dtrace_hdl_t *dtp, struct dt_fbt *fbt, enum fbt_kind kind,
+bool dt_fbt_feature(struct dt_registry *reg, struct dt_fbt *fbt, enum fbt_kind kind,
 		    const struct fbt_func *sample)
 {
 	struct fbt_feature *ft = &fbt->feat[kind];
@@ -154,7 +155,7 @@ bool dt_fbt_feature(dtrace_hdl_t *dtp, struct dt_fbt *fbt, enum fbt_kind kind,
 		ft->why = probe_fentry(fbt, sample);
 		break;
 	case FBT_KPROBE_MULTI:
-		ft->why = probe_kprobe_multi(dtp, fbt);
+		ft->why = probe_kprobe_multi(reg, fbt);
 		break;
 	default:
 		ft->why = probe_kprobe(fbt);

@@ -23,8 +23,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
-#include "lib/util.h"
+#include "base/insn.h"
+#include "base/util.h"
 
 #define CHUNK 256	/* functions per program run (a bounded loop) */
 #define CODE_BYTES 16

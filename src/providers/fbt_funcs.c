@@ -16,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/kallsyms.h"
+#include "base/probe.h"
 #include "providers/fbt.h"
 #include "providers/fbt_ftrace.h"
-#include "providers/kallsyms.h"
 
 #define SYS_BTF "/sys/kernel/btf"
 
@@ -246,7 +247,7 @@ out:
 	return rc;
 }
 
-int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt)
+int dt_fbt_funcs_load(struct dt_registry *reg, struct dt_fbt *fbt)
 {
 	funcvec_t cand = { 0 };
 	struct symwalk w = { .fbt = fbt };
@@ -255,7 +256,7 @@ int dt_fbt_funcs_load(dtrace_hdl_t *dtp, struct dt_fbt *fbt)
 	if (fbt->loaded)
 		return fbt->load_err;
 	fbt->loaded = true;
-	struct btf *vmlinux = dt_kernel_btf(&dtp->types);
+	struct btf *vmlinux = dt_kernel_btf(&reg->core->types);
 	if (vmlinux == NULL)
 		return fbt->load_err = -ENOENT;
 	rc = add_module(fbt, &cand, "vmlinux", vmlinux, false);

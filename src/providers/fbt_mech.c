@@ -23,12 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
+#include "compiler/compiler.h"
+#include "providers/attach.h"
 #include "providers/fbt.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/pt_regs.h"
 
 #define NARGS 10	/* argN slots in the probe context */
 
@@ -54,11 +57,11 @@ static void read_into_arg(struct dt_cg *cg, int dctx_off, int i)
 
 /* ---- fentry/fexit ---- */
 
-static const char *fentry_section(dtrace_hdl_t *dtp, struct dt_group *g)
+static const char *fentry_section(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[0]);
 
-	return dt_arena_printf(&dtp->arena, "%s/%s", is_return(g) ? "fexit" : "fentry", f->name);
+	return dt_arena_printf(&reg->core->arena, "%s/%s", is_return(g) ? "fexit" : "fentry", f->name);
 }
 
 /*
@@ -94,22 +97,13 @@ static void fentry_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, 
 	}
 }
 
-static int fentry_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int fentry_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[0]);
 	struct bpf_link *l = bpf_program__attach_trace(g->prog);
 
-	if (l == NULL) {
-		int err = errno;
-		return dt_set_error(dtp, -err, "failed to attach %s to %s`%s: %s",
-				    is_return(g) ? "fexit" : "fentry", f->mod->name, f->name,
-				    strerror(err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return dt_group_link(reg, g, l, "failed to attach %s to %s`%s",
+			     is_return(g) ? "fexit" : "fentry", f->mod->name, f->name);
 }
 
 const struct dt_mech dt_fbt_mech_fentry = {
@@ -124,45 +118,6 @@ const struct dt_mech dt_fbt_mech_fentry = {
 
 /* ---- kprobes (single and multi): the context is struct pt_regs ---- */
 
-struct regs_layout {
-	int16_t arg[8];		/* offsets of the argument registers */
-	int nreg;		/* arguments passed in registers */
-	int16_t ret;		/* the return value register */
-	int16_t sp;		/* the stack pointer: more arguments above the return address */
-	int16_t stack_first;	/* offset from sp of the first stack argument */
-};
-
-static struct regs_layout regs_layout(dtrace_hdl_t *dtp)
-{
-#if defined(__x86_64__)
-	struct regs_layout l = { { 112, 104, 96, 88, 72, 64 }, 6, 80, 152, 8 };
-	static const char *const names[] = { "di", "si", "dx", "cx", "r8", "r9" };
-#elif defined(__aarch64__)
-	struct regs_layout l = { { 0, 8, 16, 24, 32, 40, 48, 56 }, 8, 0, 248, 0 };
-	static const char *const names[] = { NULL };
-#else
-	struct regs_layout l = { { 0 }, 0, 0, 0, 0 };
-	static const char *const names[] = { NULL };
-#endif
-	struct dt_typetab *tt = &dtp->types;
-	struct dt_type *t = dt_type_lookup(tt, "struct pt_regs");
-	uint32_t off;
-
-	if (t == NULL)
-		return l;
-	/* The kernel's own layout, where BTF has it. */
-	for (int i = 0; i < l.nreg && i < (int)ARRAY_SIZE(names) && names[i] != NULL; i++)
-		if (dt_type_member(tt, t, names[i], &off) != NULL)
-			l.arg[i] = (int16_t)(off / 8);
-#if defined(__x86_64__)
-	if (dt_type_member(tt, t, "ax", &off) != NULL)
-		l.ret = (int16_t)(off / 8);
-#endif
-	if (dt_type_member(tt, t, "sp", &off) != NULL)
-		l.sp = (int16_t)(off / 8);
-	return l;
-}
-
 static bool all_void(const struct dt_group *g)
 {
 	for (size_t i = 0; i < g->probes.n; i++)
@@ -174,7 +129,7 @@ static bool all_void(const struct dt_group *g)
 static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			    int skip)
 {
-	struct regs_layout l = regs_layout(cg->dtp);
+	struct dt_regs_layout l = dt_regs_layout(&cg->cc->core->types);
 
 	(void)skip;
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
@@ -206,14 +161,14 @@ static void kprobe_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, 
 }
 
 /* "function" for vmlinux, "module:function" for a module (the kprobe syntax). */
-static const char *kprobe_name(dtrace_hdl_t *dtp, const struct fbt_func *f)
+static const char *kprobe_name(struct dt_registry *reg, const struct fbt_func *f)
 {
 	if (strcmp(f->mod->name, "vmlinux") == 0)
 		return f->name;
-	return dt_arena_printf(&dtp->arena, "%s:%s", f->mod->name, f->name);
+	return dt_arena_printf(&reg->core->arena, "%s:%s", f->mod->name, f->name);
 }
 
-static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int kprobe_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	bool ret = is_return(g);
 	size_t attached = 0;
@@ -224,24 +179,18 @@ static int kprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		/* By address when kallsyms shows it: names may be ambiguous. */
 		LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = prp->id, .retprobe = ret,
 			    .offset = (size_t)f->addr);
-		const char *name = f->addr != 0 ? NULL : kprobe_name(dtp, f);
+		const char *name = f->addr != 0 ? NULL : kprobe_name(reg, f);
 		struct bpf_link *l = bpf_program__attach_kprobe_opts(g->prog, name, &o);
-		if (l == NULL) {
-			int err = errno;
-			if (g->probes.n > 1 && dt_fbt_refused(err))
-				continue;
-			return dt_set_error(dtp, -err, "failed to attach %s to %s`%s: %s",
-					    ret ? "kretprobe" : "kprobe", f->mod->name, f->name,
-					    strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		if (l == NULL && g->probes.n > 1 && dt_fbt_refused(errno))
+			continue;
+		int rc = dt_group_link(reg, g, l, "failed to attach %s to %s`%s",
+				       ret ? "kretprobe" : "kprobe", f->mod->name, f->name);
+		if (rc < 0)
+			return rc;
 		attached++;
 	}
 	if (attached == 0)
-		return dt_set_error(dtp, -EINVAL, "failed to attach %s: the kernel refuses to trace "
+		return dt_set_error(reg->core, -EINVAL, "failed to attach %s: the kernel refuses to trace "
 				    "any of the %zu functions", ret ? "kretprobes" : "kprobes",
 				    g->probes.n);
 	return 0;
@@ -277,7 +226,7 @@ struct multi {
  * refuses some function of a set of several, each half is tried alone,
  * down to the functions it refuses, which are left out.
  */
-static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, size_t lo,
+static int multi_range(struct dt_registry *reg, struct dt_group *g, struct multi *m, size_t lo,
 		       size_t hi)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .cookies = m->cookies + lo, .cnt = hi - lo,
@@ -288,28 +237,26 @@ static int multi_range(dtrace_hdl_t *dtp, struct dt_group *g, struct multi *m, s
 		o.syms = m->syms + lo;
 	struct bpf_link *l = bpf_program__attach_kprobe_multi_opts(g->prog, NULL, &o);
 	if (l != NULL) {
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
-		m->attached += hi - lo;
-		return 0;
+		int rc = dt_group_link(reg, g, l, "kprobe_multi");
+		if (rc == 0)
+			m->attached += hi - lo;
+		return rc;
 	}
 	int err = errno;
 	if (g->probes.n > 1 && dt_fbt_refused(err)) {
 		if (hi - lo == 1)
 			return 0;
 		size_t mid = lo + (hi - lo) / 2;
-		int rc = multi_range(dtp, g, m, lo, mid);
-		return rc < 0 ? rc : multi_range(dtp, g, m, mid, hi);
+		int rc = multi_range(reg, g, m, lo, mid);
+		return rc < 0 ? rc : multi_range(reg, g, m, mid, hi);
 	}
 	const struct fbt_func *f = FBT_FUNC(g->probes.v[lo]);
-	return dt_set_error(dtp, -err, "failed to attach kprobe_multi to %s`%s%s: %s",
+	return dt_set_error(reg->core, -err, "failed to attach kprobe_multi to %s`%s%s: %s",
 			    f->mod->name, f->name, hi - lo > 1 ? " and other functions" : "",
 			    strerror(err));
 }
 
-static int kprobe_multi_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int kprobe_multi_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	size_t n = g->probes.n;
 	struct multi m = {
@@ -321,19 +268,19 @@ static int kprobe_multi_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 	int rc = 0;
 
 	if (m.addrs == NULL || m.syms == NULL || m.cookies == NULL) {
-		rc = dt_set_error(dtp, -ENOMEM, "out of memory");
+		rc = dt_set_error(reg->core, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct fbt_func *f = FBT_FUNC(g->probes.v[i]);
 		m.addrs[i] = (unsigned long)f->addr;
-		m.syms[i] = kprobe_name(dtp, f);
+		m.syms[i] = kprobe_name(reg, f);
 		m.cookies[i] = g->probes.v[i]->id;
 		m.by_addr = m.by_addr && f->addr != 0;
 	}
-	rc = multi_range(dtp, g, &m, 0, n);
+	rc = multi_range(reg, g, &m, 0, n);
 	if (rc == 0 && m.attached == 0)
-		rc = dt_set_error(dtp, -EINVAL, "failed to attach kprobe_multi: the kernel refuses "
+		rc = dt_set_error(reg->core, -EINVAL, "failed to attach kprobe_multi: the kernel refuses "
 				  "to trace any of the %zu functions", n);
 out:
 	free(m.addrs);

@@ -16,11 +16,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dtrace.h"
-
 struct dt_cg;
 struct dt_group;
 struct dt_mech;
+struct dt_registry;
 struct lock_flags;
 struct ls_end;
 
@@ -80,9 +79,9 @@ void dt_ls_end_spin(struct dt_cg *cg, const struct ls_end *e, uint32_t used, int
 void dt_ls_end_rw_spin(struct dt_cg *cg, const struct ls_end *e, uint32_t used, int skip);
 void dt_ls_end_rw_block(struct dt_cg *cg, const struct ls_end *e, uint32_t used, int skip);
 /* Why the contention probes cannot be made here, or NULL. */
-const char *dt_lockstat_contention_problem(dtrace_hdl_t *dtp);
+const char *dt_lockstat_contention_problem(struct dt_registry *reg);
 
 /* The hold mechanism for a group (its functions checked), or NULL with the error set. */
-const struct dt_mech *dt_lockstat_hold_choose(dtrace_hdl_t *dtp, struct dt_group *g);
+const struct dt_mech *dt_lockstat_hold_choose(struct dt_registry *reg, struct dt_group *g);
 
 #endif

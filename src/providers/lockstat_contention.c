@@ -28,15 +28,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/abi.h"
+#include "base/core.h"
+#include "base/maps.h"
+#include "base/object.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
+#include "compiler/compiler.h"
+#include "providers/attach.h"
 #include "providers/lockstat.h"
 #include "providers/lockstat_flags.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 #include "providers/tracefs.h"
 
 #define MAP_MAX 8192	/* waits in progress at once */
@@ -50,10 +53,11 @@
 struct ls_group {
 	const char *map;
 	const char *begin_prog;
+	struct bpf_program *begin;	/* the companion, once loaded (fill_maps) */
 	struct lock_flags lf;
 };
 
-const char *dt_lockstat_contention_problem(dtrace_hdl_t *dtp)
+const char *dt_lockstat_contention_problem(struct dt_registry *reg)
 {
 	struct lock_flags lf;
 	const char *missing;
@@ -65,7 +69,7 @@ const char *dt_lockstat_contention_problem(dtrace_hdl_t *dtp)
 		if (strcmp(missing, "the format file") == 0)
 			return "the kernel has no lock:contention_begin tracepoint (Linux 5.19 and "
 			       "later have it)";
-		return dt_arena_printf(&dtp->arena, "lock:contention_begin's format file does not "
+		return dt_arena_printf(&reg->core->arena, "lock:contention_begin's format file does not "
 				       "name the flag %s", missing);
 	}
 	return NULL;
@@ -131,7 +135,7 @@ static void filter(struct dt_cg *cg, enum ls_class cls, const struct lock_flags 
 static void build_begin(struct dt_cg *outer, const struct ls_probe *lp, const struct ls_group *lg)
 {
 	struct dt_pcb *pcb = outer->pcb;
-	struct bo_func *fn = dt_cg_new_func(outer->dtp, lg->begin_prog, "raw_tp/contention_begin", 1);
+	struct bo_func *fn = dt_cg_new_func(outer->cc, lg->begin_prog, "raw_tp/contention_begin", 1);
 	struct dt_cg c, *cg = &c;
 
 	if (fn == NULL)
@@ -219,16 +223,16 @@ static void build_begin(struct dt_cg *outer, const struct ls_probe *lp, const st
  */
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
-	dtrace_hdl_t *dtp = cg->dtp;
+	struct dt_arena *arena = &cg->cc->core->arena;
 	const struct dt_probe *prp = g->probes.v[0];
 	const struct ls_probe *lp = LS_PROBE(prp);
-	struct ls_group *lg = dt_arena_zalloc(&dtp->arena, sizeof(*lg));
+	struct ls_group *lg = dt_arena_zalloc(arena, sizeof(*lg));
 	const char *missing;
 
 	if (lg == NULL)
 		dt_cnomem(cg->pcb);
-	lg->map = dt_arena_printf(&dtp->arena, "dt_ls_%s", g->name + 8 /* after "dt_prog_" */);
-	lg->begin_prog = dt_arena_printf(&dtp->arena, "%s_begin", g->name);
+	lg->map = dt_arena_printf(arena, "dt_ls_%s", g->name + 8 /* after "dt_prog_" */);
+	lg->begin_prog = dt_arena_printf(arena, "%s_begin", g->name);
 	if (lg->map == NULL || lg->begin_prog == NULL)
 		dt_cnomem(cg->pcb);
 	if (!dt_lock_flags_read(&lg->lf, &missing))
@@ -381,7 +385,7 @@ void dt_ls_end_rw_block(struct dt_cg *cg, const struct ls_end *e, uint32_t used,
 
 /* ---- Maps and attachment ---- */
 
-static int add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+static int add_maps(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj)
 {
 	const struct ls_group *lg = g->priv;
 	struct bo_map m = {
@@ -394,35 +398,37 @@ static int add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
 		.flags = BPF_F_NO_PREALLOC,
 	};
 
-	if (dt_vec_push(&dtp->obj->maps, m) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (dt_vec_push(&obj->maps, m) < 0)
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	return 0;
 }
 
-static int attach_one(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *p, const char *tp)
+/* Once loaded: the companion program, for attach (which is given the group only). */
+static int find_begin(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj)
 {
-	struct bpf_link *l = p != NULL ? bpf_program__attach_raw_tracepoint(p, tp) : NULL;
+	struct ls_group *lg = g->priv;
 
-	if (l == NULL) {
-		int err = p != NULL ? errno : ENOENT;
-		return dt_set_error(dtp, -err, "failed to attach lockstat:::%s to raw tracepoint %s: %s",
-				    LS_PROBE(g->probes.v[0])->name, tp, strerror(err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
+	lg->begin = bpf_object__find_program_by_name(obj, lg->begin_prog);
+	if (lg->begin == NULL)
+		return dt_set_error(reg->core, -ENOENT, "lockstat:::%s: program %s not found in the "
+				    "loaded object", LS_PROBE(g->probes.v[0])->name, lg->begin_prog);
 	return 0;
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach_one(struct dt_registry *reg, struct dt_group *g, struct bpf_program *p,
+		      const char *tp)
+{
+	return dt_group_link(reg, g, bpf_program__attach_raw_tracepoint(p, tp),
+			     "failed to attach lockstat:::%s to raw tracepoint %s",
+			     LS_PROBE(g->probes.v[0])->name, tp);
+}
+
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct ls_group *lg = g->priv;
-	struct bpf_program *begin =
-		bpf_object__find_program_by_name(dt_runtime_object(dtp), lg->begin_prog);
-	int rc = attach_one(dtp, g, g->prog, "contention_end");
+	int rc = attach_one(reg, g, g->prog, "contention_end");
 
-	return rc < 0 ? rc : attach_one(dtp, g, begin, "contention_begin");
+	return rc < 0 ? rc : attach_one(reg, g, lg->begin, "contention_begin");
 }
 
 const struct dt_mech dt_lockstat_mech_contention = {
@@ -432,4 +438,5 @@ const struct dt_mech dt_lockstat_mech_contention = {
 	.cg_prologue = prologue,
 	.attach = attach,
 	.add_maps = add_maps,
+	.fill_maps = find_begin,
 };

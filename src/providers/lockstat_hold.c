@@ -18,34 +18,35 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
+#include "providers/attach.h"
 #include "providers/fbt.h"
 #include "providers/lockstat.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
 
 /* The functions a group's copies are attached to, by copy. */
 struct ls_hold {
 	size_t n;
 	const struct ls_func **lf;
 	const struct fbt_func **ff;
+	struct bpf_program **progs;	/* once loaded (find_copies) */
 };
 
-static const struct ls_hold *hold(const struct dt_group *g)
+static struct ls_hold *hold(const struct dt_group *g)
 {
 	return g->priv;
 }
 
-static const char *section(dtrace_hdl_t *dtp, struct dt_group *g)
+static const char *section(struct dt_registry *reg, struct dt_group *g)
 {
-	return dt_arena_printf(&dtp->arena, "fexit/%s", hold(g)->ff[g->copy]->name);
+	return dt_arena_printf(&reg->core->arena, "fexit/%s", hold(g)->ff[g->copy]->name);
 }
 
-static unsigned copies(dtrace_hdl_t *dtp, struct dt_group *g)
+static unsigned copies(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	return (unsigned)hold(g)->n - 1;
 }
 
@@ -81,27 +82,34 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t ar
 		cg_emit(cg, I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_ARGS + 8), lf->rw));
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+/* Once loaded: each copy's program (<g->name>_<k>, cg_prog.c), for attach. */
+static int find_copies(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj)
+{
+	struct ls_hold *h = hold(g);
+
+	h->progs[0] = g->prog;
+	for (size_t k = 1; k < h->n; k++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s_%u", g->name, (unsigned)k);
+		h->progs[k] = bpf_object__find_program_by_name(obj, name);
+		if (h->progs[k] == NULL)
+			return dt_set_error(reg->core, -ENOENT, "lockstat:::%s: program %s not found "
+					    "in the loaded object", LS_PROBE(g->probes.v[0])->name,
+					    name);
+	}
+	return 0;
+}
+
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct ls_hold *h = hold(g);
 
 	for (size_t k = 0; k < h->n; k++) {
-		char name[64];
-		snprintf(name, sizeof(name), k ? "%s_%u" : "%s", g->name, (unsigned)k);
-		struct bpf_program *p = k == 0 ? g->prog
-					       : bpf_object__find_program_by_name(
-							 dt_runtime_object(dtp), name);
-		struct bpf_link *l = p != NULL ? bpf_program__attach_trace(p) : NULL;
-		if (l == NULL) {
-			int err = p != NULL ? errno : ENOENT;
-			return dt_set_error(dtp, -err, "failed to attach lockstat:::%s to fexit of %s: %s",
-					    LS_PROBE(g->probes.v[0])->name, h->ff[k]->name,
-					    strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(reg, g, bpf_program__attach_trace(h->progs[k]),
+				       "failed to attach lockstat:::%s to fexit of %s",
+				       LS_PROBE(g->probes.v[0])->name, h->ff[k]->name);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -115,6 +123,7 @@ static const struct dt_mech mech_fexit = {
 	.exclusive = true,
 	.cg_prologue = prologue,
 	.attach = attach,
+	.fill_maps = find_copies,
 	.copies = copies,
 };
 
@@ -123,36 +132,37 @@ static bool present(const struct fbt_func *f)
 	return f != NULL && f->listed && f->fentry_ok;
 }
 
-const struct dt_mech *dt_lockstat_hold_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+const struct dt_mech *dt_lockstat_hold_choose(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct ls_probe *lp = LS_PROBE(g->probes.v[0]);
-	struct dt_fbt *fbt = dt_fbt_state(dtp);
+	struct dt_fbt *fbt = dt_fbt_state(reg);
 	int rc;
 
 	if (fbt == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(reg->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	if ((rc = dt_fbt_funcs_load(dtp, fbt)) < 0) {
-		dt_set_error(dtp, rc, "cannot enable lockstat:::%s: the kernel's functions cannot be "
+	if ((rc = dt_fbt_funcs_load(reg, fbt)) < 0) {
+		dt_set_error(reg->core, rc, "cannot enable lockstat:::%s: the kernel's functions cannot be "
 			     "listed: %s", lp->name, strerror(-rc));
 		return NULL;
 	}
 	const struct fbt_func *sample = dt_fbt_func(fbt, "vmlinux", lp->funcs[0].name);
-	if (!dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample)) {
-		dt_set_error(dtp, -ENOTSUP, "cannot enable lockstat:::%s: it fires when %s, which only "
+	if (!dt_fbt_feature(reg, fbt, FBT_FENTRY, sample)) {
+		dt_set_error(reg->core, -ENOTSUP, "cannot enable lockstat:::%s: it fires when %s, which only "
 			     "fexit probes on the kernel's lock functions (%s ...) can see, and this "
 			     "kernel offers no fexit: %s", lp->name, lp->what, lp->funcs[0].name,
 			     fbt->feat[FBT_FENTRY].why);
 		return NULL;
 	}
-	struct ls_hold *h = dt_arena_zalloc(&dtp->arena, sizeof(*h));
+	struct ls_hold *h = dt_arena_zalloc(&reg->core->arena, sizeof(*h));
 	size_t max = 0;
 	while (lp->funcs[max].name != NULL)
 		max++;
-	if (h == NULL || (h->lf = dt_arena_zalloc(&dtp->arena, max * sizeof(*h->lf))) == NULL ||
-	    (h->ff = dt_arena_zalloc(&dtp->arena, max * sizeof(*h->ff))) == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (h == NULL || (h->lf = dt_arena_zalloc(&reg->core->arena, max * sizeof(*h->lf))) == NULL ||
+	    (h->ff = dt_arena_zalloc(&reg->core->arena, max * sizeof(*h->ff))) == NULL ||
+	    (h->progs = dt_arena_zalloc(&reg->core->arena, max * sizeof(*h->progs))) == NULL) {
+		dt_set_error(reg->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	for (size_t i = 0; i < max; i++) {
@@ -165,7 +175,7 @@ const struct dt_mech *dt_lockstat_hold_choose(dtrace_hdl_t *dtp, struct dt_group
 		}
 		if (!lf->required || (lf->alt != NULL && present(dt_fbt_func(fbt, "vmlinux", lf->alt))))
 			continue;
-		dt_set_error(dtp, -ENOTSUP, "cannot enable lockstat:::%s: this kernel has no traceable "
+		dt_set_error(reg->core, -ENOTSUP, "cannot enable lockstat:::%s: this kernel has no traceable "
 			     "function %s%s%s (it is inlined, or fexit cannot attach to it), so the "
 			     "probe would miss some of the times %s", lp->name, lf->name,
 			     lf->alt ? " nor " : "", lf->alt ? lf->alt : "", lp->what);

@@ -21,14 +21,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "compiler/ast.h"
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
+#include "providers/attach.h"
 #include "providers/cpc_events.h"
-#include "providers/pattr.h"
 #include "providers/perf_pc.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 #define LISTED_COUNT "1000000000"	/* DTrace's count in the probes it lists */
 
@@ -56,18 +57,18 @@ static int try_open(const struct cpc_spec *spec)
 	return -err;
 }
 
-static int add(dtrace_hdl_t *dtp, const char *name, const struct cpc_spec *spec)
+static int add(struct dt_registry *reg, const char *name, const struct cpc_spec *spec)
 {
-	struct cpc_spec *s = dt_arena_zalloc(&dtp->arena, sizeof(*s));
+	struct cpc_spec *s = dt_arena_zalloc(&reg->core->arena, sizeof(*s));
 
 	if (s == NULL)
 		return -ENOMEM;
 	*s = *spec;
-	return dt_probe_add(dtp, &dt_prov_cpc, "", "", name, 0, s) ? 0 : -ENOMEM;
+	return dt_probe_add(reg, &dt_prov_cpc, "", "", name, 0, s) ? 0 : -ENOMEM;
 }
 
 /* A probe for each event that opens here, as DTrace lists them. */
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
 	for (size_t i = 0; i < dt_cpc_nevents(); i++) {
 		char dname[64], name[96];
@@ -76,7 +77,7 @@ static int populate(dtrace_hdl_t *dtp)
 		snprintf(name, sizeof(name), "%s-all-" LISTED_COUNT, dname);
 		if (!dt_cpc_parse(name, &spec) || try_open(&spec) < 0)
 			continue;
-		int rc = add(dtp, name, &spec);
+		int rc = add(reg, name, &spec);
 		if (rc < 0)
 			return rc;
 	}
@@ -89,14 +90,14 @@ static bool empty(const char *s)
 }
 
 /* As DTrace: a description of exactly cpc:::<name> makes the probe it names. */
-static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+static int provide(struct dt_registry *reg, const struct dt_pdesc *pd)
 {
 	struct cpc_spec spec;
 
 	if (pd->prov == NULL || strcmp(pd->prov, "cpc") != 0 || !empty(pd->mod) ||
 	    !empty(pd->func) || empty(pd->name) || !dt_cpc_parse(pd->name, &spec))
 		return 0;
-	return add(dtp, pd->name, &spec);
+	return add(reg, pd->name, &spec);
 }
 
 static const char *mech_class(const struct dt_probe *prp)
@@ -116,7 +117,7 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_
 }
 
 /* Why an event cannot be counted, in words a sysadmin can act on. */
-static int cannot_count(dtrace_hdl_t *dtp, const struct dt_probe *prp, int err)
+static int cannot_count(struct dt_registry *reg, const struct dt_probe *prp, int err)
 {
 	const struct cpc_spec *spec = prp->priv;
 	char dname[64];
@@ -126,12 +127,12 @@ static int cannot_count(dtrace_hdl_t *dtp, const struct dt_probe *prp, int err)
 	if (spec->ev->type != PERF_TYPE_SOFTWARE && (err == ENOENT || err == EOPNOTSUPP))
 		why = ": this CPU has no performance monitoring unit the kernel can use for it "
 		      "(virtual machines often have none)";
-	return dt_set_error(dtp, -err, "cannot enable cpc:::%s: the %s event %s cannot be counted "
+	return dt_set_error(reg->core, -err, "cannot enable cpc:::%s: the %s event %s cannot be counted "
 			    "on this machine: perf_event_open: %s%s", prp->desc[3],
 			    dt_cpc_kind(spec->ev), dname, strerror(err), why);
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	int ncpus = libbpf_num_possible_cpus();
 
@@ -139,31 +140,30 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		const struct dt_probe *prp = g->probes.v[i];
 		const struct cpc_spec *spec = prp->priv;
 		/* Every online CPU, or only the one the cpu option names. */
-		int first = dtp->opts.cpu >= 0 ? (int)dtp->opts.cpu : 0;
-		int last = dtp->opts.cpu >= 0 ? first + 1 : ncpus;
+		int first = reg->core->opts.cpu >= 0 ? (int)reg->core->opts.cpu : 0;
+		int last = reg->core->opts.cpu >= 0 ? first + 1 : ncpus;
 		size_t opened = 0;
 		for (int cpu = first; cpu < last; cpu++) {
 			int fd = open_on(spec, cpu);
-			if (fd < 0 && errno == ENODEV && dtp->opts.cpu < 0)
+			if (fd < 0 && errno == ENODEV && reg->core->opts.cpu < 0)
 				continue;	/* offline */
 			if (fd < 0)
-				return cannot_count(dtp, prp, errno);
+				return cannot_count(reg, prp, errno);
 			LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = prp->id);
 			struct bpf_link *l = bpf_program__attach_perf_event_opts(g->prog, fd, &opts);
 			if (l == NULL) {
 				int err = errno;
 				close(fd);
-				return dt_set_error(dtp, -err, "failed to attach cpc:::%s on CPU %d: %s",
-						    prp->desc[3], cpu, strerror(err));
+				errno = err;
 			}
-			if (dt_vec_push(&g->links, l) < 0) {
-				bpf_link__destroy(l);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
-			}
+			int rc = dt_group_link(reg, g, l, "failed to attach cpc:::%s on CPU %d",
+					       prp->desc[3], cpu);
+			if (rc < 0)
+				return rc;
 			opened++;
 		}
 		if (opened == 0)
-			return cannot_count(dtp, prp, ENODEV);
+			return cannot_count(reg, prp, ENODEV);
 	}
 	return 0;
 }
@@ -177,12 +177,12 @@ static const struct dt_mech mech_perf = {
 };
 
 /* An event the machine cannot count fails here, before anything is loaded. */
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
 	for (size_t i = 0; i < g->probes.n; i++) {
 		int rc = try_open(g->probes.v[i]->priv);
 		if (rc < 0) {
-			cannot_count(dtp, g->probes.v[i], -rc);
+			cannot_count(reg, g->probes.v[i], -rc);
 			return NULL;
 		}
 	}
@@ -190,12 +190,12 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 }
 
 /* Why no event can be counted here (perf events refused), or NULL. */
-static const char *unavailable(dtrace_hdl_t *dtp)
+static const char *unavailable(struct dt_registry *reg)
 {
 	struct cpc_spec spec;
 	int rc;
 
-	(void)dtp;
+	(void)reg;
 	if (!dt_cpc_parse("cpu_clock-all-" LISTED_COUNT, &spec) || (rc = try_open(&spec)) >= 0)
 		return NULL;
 	if (rc == -EACCES || rc == -EPERM)
@@ -206,9 +206,9 @@ static const char *unavailable(dtrace_hdl_t *dtp)
 	return NULL;
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
-	(void)dtp;
+	(void)reg;
 	(void)prp;
 	return 0;
 }

@@ -7,17 +7,18 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	if (dt_probe_add(dtp, &dt_prov_dtrace, "", "", "BEGIN", 0, NULL) == NULL ||
-	    dt_probe_add(dtp, &dt_prov_dtrace, "", "", "END", 0, NULL) == NULL ||
-	    dt_probe_add(dtp, &dt_prov_dtrace, "", "", "ERROR", 0, NULL) == NULL)
+	if (dt_probe_add(reg, &dt_prov_dtrace, "", "", "BEGIN", 0, NULL) == NULL ||
+	    dt_probe_add(reg, &dt_prov_dtrace, "", "", "END", 0, NULL) == NULL ||
+	    dt_probe_add(reg, &dt_prov_dtrace, "", "", "ERROR", 0, NULL) == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -51,18 +52,18 @@ static const struct dt_mech mech_error = {
 	.section = NULL,
 };
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	if (strcmp(g->mclass, "ERROR") == 0)
 		return &mech_error;
 	return &mech_consumer;
 }
 
 /* BEGIN, END and ERROR have no args[ ] (DTrace: no probe_info, argc 0). */
-static int no_args(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int no_args(struct dt_registry *reg, const struct dt_probe *prp)
 {
-	(void)dtp;
+	(void)reg;
 	(void)prp;
 	return 0;
 }

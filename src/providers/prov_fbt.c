@@ -23,12 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/ast.h"
-#include "lib/dt_impl.h"
 #include "providers/fbt.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 /*
  * Up to this many functions in one program use fentry/fexit: each needs a
@@ -47,16 +48,16 @@
  */
 #define SINGLE_MAX_PROBES 1000
 
-struct dt_fbt *dt_fbt_state(dtrace_hdl_t *dtp)
+struct dt_fbt *dt_fbt_state(struct dt_registry *reg)
 {
-	if (dtp->fbt == NULL)
-		dtp->fbt = calloc(1, sizeof(struct dt_fbt));
-	return dtp->fbt;
+	if (reg->fbt == NULL)
+		reg->fbt = calloc(1, sizeof(struct dt_fbt));
+	return reg->fbt;
 }
 
-void dt_fbt_free(dtrace_hdl_t *dtp)
+void dt_fbt_free(struct dt_registry *reg)
 {
-	struct dt_fbt *fbt = dtp->fbt;
+	struct dt_fbt *fbt = reg->fbt;
 
 	if (fbt == NULL)
 		return;
@@ -64,7 +65,7 @@ void dt_fbt_free(dtrace_hdl_t *dtp)
 	dt_rawfbt_free(fbt->raw);
 	dt_arena_free(&fbt->arena);
 	free(fbt);
-	dtp->fbt = NULL;
+	reg->fbt = NULL;
 }
 
 static bool field_match(const char *s, const char *pat)
@@ -72,51 +73,51 @@ static bool field_match(const char *s, const char *pat)
 	return pat == NULL || pat[0] == '\0' || dt_gmatch(s, pat);
 }
 
-static int add(dtrace_hdl_t *dtp, const struct fbt_func *f, bool entry, bool ret)
+static int add(struct dt_registry *reg, const struct fbt_func *f, bool entry, bool ret)
 {
-	if (entry && dt_probe_add(dtp, &dt_prov_fbt, f->mod->name, f->name, "entry", FBT_ENTRY,
+	if (entry && dt_probe_add(reg, &dt_prov_fbt, f->mod->name, f->name, "entry", FBT_ENTRY,
 				  f) == NULL)
 		return -ENOMEM;
-	if (ret && dt_probe_add(dtp, &dt_prov_fbt, f->mod->name, f->name, "return", FBT_RETURN,
+	if (ret && dt_probe_add(reg, &dt_prov_fbt, f->mod->name, f->name, "return", FBT_RETURN,
 				f) == NULL)
 		return -ENOMEM;
 	return 0;
 }
 
 /* The function list, or NULL when this system does not show it (no BTF, not root). */
-static struct dt_fbt *funcs(dtrace_hdl_t *dtp, int *rcp)
+static struct dt_fbt *funcs(struct dt_registry *reg, int *rcp)
 {
-	struct dt_fbt *fbt = dt_fbt_state(dtp);
+	struct dt_fbt *fbt = dt_fbt_state(reg);
 
 	*rcp = 0;
 	if (fbt == NULL) {
 		*rcp = -ENOMEM;
 		return NULL;
 	}
-	int rc = dt_fbt_funcs_load(dtp, fbt);
+	int rc = dt_fbt_funcs_load(reg, fbt);
 	if (rc == -ENOMEM)
 		*rcp = rc;
 	return rc < 0 ? NULL : fbt;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
 	int rc;
-	struct dt_fbt *fbt = funcs(dtp, &rc);
+	struct dt_fbt *fbt = funcs(reg, &rc);
 
 	for (size_t i = 0; fbt != NULL && rc == 0 && i < fbt->funcs.n; i++)
-		rc = add(dtp, fbt->funcs.v[i], true, true);
+		rc = add(reg, fbt->funcs.v[i], true, true);
 	return rc;
 }
 
-static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+static int provide(struct dt_registry *reg, const struct dt_pdesc *pd)
 {
 	bool entry = field_match("entry", pd->name), ret = field_match("return", pd->name);
 	int rc = 0;
 
 	if (!entry && !ret)
 		return 0;
-	struct dt_fbt *fbt = funcs(dtp, &rc);
+	struct dt_fbt *fbt = funcs(reg, &rc);
 	if (fbt == NULL)
 		return rc;
 	if (pd->func != NULL && pd->func[0] != '\0' && !dt_has_glob(pd->func)) {
@@ -127,14 +128,14 @@ static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
 				continue;
 			const struct fbt_func *f = dt_fbt_func(fbt, m->name, pd->func);
 			if (f != NULL)
-				rc = add(dtp, f, entry, ret);
+				rc = add(reg, f, entry, ret);
 		}
 		return rc;
 	}
 	for (size_t i = 0; rc == 0 && i < fbt->funcs.n; i++) {
 		const struct fbt_func *f = fbt->funcs.v[i];
 		if (field_match(f->mod->name, pd->mod) && field_match(f->name, pd->func))
-			rc = add(dtp, f, entry, ret);
+			rc = add(reg, f, entry, ret);
 	}
 	return rc;
 }
@@ -152,7 +153,7 @@ static const struct btf_type *func_proto(const struct fbt_func *f)
 	return t && btf_is_func_proto(t) ? t : NULL;
 }
 
-static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+static struct dt_type *arg_type(struct dt_registry *reg, const struct dt_probe *prp, int i)
 {
 	const struct fbt_func *f = FBT_FUNC(prp);
 	const struct btf_type *proto = func_proto(f);
@@ -162,22 +163,22 @@ static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, i
 		return NULL;
 	if (prp->data == FBT_RETURN) {
 		if (i == 0)
-			return dtp->types.t_int;
+			return reg->core->types.t_int;
 		if (i == 1)
 			id = proto->type;
 	} else if (i < btf_vlen(proto)) {
 		id = btf_params(proto)[i].type;
 	}
-	return id != 0 ? dt_type_from_btf(&dtp->types, f->mod->btf, id) : NULL;
+	return id != 0 ? dt_type_from_btf(&reg->core->types, f->mod->btf, id) : NULL;
 }
 
 /* Entry: the function's arguments; return: the offset, and the value unless void. */
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct fbt_func *f = FBT_FUNC(prp);
 	const struct btf_type *proto = func_proto(f);
 
-	(void)dtp;
+	(void)reg;
 	if (proto == NULL)
 		return -1;
 	if (prp->data == FBT_RETURN)
@@ -222,53 +223,53 @@ static const char *no_fentry_why(struct dt_fbt *fbt, const struct fbt_func *f)
 			       FBT_FENTRY_MAX_ARGS);
 }
 
-static const struct dt_mech *forced(dtrace_hdl_t *dtp, struct dt_fbt *fbt, struct dt_group *g,
+static const struct dt_mech *forced(struct dt_registry *reg, struct dt_fbt *fbt, struct dt_group *g,
 				    const char *want)
 {
 	for (int k = 0; k < FBT_NKINDS; k++) {
 		if (strcmp(want, k == FBT_FENTRY ? "fentry" : kind_names[k]) != 0)
 			continue;
-		if (!dt_fbt_feature(dtp, fbt, (enum fbt_kind)k, FBT_FUNC(g->probes.v[0]))) {
-			dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: fbtmech=%s: %s", want,
+		if (!dt_fbt_feature(reg, fbt, (enum fbt_kind)k, FBT_FUNC(g->probes.v[0]))) {
+			dt_set_error(reg->core, -ENOTSUP, "cannot enable fbt probes: fbtmech=%s: %s", want,
 				     fbt->feat[k].why);
 			return NULL;
 		}
 		const struct fbt_func *bad = k == FBT_FENTRY ? no_fentry(g) : NULL;
 		if (bad != NULL) {
-			dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: fbtmech=fentry: %s",
+			dt_set_error(reg->core, -ENOTSUP, "cannot enable fbt probes: fbtmech=fentry: %s",
 				     no_fentry_why(fbt, bad));
 			return NULL;
 		}
 		return mech((enum fbt_kind)k, g);
 	}
-	dt_set_error(dtp, -EINVAL,
+	dt_set_error(reg->core, -EINVAL,
 		     "invalid fbtmech '%s': expected auto, fentry, kprobe_multi or kprobe", want);
 	return NULL;
 }
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	struct dt_fbt *fbt = dt_fbt_state(dtp);
-	const char *want = dtp->opts.fbtmech;
+	struct dt_fbt *fbt = dt_fbt_state(reg);
+	const char *want = reg->core->opts.fbtmech;
 	const struct fbt_func *sample = FBT_FUNC(g->probes.v[0]);
 
 	if (fbt == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(reg->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	bool fentry_ok = no_fentry(g) == NULL;
 	if (want != NULL && strcmp(want, "auto") != 0)
-		return forced(dtp, fbt, g, want);
+		return forced(reg, fbt, g, want);
 	if (fentry_ok && g->probes.n <= FENTRY_MAX_PROBES &&
-	    dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample))
+	    dt_fbt_feature(reg, fbt, FBT_FENTRY, sample))
 		return &dt_fbt_mech_fentry;
-	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE_MULTI, sample))
+	if (dt_fbt_feature(reg, fbt, FBT_KPROBE_MULTI, sample))
 		return mech(FBT_KPROBE_MULTI, g);
-	bool kprobe = dt_fbt_feature(dtp, fbt, FBT_KPROBE, sample);
+	bool kprobe = dt_fbt_feature(reg, fbt, FBT_KPROBE, sample);
 	/* Wide, but trampolines are all there is: one program per function. */
-	bool fentry = !kprobe && fentry_ok && dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample);
+	bool fentry = !kprobe && fentry_ok && dt_fbt_feature(reg, fbt, FBT_FENTRY, sample);
 	if ((kprobe || fentry) && g->probes.n > SINGLE_MAX_PROBES) {
-		dt_set_error(dtp, -E2BIG, "cannot enable fbt probes: %zu functions would need a %s "
+		dt_set_error(reg->core, -E2BIG, "cannot enable fbt probes: %zu functions would need a %s "
 			     "each, which take seconds to attach and minutes to detach (%s: %s); "
 			     "at most %d are enabled this way unless -x fbtmech=%s insists",
 			     g->probes.n, kprobe ? "kprobe" : "trampoline",
@@ -282,7 +283,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		return &dt_fbt_mech_fentry;
 
 	/* Say what the kernel lacks first; a function's own limits only if it lacks nothing. */
-	dt_fbt_feature(dtp, fbt, FBT_FENTRY, sample);
+	dt_fbt_feature(reg, fbt, FBT_FENTRY, sample);
 	struct dt_strbuf sb;
 	dt_sb_init(&sb);
 	for (int k = 0; k < FBT_NKINDS; k++) {
@@ -293,7 +294,7 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		}
 		dt_sb_printf(&sb, "%s%s: %s", k ? "; " : "", kind_names[k], why ? why : "?");
 	}
-	dt_set_error(dtp, -ENOTSUP, "cannot enable fbt probes: %s", sb.oom ? "out of memory" : sb.s);
+	dt_set_error(reg->core, -ENOTSUP, "cannot enable fbt probes: %s", sb.oom ? "out of memory" : sb.s);
 	dt_sb_free(&sb);
 	return NULL;
 }

@@ -19,12 +19,14 @@
  *           by the time the wait ends), args[2] fileinfo_t * (none: the
  *           struct file * is NULL, as in DTrace for Linux)
  */
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "compiler/compiler.h"
+#include "providers/providers.h"
 #include "providers/sprov.h"
 
 #define RQ "struct request *"
@@ -42,7 +44,7 @@
  */
 static void request_file(struct dt_cg *cg, int dctx)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *vec = dt_type_lookup(tt, "struct bio_vec");
 	uint32_t iter = sp_member(cg, "struct bio", "bi_iter");
 	int none = cg_label_new(cg), done = cg_label_new(cg);
@@ -113,9 +115,9 @@ static const struct sp_probe probes[] = {
 	{ "wait-start", SP_FENTRY, NULL, { "submit_bio_wait" }, { BIO }, WAIT_ARGS, waiter, false },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return sp_populate(dtp, &dt_prov_io, probes, sizeof(probes) / sizeof(probes[0]));
+	return sp_populate(reg, &dt_prov_io, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_io = {

@@ -33,11 +33,12 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "providers/lockstat.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 /* Hold events: the kernel functions whose return takes or releases a lock. */
 static const struct ls_func mutex_lock_funcs[] = {
@@ -140,10 +141,10 @@ static const struct ls_probe probes[] = {
 	{ "spin-spin", { SPIN, "uint64_t" }, CONT(LS_SPIN, dt_ls_end_spin) },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(probes); i++)
-		if (dt_probe_add(dtp, &dt_prov_lockstat, "vmlinux", "", probes[i].name, 0,
+		if (dt_probe_add(reg, &dt_prov_lockstat, "vmlinux", "", probes[i].name, 0,
 				 &probes[i]) == NULL)
 			return -ENOMEM;
 	return 0;
@@ -155,26 +156,26 @@ static const char *mech_class(const struct dt_probe *prp)
 	return prp->desc[3];
 }
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct ls_probe *lp = LS_PROBE(g->probes.v[0]);
 
 	if (!lp->contention)
-		return dt_lockstat_hold_choose(dtp, g);
-	const char *why = dt_lockstat_contention_problem(dtp);
+		return dt_lockstat_hold_choose(reg, g);
+	const char *why = dt_lockstat_contention_problem(reg);
 	if (why != NULL) {
-		dt_set_error(dtp, -ENOTSUP, "cannot enable lockstat:::%s: %s", lp->name, why);
+		dt_set_error(reg->core, -ENOTSUP, "cannot enable lockstat:::%s: %s", lp->name, why);
 		return NULL;
 	}
 	return &dt_lockstat_mech_contention;
 }
 
-static bool arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+static bool arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		     const char **xlate)
 {
 	const struct ls_probe *lp = LS_PROBE(prp);
 
-	(void)dtp;
+	(void)reg;
 	if (i < 0 || i >= (int)ARRAY_SIZE(lp->args) || lp->args[i] == NULL)
 		return false;
 	*native = lp->args[i];
@@ -182,12 +183,12 @@ static bool arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const
 	return true;
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct ls_probe *lp = LS_PROBE(prp);
 	int n = 0;
 
-	(void)dtp;
+	(void)reg;
 	while (n < (int)ARRAY_SIZE(lp->args) && lp->args[n] != NULL)
 		n++;
 	return n;

@@ -16,12 +16,13 @@
 
 #include <elf.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/ast.h"
-#include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
 #include "providers/x86_insn.h"
@@ -30,7 +31,7 @@
 #define MAX_DECODE (1u << 20)
 
 struct pid_ctx {
-	dtrace_hdl_t *dtp;
+	struct dt_registry *reg;
 	struct dt_uproc *up;
 	const char *mod, *func, *name;
 	char prov[32];
@@ -98,7 +99,7 @@ static bool probeable(struct dt_uobj *o, uint64_t foff)
 static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sym *sym,
 		     size_t nalias, enum dt_uprobe_kind kind, uint64_t off, const char *name)
 {
-	dtrace_hdl_t *dtp = c->dtp;
+	struct dt_registry *reg = c->reg;
 	struct dt_elf *e = o->elf;
 	uint64_t foff;
 
@@ -114,19 +115,19 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 			return 0;
 		const char *why = "uprobes cannot be placed on this instruction";
 		if (kind == DT_UPROBE_OFFSET)
-			return dt_probe_error(dtp, EINVAL, "D_PROC_CREATEFAIL",
+			return dt_probe_error(reg, EINVAL, "D_PROC_CREATEFAIL",
 					      "failed to create probes at '%s+0x%llx': %s", sym->name,
 					      (unsigned long long)off, why);
-		return dt_probe_error(dtp, EINVAL, "D_PROC_CREATEFAIL",
+		return dt_probe_error(reg, EINVAL, "D_PROC_CREATEFAIL",
 				      "failed to create %s probe for '%s': %s",
 				      kind == DT_UPROBE_RETURN ? "return" : "entry", sym->name, why);
 	}
-	if (dt_probe_lookup(dtp, c->prov, o->name, sym->name, name) != NULL)
+	if (dt_probe_lookup(reg, c->prov, o->name, sym->name, name) != NULL)
 		return 0;
-	struct dt_uprobe *up = dt_arena_zalloc(&dtp->arena, sizeof(*up));
-	struct dt_usite *s = dt_arena_zalloc(&dtp->arena, sizeof(*s));
+	struct dt_uprobe *up = dt_arena_zalloc(&reg->core->arena, sizeof(*up));
+	struct dt_usite *s = dt_arena_zalloc(&reg->core->arena, sizeof(*s));
 	if (up == NULL || s == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	up->pid = c->up->pid;
 	up->kind = kind;
 	up->obj = o;
@@ -135,8 +136,8 @@ static int add_probe(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_s
 	up->sites = s;
 	s->off = foff;
 	s->entry = kind != DT_UPROBE_RETURN && off == 0;
-	if (dt_probe_add_named(dtp, &dt_prov_pid, c->prov, o->name, sym->name, name, 0, up) == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (dt_probe_add_named(reg, &dt_prov_pid, c->prov, o->name, sym->name, name, 0, up) == NULL)
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -243,16 +244,16 @@ static int per_func(struct pid_ctx *c, struct dt_uobj *o, const struct dt_elf_sy
 	char *end;
 	oc.want = strtoull(c->name, &end, 16);
 	if (*end != '\0')
-		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
+		return dt_probe_error(c->reg, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
 				      c->name);
 	if (oc.want >= sym->size)
-		return dt_probe_error(c->dtp, EINVAL, "D_PROC_OFF", "offset 0x%llx outside of function '%s'",
+		return dt_probe_error(c->reg, EINVAL, "D_PROC_OFF", "offset 0x%llx outside of function '%s'",
 				      (unsigned long long)oc.want, sym->name);
 	rc = each_insn(o, sym, is_want, &oc);
 	if (rc < 0)
 		return rc;
 	if (rc != 1)
-		return dt_probe_error(c->dtp, EINVAL, "D_PROC_ALIGN",
+		return dt_probe_error(c->reg, EINVAL, "D_PROC_ALIGN",
 				      "offset 0x%llx is not aligned on an instruction",
 				      (unsigned long long)oc.want);
 	snprintf(name, sizeof(name), "%llx", (unsigned long long)oc.want);
@@ -281,7 +282,7 @@ static int per_obj(struct pid_ctx *c, struct dt_uobj *o)
 		const struct dt_elf_sym *f = s && s->func && s->size ? dt_elf_func_at(e, s->addr) : NULL;
 		if (f == NULL || f->addr != s->addr) {
 			if (!mod_glob)
-				return dt_probe_error(c->dtp, ENOENT, "D_PROC_FUNC",
+				return dt_probe_error(c->reg, ENOENT, "D_PROC_FUNC",
 						      "failed to lookup '%s' in module '%s'", c->func,
 						      c->mod);
 			return 0;
@@ -332,10 +333,10 @@ static int absolute(struct pid_ctx *c)
 		if (c->up->objs.v[i].is_exec)
 			o = &c->up->objs.v[i];
 	if ((c->mod[0] != '\0' && (dt_has_glob(c->mod) || o == NULL || !dt_uobj_match(o, c->mod))))
-		return dt_probe_error(c->dtp, EINVAL, "D_PROC_LIB",
+		return dt_probe_error(c->reg, EINVAL, "D_PROC_LIB",
 				      "only the a.out module is valid with the '-' function");
 	if (dt_has_glob(c->name))
-		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME",
+		return dt_probe_error(c->reg, EINVAL, "D_PROC_NAME",
 				      "only individual addresses may be specified with the '-' function");
 	struct dt_elf *e = o != NULL ? dt_uobj_elf(o) : NULL;
 	if (e == NULL)
@@ -343,12 +344,12 @@ static int absolute(struct pid_ctx *c)
 	char *end;
 	uint64_t addr = strtoull(c->name, &end, 16);
 	if (*end != '\0')
-		return dt_probe_error(c->dtp, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
+		return dt_probe_error(c->reg, EINVAL, "D_PROC_NAME", "'%s' is an invalid probe name",
 				      c->name);
 	/* The address is the process's: the executable's link-time address is that less its bias. */
-	struct dt_elf_sym *sym = dt_arena_zalloc(&c->dtp->arena, sizeof(*sym));
+	struct dt_elf_sym *sym = dt_arena_zalloc(&c->reg->core->arena, sizeof(*sym));
 	if (sym == NULL)
-		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+		return dt_set_error(c->reg->core, -ENOMEM, "out of memory");
 	sym->name = "-";
 	sym->addr = addr - (uint64_t)dt_uobj_bias(o);
 	sym->size = 1;
@@ -362,18 +363,18 @@ static int absolute(struct pid_ctx *c)
  * DTrace's order (dt_pid.c): the provider's pid, the process, whether it
  * may be traced, then its modules, functions and names.
  */
-static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+static int provide(struct dt_registry *reg, const struct dt_pdesc *pd)
 {
-	struct pid_ctx c = { .dtp = dtp };
+	struct pid_ctx c = { .reg = reg };
 	const char *prov = pd->prov, *last = NULL;
 
 	if (strcmp(prov, "pid0") == 0)
-		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "pid0 does not contain a valid pid");
+		return dt_probe_error(reg, EINVAL, "D_PROC_BADPID", "pid0 does not contain a valid pid");
 	for (const char *p = prov; *p != '\0'; p++)
 		if (!isdigit((unsigned char)*p))
 			last = p;
 	if (last == NULL || last[1] == '\0')
-		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPROV", "'%s' is not a valid provider",
+		return dt_probe_error(reg, EINVAL, "D_PROC_BADPROV", "'%s' is not a valid provider",
 				      prov);
 	char *end;
 	errno = 0;
@@ -381,23 +382,23 @@ static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
 	/* DTrace keeps the pid in a pid_t. */
 	pid_t pid = (pid_t)lpid;
 	if (errno != 0 || *end != '\0' || pid <= 0)
-		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
+		return dt_probe_error(reg, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
 				      prov);
 	snprintf(c.prov, sizeof(c.prov), "pid%d", (int)pid);
 	if (!dt_gmatch(c.prov, prov))
 		return 0;
-	int rc = pid == getpid() ? -ESRCH : dt_uproc_get(dtp, pid, &c.up);
+	int rc = pid == getpid() ? -ESRCH : dt_uproc_get(reg, pid, &c.up);
 	if (pid == getpid())
-		return dt_probe_error(dtp, EINVAL, "D_PROC_DYN", "process %s is dtrace itself",
+		return dt_probe_error(reg, EINVAL, "D_PROC_DYN", "process %s is dtrace itself",
 				      prov + 3);
 	/* Whatever kept the process from being read (gone, not ours), as DTrace says it. */
 	if (rc < 0 && rc != -ENOMEM)
-		return dt_probe_error(dtp, -rc, "D_PROC_GRAB", "failed to grab process %d",
+		return dt_probe_error(reg, -rc, "D_PROC_GRAB", "failed to grab process %d",
 				      (int)pid);
 	if (rc < 0)
 		return rc;
 	if (!dynamic(c.up))
-		return dt_probe_error(dtp, EINVAL, "D_PROC_DYN",
+		return dt_probe_error(reg, EINVAL, "D_PROC_DYN",
 				      "process %s is not a dynamically-linked executable", prov + 3);
 	c.mod = pd->mod ? pd->mod : "";
 	c.func = pd->func && pd->func[0] ? pd->func : "*";
@@ -420,11 +421,11 @@ static bool field(const char *s, const char *pat)
 	return pat == NULL || pat[0] == '\0' || dt_gmatch(s, pat);
 }
 
-static bool match(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd)
+static bool match(struct dt_registry *reg, const struct dt_probe *prp, const struct dt_pdesc *pd)
 {
 	const struct dt_uprobe *up = prp->priv;
 
-	(void)dtp;
+	(void)reg;
 	if (!field(prp->desc[0], pd->prov) || !dt_uobj_match(up->obj, pd->mod))
 		return false;
 	if (!field(prp->desc[3], pd->name)) {

@@ -19,10 +19,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/cg.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
 
@@ -211,9 +212,9 @@ static const struct sp_probe probes[] = {
 	  { { NULL } }, start, false },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return sp_populate(dtp, &dt_prov_proc, probes, sizeof(probes) / sizeof(probes[0]));
+	return sp_populate(reg, &dt_prov_proc, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_proc = {

@@ -16,13 +16,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
+#include "providers/attach.h"
 #include "providers/perf_pc.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 #define NS 1000000000ULL
 #define MIN_PERIOD 200000ULL	/* 200us: DTrace's minimum profile interval */
@@ -73,20 +75,20 @@ static uint64_t parse_period(const char *name, bool *tick)
 	return 0;
 }
 
-static int add(dtrace_hdl_t *dtp, const char *name)
+static int add(struct dt_registry *reg, const char *name)
 {
 	bool tick;
 	uint64_t period = parse_period(name, &tick);
 
 	if (period == 0)
 		return 0;
-	return dt_probe_add(dtp, &dt_prov_profile, "", "", name, period, NULL) ? 0 : -ENOMEM;
+	return dt_probe_add(reg, &dt_prov_profile, "", "", name, period, NULL) ? 0 : -ENOMEM;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++) {
-		int rc = add(dtp, defaults[i]);
+		int rc = add(reg, defaults[i]);
 		if (rc < 0)
 			return rc;
 	}
@@ -94,13 +96,13 @@ static int populate(dtrace_hdl_t *dtp)
 }
 
 /* A description naming a rate not listed yet creates its probe. */
-static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+static int provide(struct dt_registry *reg, const struct dt_pdesc *pd)
 {
 	if (pd->name == NULL || pd->name[0] == '\0' || dt_has_glob(pd->name))
 		return 0;
 	if ((pd->mod && pd->mod[0]) || (pd->func && pd->func[0]))
 		return 0;
-	return add(dtp, pd->name);
+	return add(reg, pd->name);
 }
 
 static const char *mech_class(const struct dt_probe *prp)
@@ -136,7 +138,7 @@ static int open_event(uint64_t period, int cpu)
 	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	int ncpus = libbpf_num_possible_cpus();
 
@@ -148,14 +150,14 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		 * tick-N runs on one CPU (0, or the cpu option's); profile-N on
 		 * every online CPU (only the cpu option's, if set).
 		 */
-		int first = dtp->opts.cpu >= 0 ? (int)dtp->opts.cpu : 0;
-		int last = tick || dtp->opts.cpu >= 0 ? first + 1 : ncpus;
+		int first = reg->core->opts.cpu >= 0 ? (int)reg->core->opts.cpu : 0;
+		int last = tick || reg->core->opts.cpu >= 0 ? first + 1 : ncpus;
 		for (int cpu = first; cpu < last; cpu++) {
 			int fd = open_event(period, cpu);
 			if (fd < 0) {
 				if (!tick && errno == ENODEV)
 					continue;	/* offline CPU */
-				return dt_set_error(dtp, -errno,
+				return dt_set_error(reg->core, -errno,
 						    "failed to create perf event for %s on CPU %d: %s",
 						    prp->desc[3], cpu, strerror(errno));
 			}
@@ -164,13 +166,11 @@ static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
 			if (l == NULL) {
 				int err = errno;
 				close(fd);
-				return dt_set_error(dtp, -err, "failed to attach to perf event: %s",
-						    strerror(err));
+				errno = err;
 			}
-			if (dt_vec_push(&g->links, l) < 0) {
-				bpf_link__destroy(l);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
-			}
+			int rc = dt_group_link(reg, g, l, "failed to attach to perf event");
+			if (rc < 0)
+				return rc;
 		}
 	}
 	return 0;
@@ -184,9 +184,9 @@ static const struct dt_mech mech_perf = {
 	.attach = attach,
 };
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	(void)g;
 	return &mech_perf;
 }

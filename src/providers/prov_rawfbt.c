@@ -19,14 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ast.h"
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/kallsyms.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "providers/fbt.h"
 #include "providers/fbt_ftrace.h"
-#include "providers/kallsyms.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 
 /* As fbt's: more single kprobes than this take minutes to detach. */
 #define SINGLE_MAX_PROBES 1000
@@ -159,9 +159,9 @@ out:
 	return rc;
 }
 
-static struct dt_rawfbt *load(dtrace_hdl_t *dtp, int *rcp)
+static struct dt_rawfbt *load(struct dt_registry *reg, int *rcp)
 {
-	struct dt_fbt *fbt = dt_fbt_state(dtp);
+	struct dt_fbt *fbt = dt_fbt_state(reg);
 
 	*rcp = 0;
 	if (fbt == NULL || (fbt->raw == NULL && (fbt->raw = calloc(1, sizeof(*fbt->raw))) == NULL)) {
@@ -194,35 +194,35 @@ static bool field_match(const char *s, const char *pat)
 	return pat == NULL || pat[0] == '\0' || dt_gmatch(s, pat);
 }
 
-static int add(dtrace_hdl_t *dtp, const struct fbt_func *f, bool entry, bool ret)
+static int add(struct dt_registry *reg, const struct fbt_func *f, bool entry, bool ret)
 {
-	if (entry && dt_probe_add(dtp, &dt_prov_rawfbt, f->mod->name, f->name, "entry", FBT_ENTRY,
+	if (entry && dt_probe_add(reg, &dt_prov_rawfbt, f->mod->name, f->name, "entry", FBT_ENTRY,
 				  f) == NULL)
 		return -ENOMEM;
-	if (ret && dt_probe_add(dtp, &dt_prov_rawfbt, f->mod->name, f->name, "return",
+	if (ret && dt_probe_add(reg, &dt_prov_rawfbt, f->mod->name, f->name, "return",
 				FBT_RETURN, f) == NULL)
 		return -ENOMEM;
 	return 0;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
 	int rc;
-	struct dt_rawfbt *r = load(dtp, &rc);
+	struct dt_rawfbt *r = load(reg, &rc);
 
 	for (size_t i = 0; r != NULL && rc == 0 && i < r->funcs.n; i++)
-		rc = add(dtp, r->funcs.v[i], true, true);
+		rc = add(reg, r->funcs.v[i], true, true);
 	return rc;
 }
 
-static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+static int provide(struct dt_registry *reg, const struct dt_pdesc *pd)
 {
 	bool entry = field_match("entry", pd->name), ret = field_match("return", pd->name);
 	int rc = 0;
 
 	if (!entry && !ret)
 		return 0;
-	struct dt_rawfbt *r = load(dtp, &rc);
+	struct dt_rawfbt *r = load(reg, &rc);
 	if (r == NULL)
 		return rc;
 	if (pd->func != NULL && pd->func[0] != '\0' && !dt_has_glob(pd->func)) {
@@ -231,14 +231,14 @@ static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
 				continue;
 			const struct fbt_func *f = dt_htab_get(&r->mods.v[i]->funcs, pd->func);
 			if (f != NULL && f->listed)
-				rc = add(dtp, f, entry, ret);
+				rc = add(reg, f, entry, ret);
 		}
 		return rc;
 	}
 	for (size_t i = 0; rc == 0 && i < r->funcs.n; i++) {
 		const struct fbt_func *f = r->funcs.v[i];
 		if (field_match(f->mod->name, pd->mod) && field_match(f->name, pd->func))
-			rc = add(dtp, f, entry, ret);
+			rc = add(reg, f, entry, ret);
 	}
 	return rc;
 }
@@ -248,20 +248,20 @@ static const char *mech_class(const struct dt_probe *prp)
 	return prp->data == FBT_ENTRY ? "entry" : "return";
 }
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	struct dt_fbt *fbt = dt_fbt_state(dtp);
+	struct dt_fbt *fbt = dt_fbt_state(reg);
 	bool ret = strcmp(g->mclass, "return") == 0;
 
 	if (fbt == NULL) {
-		dt_set_error(dtp, -ENOMEM, "out of memory");
+		dt_set_error(reg->core, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE_MULTI, NULL))
+	if (dt_fbt_feature(reg, fbt, FBT_KPROBE_MULTI, NULL))
 		return ret ? &dt_fbt_mech_kretprobe_multi : &dt_fbt_mech_kprobe_multi;
-	if (dt_fbt_feature(dtp, fbt, FBT_KPROBE, NULL)) {
+	if (dt_fbt_feature(reg, fbt, FBT_KPROBE, NULL)) {
 		if (g->probes.n > SINGLE_MAX_PROBES) {
-			dt_set_error(dtp, -E2BIG, "cannot enable rawfbt probes: %zu functions would "
+			dt_set_error(reg->core, -E2BIG, "cannot enable rawfbt probes: %zu functions would "
 				     "need a kprobe each, which take seconds to attach and minutes "
 				     "to detach (kprobe_multi: %s); at most %d are enabled this way",
 				     g->probes.n, fbt->feat[FBT_KPROBE_MULTI].why,
@@ -270,16 +270,16 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 		}
 		return ret ? &dt_fbt_mech_kretprobe : &dt_fbt_mech_kprobe;
 	}
-	dt_set_error(dtp, -ENOTSUP, "cannot enable rawfbt probes: they need kprobes, which this "
+	dt_set_error(reg->core, -ENOTSUP, "cannot enable rawfbt probes: they need kprobes, which this "
 		     "kernel does not allow (kprobe_multi: %s; kprobe: %s)",
 		     fbt->feat[FBT_KPROBE_MULTI].why, fbt->feat[FBT_KPROBE].why);
 	return NULL;
 }
 
 /* No args[]: nothing says what a function without BTF takes. */
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
-	(void)dtp;
+	(void)reg;
 	(void)prp;
 	return 0;
 }

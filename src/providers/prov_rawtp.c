@@ -14,12 +14,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "compiler/compiler.h"
+#include "providers/attach.h"
+#include "providers/providers.h"
 #include "providers/rawtp_proto.h"
 #include "providers/tracefs.h"
 
@@ -31,52 +34,53 @@ struct rawtp_probe {
 
 static int add_event(const char *group, const char *event, void *arg)
 {
-	dtrace_hdl_t *dtp = arg;
+	struct dt_registry *reg = arg;
 
 	if (strcmp(group, "syscalls") == 0 || strcmp(group, "kprobes") == 0 ||
 	    strcmp(group, "uprobes") == 0 || strcmp(group, "dt_pid") == 0 ||
 	    strncmp(group, "dtrace_", 7) == 0)
 		return 0;
-	struct rawtp_probe *rp = dt_arena_zalloc(&dtp->arena, sizeof(*rp));
-	if (rp == NULL || (rp->event = dt_arena_strdup(&dtp->arena, event)) == NULL)
+	struct rawtp_probe *rp = dt_arena_zalloc(&reg->core->arena, sizeof(*rp));
+	if (rp == NULL || (rp->event = dt_arena_strdup(&reg->core->arena, event)) == NULL)
 		return -ENOMEM;
-	return dt_probe_add(dtp, &dt_prov_rawtp, group, "", event, 0, rp) ? 0 : -ENOMEM;
+	return dt_probe_add(reg, &dt_prov_rawtp, group, "", event, 0, rp) ? 0 : -ENOMEM;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	int rc = dt_tracefs_events(add_event, dtp);
+	int rc = dt_tracefs_events(add_event, reg);
 
 	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
 }
 
 /* The probe's TP_PROTO, looked up once. */
-static const struct rawtp_proto *proto(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static const struct rawtp_proto *proto(struct dt_typetab *types, const struct dt_probe *prp)
 {
 	struct rawtp_probe *rp = (struct rawtp_probe *)prp->priv;
 
 	if (!rp->known) {
 		rp->known = true;
-		if (!dt_rawtp_proto_btf(dt_kernel_btf(&dtp->types), rp->event, &rp->proto))
+		if (!dt_rawtp_proto_btf(dt_kernel_btf(types), rp->event, &rp->proto))
 			rp->proto.nargs = dt_rawtp_count_args(rp->event);
 	}
 	return &rp->proto;
 }
 
-static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+static struct dt_type *arg_type(struct dt_registry *reg, const struct dt_probe *prp, int i)
 {
-	const struct rawtp_proto *p = proto(dtp, prp);
+	struct dt_typetab *types = &reg->core->types;
+	const struct rawtp_proto *p = proto(types, prp);
 
 	if (i < 0 || i >= p->nargs)
 		return NULL;
 	if (!p->typed)
-		return dtp->types.t_uint64;
-	return dt_type_from_btf(&dtp->types, p->btf, p->types[i]);
+		return types->t_uint64;
+	return dt_type_from_btf(types, p->btf, p->types[i]);
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
-	return proto(dtp, prp)->nargs;
+	return proto(&reg->core->types, prp)->nargs;
 }
 
 /* Each tracepoint reads its own number of arguments: a program of its own. */
@@ -92,9 +96,9 @@ static const char *mech_class(const struct dt_probe *prp)
  */
 static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
-	dtrace_hdl_t *dtp = cg->dtp;
+	struct dt_registry *reg = cg->cc->reg;
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct rawtp_proto *p = proto(dtp, prp);
+	const struct rawtp_proto *p = proto(&reg->core->types, prp);
 
 	(void)skip;
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
@@ -107,7 +111,7 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t ar
 			continue;
 		}
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, (int16_t)(8 * i)));
-		struct dt_type *t = p->typed ? arg_type(dtp, prp, i) : NULL;
+		struct dt_type *t = p->typed ? arg_type(reg, prp, i) : NULL;
 		uint32_t size = t != NULL ? dt_type_size(t) : 8;
 		if (t != NULL && dt_type_is_integer(t) && dt_type_is_signed(t) && size < 8) {
 			cg_emit(cg, I_ALU64_IMM(BPF_LSH, BPF_R0, (int32_t)(64 - 8 * size)));
@@ -117,22 +121,14 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t ar
 	}
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
 	const struct rawtp_probe *rp = prp->priv;
-	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, rp->event);
 
-	if (l == NULL) {
-		int err = errno;
-		return dt_set_error(dtp, -err, "failed to attach raw tracepoint %s (probe %s:%s::%s): %s",
-				    rp->event, prp->desc[0], prp->desc[1], prp->desc[3], strerror(err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return dt_group_link(reg, g, bpf_program__attach_raw_tracepoint(g->prog, rp->event),
+			     "failed to attach raw tracepoint %s (probe %s:%s::%s)", rp->event,
+			     prp->desc[0], prp->desc[1], prp->desc[3]);
 }
 
 static const struct dt_mech mech_raw = {
@@ -143,12 +139,12 @@ static const struct dt_mech mech_raw = {
 	.attach = attach,
 };
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
 
-	if (proto(dtp, prp)->nargs < 0) {
-		dt_set_error(dtp, -ENOENT, "cannot enable %s:%s::%s: the kernel has no raw tracepoint "
+	if (proto(&reg->core->types, prp)->nargs < 0) {
+		dt_set_error(reg->core, -ENOENT, "cannot enable %s:%s::%s: the kernel has no raw tracepoint "
 			     "%s (or refuses raw tracepoint programs)", prp->desc[0], prp->desc[1],
 			     prp->desc[3], ((const struct rawtp_probe *)prp->priv)->event);
 		return NULL;
@@ -156,9 +152,9 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	return &mech_raw;
 }
 
-static const char *unavailable(dtrace_hdl_t *dtp)
+static const char *unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 

@@ -31,12 +31,14 @@
  */
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "compiler/compiler.h"
+#include "providers/providers.h"
 #include "providers/sprov.h"
 #include "providers/syscall_table.h"
 
@@ -124,7 +126,7 @@ static int syscall_nr(const char *name)
  */
 static void yielding(struct dt_cg *cg, int dctx, int skip)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *ti = dt_type_lookup(tt, "vmlinux`struct thread_info");
 	uint32_t orig_ax = sp_member(cg, "struct pt_regs", "orig_ax");
 	uint32_t ti_off = 0, status = 0;
@@ -157,7 +159,7 @@ static void yielding(struct dt_cg *cg, int dctx, int skip)
  */
 static void capped(struct dt_cg *cg, int dctx, int skip)
 {
-	if (!sp_has_member(cg->dtp, "struct task_struct", "throttled"))
+	if (!sp_has_member(cg->cc->reg, "struct task_struct", "throttled"))
 		return;
 	sp_raw_arg(cg, BPF_R8, 1);
 	sp_read(cg, dctx, BPF_R8, BPF_R8, sp_member(cg, "struct task_struct", "throttled"), 1);
@@ -271,9 +273,9 @@ static void cpucaps_sleep(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
 }
 
-static bool per_thread_caps(dtrace_hdl_t *dtp)
+static bool per_thread_caps(struct dt_registry *reg)
 {
-	return sp_has_member(dtp, "struct task_struct", "throttled");
+	return sp_has_member(reg, "struct task_struct", "throttled");
 }
 
 #define THREAD { { TASK, "lwpsinfo_t *" }, { TASK, "psinfo_t *" } }
@@ -327,9 +329,9 @@ static const struct sp_probe probes[] = {
 	{ "wakeup", SP_RAW, "sched", { "sched_waking" }, { TASK }, THREAD, wakeup, false },
 };
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	return sp_populate(dtp, &dt_prov_sched, probes, sizeof(probes) / sizeof(probes[0]));
+	return sp_populate(reg, &dt_prov_sched, probes, sizeof(probes) / sizeof(probes[0]));
 }
 
 const struct dt_provider dt_prov_sched = {

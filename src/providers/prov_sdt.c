@@ -12,34 +12,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "providers/attach.h"
+#include "providers/providers.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
 static int add_event(const char *group, const char *event, void *arg)
 {
-	dtrace_hdl_t *dtp = arg;
+	struct dt_registry *reg = arg;
 
 	/* Other providers own these groups. */
 	if (strcmp(group, "syscalls") == 0 || strcmp(group, "kprobes") == 0 ||
 	    strcmp(group, "uprobes") == 0 || strcmp(group, "dt_pid") == 0 ||
 	    strncmp(group, "dtrace_", 7) == 0)
 		return 0;
-	char *key = dt_arena_printf(&dtp->arena, "%s:%s", group, event);
+	char *key = dt_arena_printf(&reg->core->arena, "%s:%s", group, event);
 	if (key == NULL)
 		return -ENOMEM;
-	return dt_probe_add(dtp, &dt_prov_sdt, group, "", event, 0, key) ? 0 : -ENOMEM;
+	return dt_probe_add(reg, &dt_prov_sdt, group, "", event, 0, key) ? 0 : -ENOMEM;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	int rc = dt_tracefs_events(add_event, dtp);
+	int rc = dt_tracefs_events(add_event, reg);
 
 	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
 }
@@ -89,40 +91,35 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_
 	}
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	for (size_t i = 0; i < g->probes.n; i++) {
 		struct dt_probe *prp = g->probes.v[i];
 		LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = prp->id);
 		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, prp->desc[1],
 									 prp->desc[3], &opts);
-		if (l == NULL) {
-			int err = errno;
-			return dt_set_error(dtp, -err, "failed to attach tracepoint %s:%s: %s",
-					    prp->desc[1], prp->desc[3], strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(reg, g, l, "failed to attach tracepoint %s:%s", prp->desc[1],
+				       prp->desc[3]);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
 
-static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+static struct dt_type *arg_type(struct dt_registry *reg, const struct dt_probe *prp, int i)
 {
 	struct dt_tp_field f[10];
 	int n = dt_tp_format(prp->desc[1], prp->desc[3], f, 10);
 
-	return i >= 0 && i < n ? dt_tp_field_type(dtp, &f[i]) : NULL;
+	return i >= 0 && i < n ? dt_tp_field_type(reg, &f[i]) : NULL;
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	struct dt_tp_field f[10];
 	int n = dt_tp_format(prp->desc[1], prp->desc[3], f, 10);
 
-	(void)dtp;
+	(void)reg;
 	return n < 0 ? -1 : n;
 }
 
@@ -134,16 +131,16 @@ static const struct dt_mech mech_tp = {
 	.attach = attach,
 };
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	(void)g;
 	return &mech_tp;
 }
 
-static const char *unavailable(dtrace_hdl_t *dtp)
+static const char *unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 

@@ -14,14 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/object.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
+#include "bpf/runtime.h"
 #include "compiler/cg.h"
-#include "bpf/object.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "compiler/compiler.h"
+#include "providers/attach.h"
+#include "providers/providers.h"
+#include "providers/pt_regs.h"
 #include "providers/syscall_table.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
@@ -61,7 +65,7 @@ static uint64_t syscall_nr(const char *name)
 
 static int add_event(const char *group, const char *event, void *arg)
 {
-	dtrace_hdl_t *dtp = arg;
+	struct dt_registry *reg = arg;
 
 	const char *name;
 
@@ -75,15 +79,15 @@ static int add_event(const char *group, const char *event, void *arg)
 		return 0;
 	/* Entry and return together, entry first, whichever tracefs lists first. */
 	uint64_t nr = syscall_nr(name);
-	if (dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", name, "entry", nr, NULL) == NULL ||
-	    dt_probe_add(dtp, &dt_prov_syscall, "vmlinux", name, "return", nr, NULL) == NULL)
+	if (dt_probe_add(reg, &dt_prov_syscall, "vmlinux", name, "entry", nr, NULL) == NULL ||
+	    dt_probe_add(reg, &dt_prov_syscall, "vmlinux", name, "return", nr, NULL) == NULL)
 		return -ENOMEM;
 	return 0;
 }
 
-static int populate(dtrace_hdl_t *dtp)
+static int populate(struct dt_registry *reg)
 {
-	int rc = dt_tracefs_events(add_event, dtp);
+	int rc = dt_tracefs_events(add_event, reg);
 
 	return rc == -ENOENT || rc == -EACCES ? 0 : rc;
 }
@@ -184,7 +188,7 @@ static void tp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint
 	emit_errno(cg, dctx_off, BPF_R0);
 }
 
-static int tp_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int tp_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	bool entry = is_entry(g);
 
@@ -195,15 +199,9 @@ static int tp_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 		snprintf(ev, sizeof(ev), "%s%s", entry ? "sys_enter_" : "sys_exit_", prp->desc[2]);
 		struct bpf_link *l = bpf_program__attach_tracepoint_opts(g->prog, "syscalls", ev,
 									 &opts);
-		if (l == NULL) {
-			int err = -errno;
-			return dt_set_error(dtp, err, "failed to attach tracepoint syscalls:%s: %s", ev,
-					    strerror(-err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(reg, g, l, "failed to attach tracepoint syscalls:%s", ev);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -218,53 +216,12 @@ static const struct dt_mech mech_tp = {
 
 /* ---- raw_syscalls ---- */
 
-struct regs_layout {
-	int16_t arg[6];
-	int16_t nr;
-};
-
-/* Where the syscall arguments are in struct pt_regs (from BTF when possible). */
-static struct regs_layout regs_layout(dtrace_hdl_t *dtp)
-{
-	struct regs_layout l = {
-#if defined(__x86_64__)
-		{ 112, 104, 96, 56, 72, 64 }, 120
-#elif defined(__aarch64__)
-		{ 0, 8, 16, 24, 32, 40 }, 280
-#else
-		{ 0, 0, 0, 0, 0, 0 }, 0
-#endif
-	};
-	struct dt_typetab *tt = &dtp->types;
-	struct dt_type *t = dt_type_lookup(tt, "struct pt_regs");
-	uint32_t off;
-
-	if (t == NULL)
-		return l;
-	static const char *const x86[] = { "di", "si", "dx", "r10", "r8", "r9" };
-	if (dt_type_member(tt, t, "di", &off) != NULL) {
-		for (int i = 0; i < 6; i++)
-			if (dt_type_member(tt, t, x86[i], &off))
-				l.arg[i] = (int16_t)(off / 8);
-		if (dt_type_member(tt, t, "orig_ax", &off))
-			l.nr = (int16_t)(off / 8);
-	} else if (dt_type_member(tt, t, "syscallno", &off) != NULL) {
-		l.nr = (int16_t)(off / 8);
-		if (dt_type_member(tt, t, "orig_x0", &off)) {
-			l.arg[0] = (int16_t)(off / 8);
-			for (int i = 1; i < 6; i++)
-				l.arg[i] = (int16_t)(8 * i);
-		}
-	}
-	return l;
-}
-
-static const char *sysmap_name(dtrace_hdl_t *dtp, struct dt_group *g)
+static const char *sysmap_name(struct dt_registry *reg, struct dt_group *g)
 {
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "dt_sysmap_%s", g->name + 8 /* after "dt_prog_" */);
-	return dt_arena_strdup(&dtp->arena, buf);
+	return dt_arena_strdup(&reg->core->arena, buf);
 }
 
 /* Read a u64 at R7 + off into the dctx slot, with probe_read_kernel. */
@@ -281,11 +238,11 @@ static void read_reg(struct dt_cg *cg, int dctx_off, int slot_off, int16_t regs_
 static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_t args,
 			 int skip)
 {
-	struct regs_layout l = regs_layout(cg->dtp);
+	struct dt_regs_layout l = dt_regs_layout(&cg->cc->core->types);
 	bool entry = is_entry(g);
 
 	if (g->priv == NULL)
-		g->priv = (void *)sysmap_name(cg->dtp, g);
+		g->priv = (void *)sysmap_name(cg->cc->reg, g);
 	const char *map = g->priv;
 
 	/* R7 = struct pt_regs *; the syscall number into R1. */
@@ -294,7 +251,7 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R6, 8));
 	} else {
 		cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_EPID, 0));
-		read_reg(cg, dctx_off, DCTX_EPID, l.nr);
+		read_reg(cg, dctx_off, DCTX_EPID, l.sysnr);
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx_off + DCTX_EPID));
 	}
 	cg_jmp_imm(cg, BPF_JGE, BPF_R1, NR_MAX, skip);
@@ -313,7 +270,7 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 				continue;
 			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
 			if (i < 6)
-				read_reg(cg, dctx_off, DCTX_ARGS + 8 * i, l.arg[i]);
+				read_reg(cg, dctx_off, DCTX_ARGS + 8 * i, l.sysarg[i]);
 		}
 		return;
 	}
@@ -329,54 +286,45 @@ static void raw_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uin
 	emit_errno(cg, dctx_off, BPF_R0);
 }
 
-static int raw_add_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_add_maps(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj)
 {
 	struct bo_map m = {
-		.name = g->priv ? g->priv : sysmap_name(dtp, g),
+		.name = g->priv ? g->priv : sysmap_name(reg, g),
 		.type = BPF_MAP_TYPE_ARRAY,
 		.key_size = 4,
 		.value_size = 4,
 		.max_entries = NR_MAX,
 	};
 
-	if (m.name == NULL || dt_vec_push(&dtp->obj->maps, m) < 0)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+	if (m.name == NULL || dt_vec_push(&obj->maps, m) < 0)
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	g->priv = (void *)m.name;
 	return 0;
 }
 
-static int raw_fill_maps(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_fill_maps(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(dt_runtime_object(dtp), g->priv);
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, g->priv);
 
 	if (map == NULL)
-		return dt_set_error(dtp, -ENOENT, "syscall dispatch map missing");
+		return dt_set_error(reg->core, -ENOENT, "syscall dispatch map missing");
 	for (size_t i = 0; i < g->probes.n; i++) {
 		uint32_t nr = (uint32_t)g->probes.v[i]->data, id = g->probes.v[i]->id;
 		if (nr >= NR_MAX)
 			continue;
 		if (bpf_map_update_elem(bpf_map__fd(map), &nr, &id, BPF_ANY) < 0)
-			return dt_set_error(dtp, -errno, "failed to fill the syscall dispatch map: %s",
+			return dt_set_error(reg->core, -errno, "failed to fill the syscall dispatch map: %s",
 					    strerror(errno));
 	}
 	return 0;
 }
 
-static int raw_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int raw_attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const char *tp = is_entry(g) ? "sys_enter" : "sys_exit";
 	struct bpf_link *l = bpf_program__attach_raw_tracepoint(g->prog, tp);
 
-	if (l == NULL) {
-		int err = -errno;
-		return dt_set_error(dtp, err, "failed to attach raw tracepoint %s: %s", tp,
-				    strerror(-err));
-	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return dt_group_link(reg, g, l, "failed to attach raw tracepoint %s", tp);
 }
 
 static const struct dt_mech mech_raw = {
@@ -390,17 +338,17 @@ static const struct dt_mech mech_raw = {
 };
 
 /* args[] have the syscall's parameter types; its pointers are user addresses. */
-static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i)
+static struct dt_type *arg_type(struct dt_registry *reg, const struct dt_probe *prp, int i)
 {
 	struct dt_tp_field f[6];
 	int n = syscall_fields(prp, f, 6);
 
 	if (i < 0 || i >= n)
 		return NULL;
-	struct dt_type *t = dt_tp_field_type(dtp, &f[i]);
+	struct dt_type *t = dt_tp_field_type(reg, &f[i]);
 	if (t == NULL || !dt_type_is_pointer(t))
 		return t;
-	struct dt_type *u = dt_arena_alloc(&dtp->types.arena, sizeof(*u));
+	struct dt_type *u = dt_arena_alloc(&reg->core->types.arena, sizeof(*u));
 	if (u == NULL)
 		return t;
 	*u = *dt_type_base(t);
@@ -409,18 +357,18 @@ static struct dt_type *arg_type(dtrace_hdl_t *dtp, const struct dt_probe *prp, i
 	return u;
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	struct dt_tp_field f[6];
 
-	(void)dtp;
+	(void)reg;
 	int n = syscall_fields(prp, f, 6);
 	return n < 0 ? -1 : n;
 }
 
-static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
+static const struct dt_mech *choose(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	if (strstr(g->mclass, "-tp") != NULL)
 		return &mech_tp;
 	if (g->probes.n > RAW_THRESHOLD)
@@ -431,9 +379,9 @@ static const struct dt_mech *choose(dtrace_hdl_t *dtp, struct dt_group *g)
 	return &mech_tp;
 }
 
-static const char *unavailable(dtrace_hdl_t *dtp)
+static const char *unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 

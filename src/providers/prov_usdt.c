@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 #include "compiler/ast.h"
-#include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
-#include "providers/probe.h"
-#include "providers/pattr.h"
-#include "providers/provider.h"
+#include "providers/providers.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
 
@@ -53,7 +54,7 @@ static void probe_name(const char *s, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
+static int add_site(struct dt_registry *reg, struct dt_uproc *up, struct dt_uobj *o,
 		    const struct dt_sdt_note *n, const char *prov, const char *func,
 		    const char *name)
 {
@@ -68,28 +69,28 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 	}
 	if (!dt_elf_file_offset(e, pc, &off) || (sema != 0 && !dt_elf_file_offset(e, sema, &ref)))
 		return 0;
-	struct dt_probe *prp = dt_probe_lookup(dtp, prov, o->name, func, name);
+	struct dt_probe *prp = dt_probe_lookup(reg, prov, o->name, func, name);
 	struct dt_uprobe *u;
 	if (prp == NULL) {
-		u = dt_arena_zalloc(&dtp->arena, sizeof(*u));
+		u = dt_arena_zalloc(&reg->core->arena, sizeof(*u));
 		if (u == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(reg->core, -ENOMEM, "out of memory");
 		u->pid = up->pid;
 		u->kind = DT_UPROBE_USDT;
 		u->obj = o;
 		u->types = dt_elf_usdt_types(e, n->provider, n->name);
-		prp = dt_probe_add_named(dtp, &dt_prov_usdt, prov, o->name, func, name, 0, u);
+		prp = dt_probe_add_named(reg, &dt_prov_usdt, prov, o->name, func, name, 0, u);
 		if (prp == NULL)
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
+			return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	}
 	u = (struct dt_uprobe *)prp->priv;
 	struct dt_usite **tail = &u->sites;
 	for (; *tail != NULL; tail = &(*tail)->next)
 		if ((*tail)->off == off)
 			return 0;	/* seen for an earlier description */
-	struct dt_usite *s = dt_arena_zalloc(&dtp->arena, sizeof(*s));
+	struct dt_usite *s = dt_arena_zalloc(&reg->core->arena, sizeof(*s));
 	if (s == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	s->off = off;
 	s->ref_ctr = ref;
 	s->args = n->args;
@@ -97,7 +98,7 @@ static int add_site(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 	return 0;
 }
 
-static int per_obj(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
+static int per_obj(struct dt_registry *reg, struct dt_uproc *up, struct dt_uobj *o,
 		   const struct dt_pdesc *pd)
 {
 	struct dt_elf *e = dt_uobj_elf(o);
@@ -118,40 +119,40 @@ static int per_obj(dtrace_hdl_t *dtp, struct dt_uproc *up, struct dt_uobj *o,
 		const char *func = f ? f->name : "";
 		if (!field(func, pd->func))
 			continue;
-		int rc = add_site(dtp, up, o, n, prov, func, name);
+		int rc = add_site(reg, up, o, n, prov, func, name);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int provide(dtrace_hdl_t *dtp, const struct dt_pdesc *pd)
+static int provide(struct dt_registry *reg, const struct dt_pdesc *pd)
 {
 	size_t plen;
 	long pid = dt_uprobe_pid(pd->prov, &plen);
 	struct dt_uproc *up;
 
 	if (pid < 0)
-		return dt_probe_error(dtp, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
+		return dt_probe_error(reg, EINVAL, "D_PROC_BADPID", "'%s' does not contain a valid pid",
 				      pd->prov);
-	int rc = dt_uproc_get(dtp, (pid_t)pid, &up);
+	int rc = dt_uproc_get(reg, (pid_t)pid, &up);
 	if (rc < 0 && rc != -ENOMEM)
-		return dt_probe_error(dtp, -rc, "D_PROC_GRAB", "failed to grab process %ld", pid);
+		return dt_probe_error(reg, -rc, "D_PROC_GRAB", "failed to grab process %ld", pid);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < up->objs.n; i++) {
 		struct dt_uobj *o = &up->objs.v[i];
-		if (dt_uobj_match(o, pd->mod) && (rc = per_obj(dtp, up, o, pd)) < 0)
+		if (dt_uobj_match(o, pd->mod) && (rc = per_obj(reg, up, o, pd)) < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static bool match(dtrace_hdl_t *dtp, const struct dt_probe *prp, const struct dt_pdesc *pd)
+static bool match(struct dt_registry *reg, const struct dt_probe *prp, const struct dt_pdesc *pd)
 {
 	const struct dt_uprobe *up = prp->priv;
 
-	(void)dtp;
+	(void)reg;
 	return field(prp->desc[0], pd->prov) && dt_uobj_match(up->obj, pd->mod) &&
 	       field(prp->desc[2], pd->func) && field(prp->desc[3], pd->name);
 }
@@ -203,18 +204,18 @@ static int note_type(const struct dt_uprobe *u, int i, const char **native, cons
 	return n;
 }
 
-static bool arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+static bool arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		     const char **xlate)
 {
-	(void)dtp;
+	(void)reg;
 	return i < note_type(prp->priv, i, native, xlate);
 }
 
-static int arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static int arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const char *native, *xlate;
 
-	(void)dtp;
+	(void)reg;
 	return note_type(prp->priv, -1, &native, &xlate);
 }
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
-#include "lib/util.h"
+#include "base/insn.h"
+#include "base/util.h"
 
 bool dt_rawtp_proto_btf(const struct btf *btf, const char *event, struct rawtp_proto *p)
 {

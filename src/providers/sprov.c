@@ -17,26 +17,29 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/core.h"
+#include "base/descs.h"
+#include "base/maps.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/cg_impl.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "compiler/compiler.h"
+#include "providers/attach.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
 /* A bare tracepoint (no tracefs event): the kernel's BTF has its btf_trace_ type. */
-static bool bare_exists(dtrace_hdl_t *dtp, const char *event)
+static bool bare_exists(struct dt_registry *reg, const char *event)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->types);
+	struct btf *btf = dt_kernel_btf(&reg->core->types);
 	char name[128];
 
 	snprintf(name, sizeof(name), "btf_trace_%s", event);
 	return btf != NULL && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
 }
 
-static bool event_exists(dtrace_hdl_t *dtp, const struct sp_probe *sp, const char *event)
+static bool event_exists(struct dt_registry *reg, const struct sp_probe *sp, const char *event)
 {
 	const char *base = dt_tracefs();
 	const char *group = sp->group;
@@ -44,14 +47,14 @@ static bool event_exists(dtrace_hdl_t *dtp, const struct sp_probe *sp, const cha
 	struct stat st;
 
 	if (sp->bare)
-		return bare_exists(dtp, event);
+		return bare_exists(reg, event);
 	if (base == NULL)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", base, group, event);
 	return stat(path, &st) == 0;
 }
 
-int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
+int sp_populate(struct dt_registry *reg, const struct dt_provider *prov, const struct sp_probe *probes,
 		size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -60,19 +63,19 @@ int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct 
 		const struct sp_probe *lsp = sp->bare && sp->alt != NULL ? sp->alt : sp;
 		/* The first tracepoint is the probe's; others (execveat ...) may be missing. */
 		bool ok = sp->why != NULL || lsp->kind == SP_TICK || lsp->kind == SP_FENTRY ||
-			  lsp->kind == SP_FEXIT || event_exists(dtp, lsp, lsp->events[0]);
-		if (ok && dt_probe_add(dtp, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
+			  lsp->kind == SP_FEXIT || event_exists(reg, lsp, lsp->events[0]);
+		if (ok && dt_probe_add(reg, prov, "vmlinux", "", sp->name, 0, sp) == NULL)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 /* How the probe is made on this kernel: the entry, or its alternative. */
-static const struct sp_probe *made(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+static const struct sp_probe *made(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct sp_probe *sp = prp->priv;
 
-	if (sp->bare && sp->alt != NULL && !bare_exists(dtp, sp->events[0]))
+	if (sp->bare && sp->alt != NULL && !bare_exists(reg, sp->events[0]))
 		return sp->alt;
 	return sp;
 }
@@ -82,12 +85,12 @@ const char *sp_mech_class(const struct dt_probe *prp)
 	return prp->desc[3];
 }
 
-bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+bool sp_arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		 const char **xlate)
 {
 	const struct sp_probe *sp = prp->priv;
 
-	(void)dtp;
+	(void)reg;
 	if (i < 0 || i >= 4 || sp->args[i].native == NULL)
 		return false;
 	*native = sp->args[i].native;
@@ -95,56 +98,56 @@ bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const cha
 	return true;
 }
 
-int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+int sp_arg_count(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct sp_probe *sp = prp->priv;
 	int n = 0;
 
-	(void)dtp;
+	(void)reg;
 	while (n < 4 && sp->args[n].native != NULL)
 		n++;
 	return n;
 }
 
-bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+bool sp_other_thread(struct dt_registry *reg, const struct dt_probe *prp)
 {
-	return made(dtp, prp)->other_thread;
+	return made(reg, prp)->other_thread;
 }
 
-const char *sp_unavailable(dtrace_hdl_t *dtp)
+const char *sp_unavailable(struct dt_registry *reg)
 {
-	(void)dtp;
+	(void)reg;
 	return dt_tracefs_problem();
 }
 
-const char *sp_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp)
+const char *sp_probe_unavailable(struct dt_registry *reg, const struct dt_probe *prp)
 {
 	const struct sp_probe *sp = prp->priv;
 
 	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
-		return sp_fn_problem(dtp, sp);
+		return sp_fn_problem(reg, sp);
 	if (sp->why == NULL)
 		return NULL;
-	const struct sp_probe *m = made(dtp, prp);
-	if (m->events[0] == NULL || !event_exists(dtp, m, m->events[0]) ||
-	    (sp->usable != NULL && !sp->usable(dtp)))
+	const struct sp_probe *m = made(reg, prp);
+	if (m->events[0] == NULL || !event_exists(reg, m, m->events[0]) ||
+	    (sp->usable != NULL && !sp->usable(reg)))
 		return sp->why;
 	return NULL;
 }
 
-bool sp_has_member(dtrace_hdl_t *dtp, const char *sou, const char *member)
+bool sp_has_member(struct dt_registry *reg, const char *sou, const char *member)
 {
-	struct dt_type *t = dt_type_lookup(&dtp->types, sou);
+	struct dt_type *t = dt_type_lookup(&reg->core->types, sou);
 	uint32_t off;
 
-	return t != NULL && dt_type_member(&dtp->types, t, member, &off) != NULL;
+	return t != NULL && dt_type_member(&reg->core->types, t, member, &off) != NULL;
 }
 
 /* ---- Prologue pieces ---- */
 
 uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, sou);
 	uint32_t off = 0;
 
@@ -157,7 +160,7 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 
 uint32_t sp_task_cpu(struct dt_cg *cg)
 {
-	struct dt_typetab *tt = &cg->dtp->types;
+	struct dt_typetab *tt = &cg->cc->core->types;
 	struct dt_type *t = dt_type_lookup(tt, "struct task_struct");
 	uint32_t ti, cpu;
 
@@ -225,7 +228,7 @@ void sp_cpuinfo(struct dt_cg *cg, int dctx, int reg, int cpu_reg)
 	int key = cg_stack_alloc(cg, 8), tmp = cg_stack_alloc(cg, 8);
 
 	(void)dctx;
-	cg->dtp->need_curcpu_map = true;
+	cg->cc->descs->need_curcpu_map = true;
 	if (cpu_reg >= 0)
 		cg_emit(cg, I_MOV64_REG(BPF_R3, cpu_reg));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
@@ -259,8 +262,8 @@ bool sp_params_match(struct dt_cg *cg, const struct sp_probe *sp, struct btf *bt
 	if (np < want)
 		return false;
 	for (int i = 0; i < want; i++) {
-		struct dt_type *pt = dt_type_from_btf(&cg->dtp->types, btf, p[i + skip].type);
-		const char *s = pt != NULL ? dt_type_str(&cg->dtp->types, pt) : "";
+		struct dt_type *pt = dt_type_from_btf(&cg->cc->core->types, btf, p[i + skip].type);
+		const char *s = pt != NULL ? dt_type_str(&cg->cc->core->types, pt) : "";
 		if (strcmp(s, sp->params[i]) != 0)
 			return false;
 	}
@@ -270,8 +273,8 @@ bool sp_params_match(struct dt_cg *cg, const struct sp_probe *sp, struct btf *bt
 /* A raw tracepoint's TP_PROTO must be what the probe's prologue reads. */
 static void check_proto(struct dt_cg *cg, const struct dt_probe *prp, const char *event)
 {
-	const struct sp_probe *sp = made(cg->dtp, prp);
-	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
+	const struct sp_probe *sp = made(cg->cc->reg, prp);
+	struct btf *btf = dt_kernel_btf(&cg->cc->core->types);
 	char name[128];
 	const char *why = "this kernel's BTF does not describe it";
 
@@ -299,13 +302,13 @@ bad:
 void sp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, int skip)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = made(cg->dtp, prp);
+	const struct sp_probe *sp = made(cg->cc->reg, prp);
 
 	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
 		sp_fn_check(cg, prp, sp);
 	if (sp->kind == SP_RAW)
 		for (int e = 0; e < 4 && sp->events[e] != NULL; e++)
-			if (e == 0 || event_exists(cg->dtp, sp, sp->events[e]))
+			if (e == 0 || event_exists(cg->cc->reg, sp, sp->events[e]))
 				check_proto(cg, prp, sp->events[e]);
 	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)(dctx + DCTX_PRID), (int32_t)prp->id));
 	/* Arguments the probe does not give are 0. */
@@ -317,7 +320,7 @@ void sp_prologue(struct dt_cg *cg, struct dt_group *g, int dctx, uint32_t args, 
 }
 
 /* The clock tick: a cpu-clock event at 100 Hz on every online CPU. */
-static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach_tick(struct dt_registry *reg, struct dt_group *g)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct perf_event_attr attr;
@@ -333,47 +336,40 @@ static int attach_tick(dtrace_hdl_t *dtp, struct dt_group *g)
 		if (fd < 0 && errno == ENODEV)
 			continue;	/* offline CPU */
 		if (fd < 0)
-			return dt_set_error(dtp, -errno, "failed to create the clock tick on CPU %d: %s",
+			return dt_set_error(reg->core, -errno, "failed to create the clock tick on CPU %d: %s",
 					    cpu, strerror(errno));
 		struct bpf_link *l = bpf_program__attach_perf_event(g->prog, fd);
 		if (l == NULL) {
 			int err = errno;
 			close(fd);
-			return dt_set_error(dtp, -err, "failed to attach to the clock tick: %s",
-					    strerror(err));
+			errno = err;
 		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(reg, g, l, "failed to attach to the clock tick");
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct dt_probe *prp = g->probes.v[0];
-	const struct sp_probe *sp = made(dtp, prp);
+	const struct sp_probe *sp = made(reg, prp);
 
 	if (sp->kind == SP_TICK)
-		return attach_tick(dtp, g);
+		return attach_tick(reg, g);
 	for (int e = 0; e < 4 && sp->events[e] != NULL; e++) {
-		if (e > 0 && !event_exists(dtp, sp, sp->events[e]))
+		if (e > 0 && !event_exists(reg, sp, sp->events[e]))
 			continue;
 		struct bpf_link *l = sp->kind == SP_RAW
 			? bpf_program__attach_raw_tracepoint(g->prog, sp->events[e])
 			: bpf_program__attach_tracepoint(g->prog, sp->group, sp->events[e]);
-		if (l == NULL) {
-			int err = errno;
-			return dt_set_error(dtp, -err, "failed to attach %s:::%s to %s %s:%s: %s",
-					    prp->desc[0], prp->desc[3],
-					    sp->kind == SP_RAW ? "raw tracepoint" : "tracepoint",
-					    sp->group, sp->events[e], strerror(err));
-		}
-		if (dt_vec_push(&g->links, l) < 0) {
-			bpf_link__destroy(l);
-			return dt_set_error(dtp, -ENOMEM, "out of memory");
-		}
+		int rc = dt_group_link(reg, g, l, "failed to attach %s:::%s to %s %s:%s",
+				       prp->desc[0], prp->desc[3],
+				       sp->kind == SP_RAW ? "raw tracepoint" : "tracepoint",
+				       sp->group, sp->events[e]);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -402,11 +398,11 @@ static const struct dt_mech mech_tick = {
 	.attach = attach,
 };
 
-const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+const struct dt_mech *sp_choose(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct sp_probe *sp = g->probes.v[0]->priv;
 
-	(void)dtp;
+	(void)reg;
 	if (sp->kind == SP_FENTRY || sp->kind == SP_FEXIT)
 		return sp_fn_mech(sp->kind);
 	return sp->kind == SP_RAW ? &mech_raw : sp->kind == SP_TICK ? &mech_tick : &mech_tp;

@@ -22,6 +22,7 @@
 
 #include "dtrace.h"
 
+struct dt_registry;
 struct btf;
 struct btf_type;
 struct dt_cg;
@@ -77,24 +78,24 @@ struct sp_probe {
 	 * lacks what its prologue reads.
 	 */
 	const char *why;
-	bool (*usable)(dtrace_hdl_t *dtp);
+	bool (*usable)(struct dt_registry *reg);
 };
 
 /* Register the probes of `probes` whose tracepoints this kernel has. */
-int sp_populate(dtrace_hdl_t *dtp, const struct dt_provider *prov, const struct sp_probe *probes,
+int sp_populate(struct dt_registry *reg, const struct dt_provider *prov, const struct sp_probe *probes,
 		size_t n);
 
 /* The dt_provider functions, for every stable provider. */
 const char *sp_mech_class(const struct dt_probe *prp);
-const struct dt_mech *sp_choose(dtrace_hdl_t *dtp, struct dt_group *g);
-bool sp_arg_desc(dtrace_hdl_t *dtp, const struct dt_probe *prp, int i, const char **native,
+const struct dt_mech *sp_choose(struct dt_registry *reg, struct dt_group *g);
+bool sp_arg_desc(struct dt_registry *reg, const struct dt_probe *prp, int i, const char **native,
 		 const char **xlate);
-bool sp_other_thread(dtrace_hdl_t *dtp, const struct dt_probe *prp);
-int sp_arg_count(dtrace_hdl_t *dtp, const struct dt_probe *prp);
-const char *sp_unavailable(dtrace_hdl_t *dtp);
-const char *sp_probe_unavailable(dtrace_hdl_t *dtp, const struct dt_probe *prp);
+bool sp_other_thread(struct dt_registry *reg, const struct dt_probe *prp);
+int sp_arg_count(struct dt_registry *reg, const struct dt_probe *prp);
+const char *sp_unavailable(struct dt_registry *reg);
+const char *sp_probe_unavailable(struct dt_registry *reg, const struct dt_probe *prp);
 /* Whether the kernel's BTF has member `member` of `sou` (for `usable`). */
-bool sp_has_member(dtrace_hdl_t *dtp, const char *sou, const char *member);
+bool sp_has_member(struct dt_registry *reg, const char *sou, const char *member);
 /* Their stability (-lv): Private descriptions, Evolving arguments of the ISA class. */
 
 /* ---- The machinery's pieces (sprov.c, sprov_fn.c) ---- */
@@ -105,9 +106,9 @@ bool sp_params_match(struct dt_cg *cg, const struct sp_probe *sp, struct btf *bt
 		     const struct btf_type *t, int skip);
 /* Kernel-function probes: their mechanism, why one cannot be made here, check, attach. */
 const struct dt_mech *sp_fn_mech(enum sp_kind kind);
-const char *sp_fn_problem(dtrace_hdl_t *dtp, const struct sp_probe *sp);
+const char *sp_fn_problem(struct dt_registry *reg, const struct sp_probe *sp);
 void sp_fn_check(struct dt_cg *cg, const struct dt_probe *prp, const struct sp_probe *sp);
-int sp_fn_attach(dtrace_hdl_t *dtp, struct dt_group *g, const struct sp_probe *sp);
+int sp_fn_attach(struct dt_registry *reg, struct dt_group *g, const struct sp_probe *sp);
 
 /* ---- For prologues ---- */
 

@@ -15,12 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
+#include "base/core.h"
+#include "base/insn.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/types.h"
 #include "compiler/cg.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "compiler/compiler.h"
+#include "providers/attach.h"
 #include "providers/sprov.h"
 
 #define ENOTSUPP_KERNEL 524	/* the kernel's internal "not supported" */
@@ -30,9 +32,9 @@ static const char *tramp(const struct sp_probe *sp)
 	return sp->kind == SP_FEXIT ? "fexit" : "fentry";
 }
 
-static int func_btf_id(dtrace_hdl_t *dtp, const char *fn)
+static int func_btf_id(struct dt_registry *reg, const char *fn)
 {
-	struct btf *btf = dt_kernel_btf(&dtp->types);
+	struct btf *btf = dt_kernel_btf(&reg->core->types);
 
 	return btf != NULL ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -1;
 }
@@ -42,13 +44,13 @@ static const char *errstr(int err)
 	return err == ENOTSUPP_KERNEL ? "not supported by this kernel (ENOTSUPP)" : strerror(err);
 }
 
-const char *sp_fn_problem(dtrace_hdl_t *dtp, const struct sp_probe *sp)
+const char *sp_fn_problem(struct dt_registry *reg, const struct sp_probe *sp)
 {
 	const char *fn = sp->events[0];
-	int id = func_btf_id(dtp, fn);
+	int id = func_btf_id(reg, fn);
 
 	if (id <= 0)
-		return dt_arena_printf(&dtp->arena, "it is made on the kernel function %s(), which "
+		return dt_arena_printf(&reg->core->arena, "it is made on the kernel function %s(), which "
 				       "this kernel's BTF does not have", fn);
 	struct bpf_insn insns[] = { I_MOV64_IMM(BPF_R0, 0), I_EXIT() };
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .attach_btf_id = (uint32_t)id,
@@ -67,15 +69,15 @@ const char *sp_fn_problem(dtrace_hdl_t *dtp, const struct sp_probe *sp)
 		}
 		what = "attaching";
 	}
-	return dt_arena_printf(&dtp->arena, "it needs a BPF trampoline (%s) on the kernel function "
+	return dt_arena_printf(&reg->core->arena, "it needs a BPF trampoline (%s) on the kernel function "
 			       "%s(), and %s one failed here: %s", tramp(sp), fn, what, errstr(err));
 }
 
 /* The function's parameters must be what the probe's prologue reads. */
 void sp_fn_check(struct dt_cg *cg, const struct dt_probe *prp, const struct sp_probe *sp)
 {
-	struct btf *btf = dt_kernel_btf(&cg->dtp->types);
-	int id = func_btf_id(cg->dtp, sp->events[0]);
+	struct btf *btf = dt_kernel_btf(&cg->cc->core->types);
+	int id = func_btf_id(cg->cc->reg, sp->events[0]);
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
 
 	if (t != NULL)
@@ -92,33 +94,29 @@ void sp_fn_arg(struct dt_cg *cg, int dctx, int reg, int k)
 	sp_read(cg, dctx, reg, BPF_R6, (uint32_t)(8 * k), 8);
 }
 
-static const char *fn_section(dtrace_hdl_t *dtp, struct dt_group *g)
+static const char *fn_section(struct dt_registry *reg, struct dt_group *g)
 {
 	const struct sp_probe *sp = g->probes.v[0]->priv;
 
-	return dt_arena_printf(&dtp->arena, "%s/%s", tramp(sp), sp->events[0]);
+	return dt_arena_printf(&reg->core->arena, "%s/%s", tramp(sp), sp->events[0]);
 }
 
-int sp_fn_attach(dtrace_hdl_t *dtp, struct dt_group *g, const struct sp_probe *sp)
+int sp_fn_attach(struct dt_registry *reg, struct dt_group *g, const struct sp_probe *sp)
 {
 	const struct dt_probe *prp = g->probes.v[0];
 	struct bpf_link *l = bpf_program__attach_trace(g->prog);
 
 	if (l == NULL) {
 		int err = errno;
-		return dt_set_error(dtp, -err, "failed to attach %s:::%s to %s %s: %s", prp->desc[0],
+		return dt_set_error(reg->core, -err, "failed to attach %s:::%s to %s %s: %s", prp->desc[0],
 				    prp->desc[3], tramp(sp), sp->events[0], errstr(err));
 	}
-	if (dt_vec_push(&g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return dt_group_link(reg, g, l, "trampoline");
 }
 
-static int attach(dtrace_hdl_t *dtp, struct dt_group *g)
+static int attach(struct dt_registry *reg, struct dt_group *g)
 {
-	return sp_fn_attach(dtp, g, g->probes.v[0]->priv);
+	return sp_fn_attach(reg, g, g->probes.v[0]->priv);
 }
 
 static const struct dt_mech mech_fentry = {

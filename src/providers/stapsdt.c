@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "providers/pt_regs.h"
+
 #define NT_STAPSDT 3
 
 static uint64_t get64(const unsigned char *p)
@@ -91,58 +93,6 @@ int dt_sdt_notes_walk(const void *data, size_t len,
 
 /* ---- argument specifications ---- */
 
-struct regname {
-	const char *name[4];	/* 64, 32, 16, 8-bit names */
-	int16_t off;
-};
-
-/* x86_64 struct pt_regs offsets. */
-static const struct regname regs[] = {
-	{ { "rax", "eax", "ax", "al" }, 80 },
-	{ { "rbx", "ebx", "bx", "bl" }, 40 },
-	{ { "rcx", "ecx", "cx", "cl" }, 88 },
-	{ { "rdx", "edx", "dx", "dl" }, 96 },
-	{ { "rsi", "esi", "si", "sil" }, 104 },
-	{ { "rdi", "edi", "di", "dil" }, 112 },
-	{ { "rbp", "ebp", "bp", "bpl" }, 32 },
-	{ { "rsp", "esp", "sp", "spl" }, 152 },
-	{ { "r8", "r8d", "r8w", "r8b" }, 72 },
-	{ { "r9", "r9d", "r9w", "r9b" }, 64 },
-	{ { "r10", "r10d", "r10w", "r10b" }, 56 },
-	{ { "r11", "r11d", "r11w", "r11b" }, 48 },
-	{ { "r12", "r12d", "r12w", "r12b" }, 24 },
-	{ { "r13", "r13d", "r13w", "r13b" }, 16 },
-	{ { "r14", "r14d", "r14w", "r14b" }, 8 },
-	{ { "r15", "r15d", "r15w", "r15b" }, 0 },
-	{ { "rip", "eip", NULL, NULL }, 128 },
-};
-
-int dt_sdt_reg_offset(const char *name, int *width, int *shift)
-{
-	static const struct { const char *name; int16_t off; } high[] = {
-		{ "ah", 80 }, { "bh", 40 }, { "ch", 88 }, { "dh", 96 },
-	};
-	static const int widths[4] = { 8, 4, 2, 1 };
-
-	*shift = 0;
-	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
-		for (int w = 0; w < 4; w++) {
-			if (regs[i].name[w] != NULL && strcmp(regs[i].name[w], name) == 0) {
-				*width = widths[w];
-				return regs[i].off;
-			}
-		}
-	}
-	for (size_t i = 0; i < sizeof(high) / sizeof(high[0]); i++) {
-		if (strcmp(high[i].name, name) == 0) {
-			*width = 1;
-			*shift = 8;
-			return high[i].off;
-		}
-	}
-	return -1;
-}
-
 /* "%name" at *pp: the register's offset, or -1. */
 static int parse_reg(const char **pp, int *width, int *shift)
 {
@@ -156,7 +106,7 @@ static int parse_reg(const char **pp, int *width, int *shift)
 	while (isalnum((unsigned char)*p) && n < sizeof(name) - 1)
 		name[n++] = *p++;
 	name[n] = '\0';
-	int off = dt_sdt_reg_offset(name, width, shift);
+	int off = dt_pt_reg_offset(name, width, shift);
 	if (off >= 0)
 		*pp = p;
 	return off;

@@ -67,7 +67,5 @@ int dt_sdt_notes_walk(const void *data, size_t len,
  */
 int dt_sdt_args_parse(const char *s, struct dt_sdt_arg *args, int max);
 
-/* struct pt_regs offset of an x86_64 register name (without %), or -1. */
-int dt_sdt_reg_offset(const char *name, int *width, int *shift);
 
 #endif

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/types.h"
 #include "compiler/ast.h"
-#include "compiler/types.h"
-#include "lib/dt_impl.h"
 #include "providers/tp_format.h"
 #include "providers/tracefs.h"
 
@@ -119,9 +120,9 @@ int dt_tp_format(const char *group, const char *event, struct dt_tp_field *f, in
 }
 
 /* The D type of a field's C type; an integer of its size if D does not know the type. */
-struct dt_type *dt_tp_field_type(struct dtrace_hdl *dtp, const struct dt_tp_field *f)
+struct dt_type *dt_tp_field_type(struct dt_registry *reg, const struct dt_tp_field *f)
 {
-	struct dt_typetab *tt = &dtp->types;
+	struct dt_typetab *tt = &reg->core->types;
 
 	if (f->data_loc)
 		return tt->t_charptr;

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct dt_registry;
+
 struct dt_tp_field {
 	uint16_t off, size;
 	bool is_signed;
@@ -24,7 +26,7 @@ struct dtrace_hdl;
 struct dt_type;
 
 /* The D type of a field's C type; an integer of the field's size if D does not know it. */
-struct dt_type *dt_tp_field_type(struct dtrace_hdl *dtp, const struct dt_tp_field *f);
+struct dt_type *dt_tp_field_type(struct dt_registry *reg, const struct dt_tp_field *f);
 
 /* Parse one "field:<decl>;\toffset:N;\tsize:N;\tsigned:N;" line; false if it is not one. */
 bool dt_tp_parse_field(const char *line, struct dt_tp_field *f);

@@ -16,19 +16,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "base/stack.h"
 #include "compiler/cg.h"
-#include "compiler/cg_stack.h"
-#include "lib/dt_impl.h"
 #include "providers/elf_syms.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "providers/pt_regs.h"
 #include "providers/stapsdt.h"
 #include "providers/uproc.h"
-
-/* x86_64 struct pt_regs offsets. */
-#define PT_AX 80
-#define PT_SP 152
-static const int16_t arg_regs[6] = { 112, 104, 96, 88, 72, 64 };	/* di si dx cx r8 r9 */
 
 long dt_uprobe_pid(const char *prov, size_t *prefix_len)
 {
@@ -93,7 +89,7 @@ static void entry_prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, u
 			continue;
 		int slot = dctx_off + DCTX_ARGS + 8 * i;
 		if (i < 6) {
-			cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, arg_regs[i]));
+			cg_emit(cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, dt_pt_call_args[i]));
 			cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, slot));
 			continue;
 		}
@@ -255,9 +251,9 @@ MECHS(uprobe, "uprobe", entry_prologue)
 MECHS(uretprobe, "uretprobe", return_prologue)
 MECHS(usdt, "usdt", usdt_prologue)
 
-const struct dt_mech *dt_uprobe_choose(dtrace_hdl_t *dtp, struct dt_group *g)
+const struct dt_mech *dt_uprobe_choose(struct dt_registry *reg, struct dt_group *g)
 {
-	bool multi = dt_uprobe_have_multi(dtp);
+	bool multi = dt_uprobe_have_multi(reg);
 
 	if (strcmp(g->mclass, "uretprobe") == 0)
 		return multi ? &dt_mech_uretprobe_multi : &dt_mech_uretprobe;
@@ -271,11 +267,11 @@ bool dt_uprobe_is_return(const struct dt_group *g)
 	return g->mech == &dt_mech_uretprobe || g->mech == &dt_mech_uretprobe_multi;
 }
 
-const char *dt_uprobe_unavailable(dtrace_hdl_t *dtp)
+const char *dt_uprobe_unavailable(struct dt_registry *reg)
 {
 	struct stat st;
 
-	(void)dtp;
+	(void)reg;
 	if (stat("/sys/bus/event_source/devices/uprobe/type", &st) < 0)
 		return "the kernel has no uprobe perf events (CONFIG_UPROBE_EVENTS)";
 	return NULL;

@@ -12,6 +12,7 @@
 
 #include "dtrace.h"
 
+struct dt_registry;
 struct dt_mech;
 struct dt_group;
 struct dt_elf;
@@ -67,22 +68,22 @@ bool dt_uprobe_is_return(const struct dt_group *g);
 /* ---- uprobe_attach.c ---- */
 
 /* Whether the kernel has uprobe_multi links (probed once per handle). */
-bool dt_uprobe_have_multi(dtrace_hdl_t *dtp);
+bool dt_uprobe_have_multi(struct dt_registry *reg);
 /* Attach a loaded program to every place of its group's probes. */
-int dt_uprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g);
+int dt_uprobe_attach(struct dt_registry *reg, struct dt_group *g);
 /* Close the uprobe_multi links. */
-void dt_uprobe_detach(dtrace_hdl_t *dtp, struct dt_group *g);
+void dt_uprobe_detach(struct dt_registry *reg, struct dt_group *g);
 /* Before loading: a uprobe_multi program says so. */
-int dt_uprobe_prepare(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog);
+int dt_uprobe_prepare(struct dt_registry *reg, struct dt_group *g, struct bpf_program *prog);
 
 /* Mechanism class of a pid or usdt probe. */
 const char *dt_uprobe_class(const struct dt_uprobe *up);
 
 /* Pick the mechanism for a group of one class. */
-const struct dt_mech *dt_uprobe_choose(dtrace_hdl_t *dtp, struct dt_group *g);
+const struct dt_mech *dt_uprobe_choose(struct dt_registry *reg, struct dt_group *g);
 
 /* Why uprobes cannot be used here, or NULL. */
-const char *dt_uprobe_unavailable(dtrace_hdl_t *dtp);
+const char *dt_uprobe_unavailable(struct dt_registry *reg);
 
 /*
  * The process id a provider field names: the decimal digits that end it,

@@ -17,10 +17,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bpf/insn.h"
-#include "lib/dt_impl.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "base/core.h"
+#include "base/insn.h"
+#include "base/probe.h"
+#include "base/provider.h"
+#include "providers/attach.h"
 #include "providers/uprobe.h"
 #include "providers/uproc.h"
 
@@ -66,9 +67,9 @@ static int link_create(int prog_fd, const char *path, pid_t pid, bool ret, size_
 	return (int)syscall(__NR_bpf, CMD_LINK_CREATE, &attr, sizeof(attr));
 }
 
-bool dt_uprobe_have_multi(dtrace_hdl_t *dtp)
+bool dt_uprobe_have_multi(struct dt_registry *reg)
 {
-	struct dt_uprocs *c = dt_uprocs(dtp);
+	struct dt_uprocs *c = dt_uprocs(reg);
 
 	if (c == NULL)
 		return false;
@@ -95,17 +96,17 @@ bool dt_uprobe_have_multi(dtrace_hdl_t *dtp)
 	return c->multi;
 }
 
-int dt_uprobe_prepare(dtrace_hdl_t *dtp, struct dt_group *g, struct bpf_program *prog)
+int dt_uprobe_prepare(struct dt_registry *reg, struct dt_group *g, struct bpf_program *prog)
 {
 	(void)g;
 	if (bpf_program__set_expected_attach_type(prog, ATTACH_UPROBE_MULTI) < 0)
-		return dt_set_error(dtp, -EINVAL, "cannot make a uprobe_multi program");
+		return dt_set_error(reg->core, -EINVAL, "cannot make a uprobe_multi program");
 	return 0;
 }
 
-void dt_uprobe_detach(dtrace_hdl_t *dtp, struct dt_group *g)
+void dt_uprobe_detach(struct dt_registry *reg, struct dt_group *g)
 {
-	(void)dtp;
+	(void)reg;
 	for (size_t i = 0; i < g->fds.n; i++)
 		close(g->fds.v[i]);
 	g->fds.n = 0;
@@ -119,7 +120,7 @@ struct place {
 };
 
 struct attach_ctx {
-	dtrace_hdl_t *dtp;
+	struct dt_registry *reg;
 	struct dt_group *g;
 	bool ret;
 	size_t attached, refused;
@@ -141,9 +142,9 @@ static int fail(struct attach_ctx *c, const struct place *p, int err)
 
 	dt_probe_fullname(p->prp, name, sizeof(name));
 	if (err == ESRCH)
-		return dt_set_error(c->dtp, -err, "failed to enable '%s': process %d has exited", name,
+		return dt_set_error(c->reg->core, -err, "failed to enable '%s': process %d has exited", name,
 				    (int)up->pid);
-	return dt_set_error(c->dtp, -err, "failed to enable '%s': uprobe at %s+0x%llx: %s", name,
+	return dt_set_error(c->reg->core, -err, "failed to enable '%s': uprobe at %s+0x%llx: %s", name,
 			    up->obj->path, (unsigned long long)p->site->off,
 			    strerror(err == ENOTSUPP_KERNEL ? EOPNOTSUPP : err));
 }
@@ -171,12 +172,10 @@ static int attach_perf(struct attach_ctx *c, const struct place *p)
 		refused(c, p, err);
 		return 0;
 	}
-	if (dt_vec_push(&c->g->links, l) < 0) {
-		bpf_link__destroy(l);
-		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
-	}
-	c->attached++;
-	return 0;
+	int rc = dt_group_link(c->reg, c->g, l, "uprobe");
+	if (rc == 0)
+		c->attached++;
+	return rc;
 }
 
 /* Places [0, n) of one file and process; halves again when the kernel refuses. */
@@ -187,7 +186,7 @@ static int attach_multi(struct attach_ctx *c, const struct place *p, size_t n)
 	bool refs = false;
 
 	if (a == NULL)
-		return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+		return dt_set_error(c->reg->core, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		a[i] = p[i].site->off;
 		a[n + i] = p[i].site->ref_ctr;
@@ -201,7 +200,7 @@ static int attach_multi(struct attach_ctx *c, const struct place *p, size_t n)
 	if (fd >= 0) {
 		if (dt_vec_push(&c->g->fds, fd) < 0) {
 			close(fd);
-			return dt_set_error(c->dtp, -ENOMEM, "out of memory");
+			return dt_set_error(c->reg->core, -ENOMEM, "out of memory");
 		}
 		c->attached += n;
 		return 0;
@@ -236,9 +235,9 @@ static bool same_target(const struct place *a, const struct place *b)
 	return ua->pid == ub->pid && strcmp(ua->obj->file, ub->obj->file) == 0;
 }
 
-int dt_uprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
+int dt_uprobe_attach(struct dt_registry *reg, struct dt_group *g)
 {
-	struct attach_ctx c = { .dtp = dtp, .g = g, .ret = dt_uprobe_is_return(g) };
+	struct attach_ctx c = { .reg = reg, .g = g, .ret = dt_uprobe_is_return(g) };
 	DT_VEC(struct place) places = { 0 };
 	int rc = 0;
 
@@ -250,7 +249,7 @@ int dt_uprobe_attach(dtrace_hdl_t *dtp, struct dt_group *g)
 			struct place p = { prp, s, cookie | (s->entry ? DT_UPROBE_COOKIE_ENTRY : 0) };
 			if (dt_vec_push(&places, p) < 0) {
 				dt_vec_free(&places);
-				return dt_set_error(dtp, -ENOMEM, "out of memory");
+				return dt_set_error(reg->core, -ENOMEM, "out of memory");
 			}
 		}
 	}

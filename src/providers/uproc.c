@@ -12,8 +12,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "consumer/consume.h"
-#include "lib/dt_impl.h"
+#include "base/core.h"
+#include "base/probe.h"
+#include "base/proc.h"
 #include "providers/elf_syms.h"
 
 static void uproc_free(struct dt_uproc *up)
@@ -32,9 +33,9 @@ static void uproc_free(struct dt_uproc *up)
 	free(up);
 }
 
-void dt_uprocs_free(dtrace_hdl_t *dtp)
+void dt_uprocs_free(struct dt_registry *reg)
 {
-	struct dt_uprocs *c = dtp->uprocs;
+	struct dt_uprocs *c = reg->uprocs;
 
 	if (c == NULL)
 		return;
@@ -42,7 +43,7 @@ void dt_uprocs_free(dtrace_hdl_t *dtp)
 		uproc_free(c->v.v[i]);
 	dt_vec_free(&c->v);
 	free(c);
-	dtp->uprocs = NULL;
+	reg->uprocs = NULL;
 }
 
 struct mapline {
@@ -103,7 +104,7 @@ static int add_obj(struct dt_uproc *up, const struct mapline *m, dev_t exe_dev, 
 	return 0;
 }
 
-static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
+static int read_maps(struct dt_registry *reg, struct dt_uproc *up)
 {
 	char path[64];
 	struct stat exe;
@@ -115,7 +116,7 @@ static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
 	char *text = dt_read_file(path, NULL);
 	if (text == NULL) {
 		int err = errno == ENOENT ? ESRCH : errno;
-		return dt_set_error(dtp, -err, "failed to read the mappings of process %d: %s",
+		return dt_set_error(reg->core, -err, "failed to read the mappings of process %d: %s",
 				    (int)up->pid, strerror(err));
 	}
 	int rc = 0;
@@ -137,26 +138,26 @@ static int read_maps(dtrace_hdl_t *dtp, struct dt_uproc *up)
 			rc = add_obj(up, &m, exe.st_dev, exe.st_ino);
 	}
 	free(text);
-	return rc < 0 ? dt_set_error(dtp, rc, "out of memory") : 0;
+	return rc < 0 ? dt_set_error(reg->core, rc, "out of memory") : 0;
 }
 
-struct dt_uprocs *dt_uprocs(dtrace_hdl_t *dtp)
+struct dt_uprocs *dt_uprocs(struct dt_registry *reg)
 {
-	if (dtp->uprocs == NULL) {
-		dtp->uprocs = calloc(1, sizeof(*dtp->uprocs));
-		if (dtp->uprocs != NULL)
-			dtp->uprocs->multi = -1;
+	if (reg->uprocs == NULL) {
+		reg->uprocs = calloc(1, sizeof(*reg->uprocs));
+		if (reg->uprocs != NULL)
+			reg->uprocs->multi = -1;
 	}
-	return dtp->uprocs;
+	return reg->uprocs;
 }
 
-int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp)
+int dt_uproc_get(struct dt_registry *reg, pid_t pid, struct dt_uproc **upp)
 {
-	struct dt_uprocs *c = dt_uprocs(dtp);
+	struct dt_uprocs *c = dt_uprocs(reg);
 
 	*upp = NULL;
 	if (c == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->v.n; i++) {
 		if (c->v.v[i]->pid == pid) {
 			*upp = c->v.v[i];
@@ -164,17 +165,17 @@ int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp)
 		}
 	}
 	if (kill(pid, 0) < 0 && errno == ESRCH)
-		return dt_set_error(dtp, -ESRCH, "failed to grab process %d", (int)pid);
-	int rc = dt_proc_run_to_entry(dtp, pid);
+		return dt_set_error(reg->core, -ESRCH, "failed to grab process %d", (int)pid);
+	int rc = dt_proc_run_to_entry(reg->procs, pid);
 	if (rc < 0)
 		return rc;
 	struct dt_uproc *up = calloc(1, sizeof(*up));
 	if (up == NULL)
-		return dt_set_error(dtp, -ENOMEM, "out of memory");
+		return dt_set_error(reg->core, -ENOMEM, "out of memory");
 	up->pid = pid;
-	if ((rc = read_maps(dtp, up)) < 0 || (rc = dt_vec_push(&c->v, up)) < 0) {
+	if ((rc = read_maps(reg, up)) < 0 || (rc = dt_vec_push(&c->v, up)) < 0) {
 		uproc_free(up);
-		return rc == -ENOMEM ? dt_set_error(dtp, rc, "out of memory") : rc;
+		return rc == -ENOMEM ? dt_set_error(reg->core, rc, "out of memory") : rc;
 	}
 	*upp = up;
 	return 0;

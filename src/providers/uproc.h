@@ -11,9 +11,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/util.h"
 #include "dtrace.h"
-#include "lib/util.h"
 
+struct dt_registry;
 struct dt_elf;
 
 struct dt_uobj {
@@ -40,14 +41,14 @@ struct dt_uprocs {
 };
 
 /* The handle's (created on first use; NULL if out of memory). */
-struct dt_uprocs *dt_uprocs(dtrace_hdl_t *dtp);
+struct dt_uprocs *dt_uprocs(struct dt_registry *reg);
 
 /*
  * The process `pid` (read once per handle).  A -c child still stopped at
  * its exec is first run to its entry point, so that its shared libraries
  * are mapped.  Errors: -ESRCH (no such process), others with a message.
  */
-int dt_uproc_get(dtrace_hdl_t *dtp, pid_t pid, struct dt_uproc **upp);
+int dt_uproc_get(struct dt_registry *reg, pid_t pid, struct dt_uproc **upp);
 
 /* The object's ELF data, or NULL if it cannot be read. */
 struct dt_elf *dt_uobj_elf(struct dt_uobj *o);
@@ -62,6 +63,6 @@ int64_t dt_uobj_bias(struct dt_uobj *o);
 bool dt_uobj_match(const struct dt_uobj *o, const char *pat);
 
 /* Free every cached process (handle close). */
-void dt_uprocs_free(dtrace_hdl_t *dtp);
+void dt_uprocs_free(struct dt_registry *reg);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Bash completion (completion/dtrace.bash): options, -x option names and
 # values, providers and probes from `dtrace -l`; its option list is the
-# one src/lib/options.c accepts.
+# one src/base/options.c accepts.
 d=$1
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +43,7 @@ comp "-s /tmp/dt_comp_$$"  | sed "s/$$/PID/g"
 rm -f /tmp/dt_comp_$$.d
 complete -p dtrace
 
-want=$(grep -o '{ "[a-z]*", OK_[A-Z]*' "$src/src/lib/options.c" |
+want=$(grep -o '{ "[a-z]*", OK_[A-Z]*' "$src/src/base/options.c" |
 	sed 's/{ "\([a-z]*\)".*/\1/' | sort)
 have=$(printf '%s\n' $_dtrace_xopts | sort)
 if [ "$want" = "$have" ]; then echo "option list matches options.c"; else

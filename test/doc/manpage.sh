@@ -1,6 +1,6 @@
 #!/bin/bash
 # man/dtrace.8: renders without groff warnings; documents every command-line
-# flag dtrace accepts and every -x option name src/lib/options.c knows, and
+# flag dtrace accepts and every -x option name src/base/options.c knows, and
 # every JSON event; its JSON example is the output of its command (the
 # objects, with the timestamps and the CPU aside).
 # Usage: manpage.sh SOURCE_DIR [DTRACE]   (DTRACE given and root: run the example)
@@ -28,10 +28,10 @@ for ((i = 0; i < ${#optstr}; i++)); do
 	grep -q -- "^ *-$c\b\|, -$c\b" <<< "$text" || err "flag -$c is not documented"
 done
 # -x options: every name in the option table, each with its default where it has one.
-opts=$(grep -o '{ "[a-z]*", OK_' "$src/src/lib/options.c" | sed 's/{ "\([a-z]*\)".*/\1/')
+opts=$(grep -o '{ "[a-z]*", OK_' "$src/src/base/options.c" | sed 's/{ "\([a-z]*\)".*/\1/')
 # The table as this reads it: an empty or partial list would check nothing.
 for o in bufsize quiet switchrate oformat; do
-	grep -qx -- "$o" <<< "$opts" || err "option $o not found in src/lib/options.c's table"
+	grep -qx -- "$o" <<< "$opts" || err "option $o not found in src/base/options.c's table"
 done
 for o in $opts; do
 	grep -qw -- "$o" <<< "$text" || err "option $o is not documented"

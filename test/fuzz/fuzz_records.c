@@ -23,15 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/abi.h"
-#include "bpf/spec_abi.h"
+#include "base/abi.h"
+#include "base/probe.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
+#include "bpf/runtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "consumer/spec.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
-#include "providers/probe.h"
 
 #ifndef RECORDS_D
 #error "RECORDS_D: the path of records.d"
@@ -103,10 +103,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (rt == NULL)
 		abort();
 	rt->cpuinfo_fd = -1;
-	rt->ncpus = 2;
+	rt->ps.ncpus = 2;
 	rt->state = &g_state;
 	rt->walloff = &g_walloff;
-	g_dtp->rt = rt;
+	g_dtp->cons->rt = rt;
 	g_spec_size = DT_SPEC_AREA_SIZE(NSPEC);
 	g_spec_area = calloc(1, g_spec_size);
 	if (g_spec_area == NULL)
@@ -117,9 +117,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* The probe a record of description `rd` would carry. */
 static uint32_t probe_of(const struct dt_rdesc *rd, uint8_t pick)
 {
-	if (rd->stmt == NULL || rd->stmt->probes.n == 0)
-		return pick;
-	return rd->stmt->probes.v[pick % rd->stmt->probes.n]->id;
+	for (size_t i = 0; !rd->internal && i < g_dtp->descs->cdescs.n; i++) {
+		const struct dt_cdesc *cd = g_dtp->descs->cdescs.v[i];
+		if (cd->clause == rd->clause && cd->nprobes > 0)
+			return cd->probes[pick % cd->nprobes]->id;
+	}
+	return pick;
 }
 
 static void feed(dtrace_hdl_t *dtp, uint8_t mode, uint8_t desc, const uint8_t *p, size_t len)
@@ -133,7 +136,7 @@ static void feed(dtrace_hdl_t *dtp, uint8_t mode, uint8_t desc, const uint8_t *p
 			return;
 		memcpy(rec, p, len);
 	} else {
-		const struct dt_rdesc *rd = dtp->rdescs.v[desc % dtp->rdescs.n];
+		const struct dt_rdesc *rd = dtp->descs->rdescs.v[desc % dtp->descs->rdescs.n];
 		struct dt_rec_hdr h = { .desc = rd->id, .prid = probe_of(rd, desc) };
 		size_t extra = len > 16 ? len - 16 : 0;
 
@@ -150,8 +153,8 @@ static void feed(dtrace_hdl_t *dtp, uint8_t mode, uint8_t desc, const uint8_t *p
 	dtrace_setopt(dtp, "oformat", (mode & 4) ? "json" : "text");
 	dtrace_handle_record(dtp, (mode & 8) ? on_record : NULL, NULL);
 	g_skip = (mode & 16) != 0;
-	dtp->opts.quiet = (mode & 32) != 0;
-	dt_print_record(dtp, rec, size);
+	dtp->core->opts.quiet = (mode & 32) != 0;
+	dt_print_record(dtp->cons, rec, size);
 	free(rec);
 }
 
@@ -160,15 +163,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dtrace_hdl_t *dtp = g_dtp;
 
 	/* Every input starts from the same consumer state. */
-	dt_spec_close(dtp);
+	dt_spec_close(dtp->cons);
 	memset(g_spec_area, 0, g_spec_size);
-	if (dt_spec_init_area(dtp, g_spec_area, g_spec_size) < 0)
+	if (dt_spec_init_area(dtp->cons, g_spec_area, g_spec_size) < 0)
 		abort();
-	dtp->exited = false;
-	dtp->exit_status = 0;
-	dtp->cb_aborted = false;
-	dtp->printed_header = false;
-	dtp->opts.aggsortkey = false;
+	dtp->cons->exited = false;
+	dtp->cons->exit_status = 0;
+	dtp->cons->cb_aborted = false;
+	dtp->cons->printed_header = false;
+	dtp->core->opts.aggsortkey = false;
 	g_state = DT_STATE_ACTIVE;
 
 	while (size >= 4) {
@@ -178,12 +181,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size)
 			len = size;
 		if ((mode & 3) == 3)
-			dt_spec_pass(dtp);
+			dt_spec_pass(dtp->cons);
 		else
 			feed(dtp, mode, desc, data, len);
 		data += len, size -= len;
 	}
 	g_state = DT_STATE_DRAINING;
-	dt_spec_pass(dtp);
+	dt_spec_pass(dtp->cons);
 	return 0;
 }

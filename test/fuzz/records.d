@@ -1,6 +1,6 @@
 /*
  * The program whose record descriptions fuzz_records decodes: every kind
- * of record item the consumer prints (see src/consumer/rdesc.h), except
+ * of record item the consumer prints (see src/base/rdesc.h), except
  * system(), which would run a fuzzed command.
  */
 BEGIN

@@ -17,11 +17,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/aggdesc.h"
+#include "base/quant.h"
 #include "compiler/ident.h"
 #include "consumer/agg.h"
 #include "consumer/agg_impl.h"
-#include "consumer/aggdesc.h"
-#include "consumer/llquant.h"
 #include "consumer/printf.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
@@ -87,7 +87,7 @@ static inline struct fk_agg *fk_new(struct fake *f, const char *name, int func)
 	a->ad.map_name = "fake";
 	fk_set_value_size(f, a);
 	f->aggs[f->naggs++] = a;
-	assert_int_equal(dt_vec_push(&f->dtp->aggs, &a->ad), 0);
+	assert_int_equal(dt_vec_push(&f->dtp->descs->aggs, &a->ad), 0);
 	return a;
 }
 
@@ -340,13 +340,13 @@ static inline struct fake *fk_open(int ncpus)
 	assert_non_null(f->dtp);
 	struct dt_agg_source src = { .ctx = f, .read = fk_read, .reset = fk_reset,
 				     .remove = fk_remove };
-	assert_int_equal(dt_agg_set_source(f->dtp, &src), 0);
+	assert_int_equal(dt_agg_set_source(f->dtp->cons, &src), 0);
 	return f;
 }
 
 static inline void fk_close(struct fake *f)
 {
-	dt_agg_fini(f->dtp);
+	dt_agg_fini(f->dtp->cons);
 	dtrace_close(f->dtp);
 	for (int i = 0; i < f->naggs; i++) {
 		for (size_t j = 0; j < f->aggs[i]->n; j++)
@@ -430,7 +430,7 @@ static inline int fk_printa_rc(struct fake *f, struct dt_strbuf *out, const char
 		if (dt_pf_check(pf, &o, t, (size_t)ad->nkeys, &err) != 0)
 			fail_msg("check \"%s\": %s", fmt, err.msg);
 	}
-	int rc = dt_agg_printa(f->dtp, out, pf, ids, n);
+	int rc = dt_agg_printa(f->dtp->cons, out, pf, ids, n);
 	dt_pf_free(pf);
 	return rc;
 }

@@ -16,12 +16,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/types.h"
 #include "compiler/ast.h"
 #include "compiler/lexer.h"
 #include "compiler/pcb.h"
 #include "compiler/pragma.h"
 #include "compiler/program.h"
-#include "compiler/types.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
 
@@ -52,7 +52,7 @@ static inline dtrace_hdl_t *fe_open(void)
 	dtrace_hdl_t *dtp = dtrace_open(DTRACE_O_NOKERNEL, &err);
 
 	assert_non_null(dtp);
-	dtp->types.vmlinux_tried = true;
+	dtp->core->types.vmlinux_tried = true;
 	return dtp;
 }
 
@@ -71,29 +71,29 @@ static inline int fe_teardown(void **state)
 /* Parse (or parse and check) `src` as the script t.d (errors say "line N:"). */
 static inline struct dt_node *fe_parse(dtrace_hdl_t *dtp, const char *src)
 {
-	return dt_compile_front(dtp, src, "t.d", DTRACE_C_FILE, DT_FRONT_PARSE, 0, NULL);
+	return dt_compile_front(dtp->cc, src, "t.d", DTRACE_C_FILE, DT_FRONT_PARSE, 0, NULL);
 }
 
 static inline struct dt_node *fe_check(dtrace_hdl_t *dtp, const char *src)
 {
-	return dt_compile_front(dtp, src, "t.d", DTRACE_C_FILE, DT_FRONT_CHECK, 0, NULL);
+	return dt_compile_front(dtp->cc, src, "t.d", DTRACE_C_FILE, DT_FRONT_CHECK, 0, NULL);
 }
 
 /* Check `src` as given to -n (no line numbers in errors), with macro arguments. */
 static inline struct dt_node *fe_check_n(dtrace_hdl_t *dtp, const char *src, int argc,
 					 char *const argv[])
 {
-	return dt_compile_front(dtp, src, NULL, 0, DT_FRONT_CHECK, argc, argv);
+	return dt_compile_front(dtp->cc, src, NULL, 0, DT_FRONT_CHECK, argc, argv);
 }
 
 /* The error the last call left: "[TAG] message" ("" if none). */
 static inline const char *fe_error(dtrace_hdl_t *dtp)
 {
-	static char buf[sizeof(dtp->errmsg) + 64];
+	static char buf[sizeof(dtp->core->errmsg) + 64];
 
-	if (dtp->errmsg[0] == '\0')
+	if (dtp->core->errmsg[0] == '\0')
 		return "";
-	snprintf(buf, sizeof(buf), "[%s] %s", dtp->errtag, dtp->errmsg);
+	snprintf(buf, sizeof(buf), "[%s] %s", dtp->core->errtag, dtp->core->errmsg);
 	return buf;
 }
 
@@ -105,7 +105,7 @@ static inline const char *fe_error(dtrace_hdl_t *dtp)
 static inline void fe_expect_error(dtrace_hdl_t *dtp, const char *src, const char *want,
 				   bool check, const char *file, int line)
 {
-	dtp->errmsg[0] = '\0';
+	dtp->core->errmsg[0] = '\0';
 	struct dt_node *root = check ? fe_check(dtp, src) : fe_parse(dtp, src);
 	const char *got = fe_error(dtp);
 
@@ -121,7 +121,7 @@ static inline void fe_expect_error(dtrace_hdl_t *dtp, const char *src, const cha
 static inline struct dt_node *fe_expect_ok(dtrace_hdl_t *dtp, const char *src, const char *file,
 					   int line)
 {
-	dtp->errmsg[0] = '\0';
+	dtp->core->errmsg[0] = '\0';
 	struct dt_node *root = fe_check(dtp, src);
 
 	if (root == NULL)
@@ -399,7 +399,7 @@ static inline struct fe_typed fe_typeof_at(dtrace_hdl_t *dtp, const char *decls,
 	struct fe_typed r = { NULL, false, 0, 0 };
 
 	snprintf(src, sizeof(src), "%s\nBEGIN\n{\n%s;\n}\n", decls ? decls : "", expr);
-	dtp->errmsg[0] = '\0';
+	dtp->core->errmsg[0] = '\0';
 	struct dt_node *c = fe_clause(fe_check(dtp, src));
 	if (c == NULL)
 		fe_fail_at(file, line, "%s: %s", expr, fe_error(dtp));
@@ -407,7 +407,7 @@ static inline struct fe_typed fe_typeof_at(dtrace_hdl_t *dtp, const char *decls,
 	while (s->next != NULL)
 		s = s->next;
 	struct dt_node *e = s->l;
-	r.type = dt_type_str(&dtp->types, e->type);
+	r.type = dt_type_str(&dtp->core->types, e->type);
 	r.is_const = (e->flags & DN_CONST) != 0;
 	r.value = e->cval;
 	r.flags = e->flags;
@@ -470,9 +470,9 @@ static inline struct fe_lexed *fe_lex_bytes(dtrace_hdl_t *dtp, const char *src, 
 	static struct dt_lexer lx;
 
 	memset(&r, 0, sizeof(r));
-	dtp->errmsg[0] = '\0';
+	dtp->core->errmsg[0] = '\0';
 	free(pcb.argref);	/* the previous call's */
-	if (dt_pcb_init(&pcb, dtp, src, len, "t.d", DTRACE_C_FILE | flags, DTRACE_PSPEC_NAME, argc,
+	if (dt_pcb_init(&pcb, dtp->cc, src, len, "t.d", DTRACE_C_FILE | flags, DTRACE_PSPEC_NAME, argc,
 			argv) < 0)
 		fail_msg("dt_pcb_init: %s", dtrace_errmsg(dtp));
 	/* Control lines act as in a compile (#line sets the line). */

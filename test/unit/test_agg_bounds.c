@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
+#include "base/quant.h"
 #include "compiler/ident.h"
 #include "consumer/agg_impl.h"
-#include "consumer/llquant.h"
 
 static uint32_t bucket_of(const struct dt_aggdesc *ad, int64_t v)
 {

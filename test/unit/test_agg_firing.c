@@ -42,7 +42,7 @@ static struct fake *setup(int n, int func)
 		arrive();
 	src = (struct dt_agg_source){ .ctx = F, .read = arriving_read, .reset = fk_reset,
 				      .remove = fk_remove };
-	assert_int_equal(dt_agg_set_source(F->dtp, &src), 0);
+	assert_int_equal(dt_agg_set_source(F->dtp->cons, &src), 0);
 	return F;
 }
 
@@ -62,18 +62,18 @@ static void test_trunc_printa(void **state)
 {
 	(void)state;
 	setup(10, AGG_SUM);
-	dt_agg_firing(F->dtp, 0, 7, 1000);
-	assert_int_equal(dt_agg_trunc(F->dtp, 0, 5), 0);
+	dt_agg_firing(F->dtp->cons, 0, 7, 1000);
+	assert_int_equal(dt_agg_trunc(F->dtp->cons, 0, 5), 0);
 	char *out = printa_text("%d:%@d\n");
 	assert_string_equal(out, "6:6\n7:7\n8:8\n9:9\n10:10\n");
 	free(out);
-	assert_int_equal(dt_agg_trunc(F->dtp, 0, 0), 0);
+	assert_int_equal(dt_agg_trunc(F->dtp->cons, 0, 0), 0);
 	out = printa_text("%d:%@d\n");
 	assert_string_equal(out, "");
 	free(out);
 	/* The key that came after the snapshot is still in the maps for the next firing. */
 	assert_int_equal(A->n, 1);
-	dt_agg_firing(F->dtp, 0, 7, 2000);
+	dt_agg_firing(F->dtp->cons, 0, 7, 2000);
 	out = printa_text("%d:%@d\n");
 	assert_string_equal(out, "11:11\n");
 	free(out);
@@ -85,15 +85,15 @@ static void test_trunc_lowest_two_records(void **state)
 {
 	(void)state;
 	setup(8, AGG_SUM);
-	dt_agg_firing(F->dtp, 1, 3, 500);
-	assert_int_equal(dt_agg_trunc(F->dtp, 0, -3), 0);
+	dt_agg_firing(F->dtp->cons, 1, 3, 500);
+	assert_int_equal(dt_agg_trunc(F->dtp->cons, 0, -3), 0);
 	/* the next clause's record of the same firing */
-	dt_agg_firing(F->dtp, 1, 3, 500);
+	dt_agg_firing(F->dtp->cons, 1, 3, 500);
 	char *out = printa_text("%d ");
 	assert_string_equal(out, "1 2 3 ");
 	free(out);
 	/* the same probe on another CPU is another firing */
-	dt_agg_firing(F->dtp, 0, 3, 500);
+	dt_agg_firing(F->dtp->cons, 0, 3, 500);
 	out = printa_text("%d ");
 	assert_string_equal(out, "1 2 3 9 ");
 	free(out);
@@ -105,13 +105,13 @@ static void test_clear_printa(void **state)
 {
 	(void)state;
 	setup(4, AGG_COUNT);
-	dt_agg_firing(F->dtp, 0, 9, 42);
-	assert_int_equal(dt_agg_clear(F->dtp, 0), 0);
+	dt_agg_firing(F->dtp->cons, 0, 9, 42);
+	assert_int_equal(dt_agg_clear(F->dtp->cons, 0), 0);
 	char *out = printa_text("%d:%@d\n");
 	assert_string_equal(out, "1:0\n2:0\n3:0\n4:0\n");
 	free(out);
 	/* The next firing reads the maps as they are: the cleared keys and the newcomer. */
-	dt_agg_firing(F->dtp, 0, 9, 43);
+	dt_agg_firing(F->dtp->cons, 0, 9, 43);
 	out = printa_text("%d:%@d\n");
 	assert_string_equal(out, "1:0\n2:0\n3:0\n4:0\n5:1\n");
 	free(out);
@@ -124,8 +124,8 @@ static void test_exit_print_fresh(void **state)
 {
 	(void)state;
 	setup(4, AGG_SUM);
-	dt_agg_firing(F->dtp, 2, 5, 77);
-	assert_int_equal(dt_agg_trunc(F->dtp, 0, 2), 0);
+	dt_agg_firing(F->dtp->cons, 2, 5, 77);
+	assert_int_equal(dt_agg_trunc(F->dtp->cons, 0, 2), 0);
 	char *out = fk_exit_print(F);
 	assert_string_equal(out, "                3                3\n"
 				 "                4                4\n"
@@ -149,8 +149,8 @@ static void test_joined_after_trunc(void **state)
 		kb_int(&k, b, 0, i);
 		fk_put(F, b, &k, 100 * i);
 	}
-	dt_agg_firing(F->dtp, 0, 1, 1);
-	assert_int_equal(dt_agg_trunc(F->dtp, 0, 2), 0);
+	dt_agg_firing(F->dtp->cons, 0, 1, 1);
+	assert_int_equal(dt_agg_trunc(F->dtp->cons, 0, 2), 0);
 	ids[0] = A->ad.id;
 	ids[1] = b->ad.id;
 	struct dt_strbuf sb;

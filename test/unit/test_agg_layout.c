@@ -420,7 +420,7 @@ static void test_printa_tuple(void **state)
 	struct dt_pf_format *pf;
 	struct dt_pf_error err;
 	assert_int_equal(dt_pf_parse("%d %d\n", &pf, &err), 0);
-	assert_int_equal(dt_agg_printa(f->dtp, &sb, pf, &b->ad.id, 1), -EINVAL);
+	assert_int_equal(dt_agg_printa(f->dtp->cons, &sb, pf, &b->ad.id, 1), -EINVAL);
 	assert_string_equal(dtrace_errmsg(f->dtp), "Data record list does not match statement");
 	dt_pf_free(pf);
 	dt_sb_free(&sb);
@@ -576,7 +576,7 @@ static void test_clear_keeps_keys(void **state)
 			fk_apply(f, ag[n], kb_int(&k, ag[n], 0, 3 * n + i + 1), i % 2, v[n][i], 1);
 		}
 	}
-	assert_int_equal(dt_agg_clear(f->dtp, ag[1]->ad.id), 0);
+	assert_int_equal(dt_agg_clear(f->dtp->cons, ag[1]->ad.id), 0);
 	dt_sb_init(&sb);
 	for (uint32_t id = 0; id < 3; id++)
 		fk_printa(f, &sb, NULL, &id, 1);
@@ -601,7 +601,7 @@ static void test_clear_values(void **state)
 		fk_apply(f, q, NULL, i % 2, i, 1);
 	}
 	for (uint32_t id = 0; id < 3; id++)
-		assert_int_equal(dt_agg_clear(f->dtp, id), 0);
+		assert_int_equal(dt_agg_clear(f->dtp->cons, id), 0);
 	char *out = fk_exit_print(f);
 	assert_output("                0\n"
 		      " 9223372036854775807\n"
@@ -635,10 +635,10 @@ static void test_normalize(void **state)
 			fk_put(f, b, NULL, i * 100);
 		}
 		if (c == 2)
-			assert_int_equal(dt_agg_normalize(f->dtp, 0, 2), 0);
-		assert_int_equal(dt_agg_normalize(f->dtp, 0, 5), 0);
+			assert_int_equal(dt_agg_normalize(f->dtp->cons, 0, 2), 0);
+		assert_int_equal(dt_agg_normalize(f->dtp->cons, 0, 5), 0);
 		if (c == 1)
-			assert_int_equal(dt_agg_denormalize(f->dtp, 0), 0);
+			assert_int_equal(dt_agg_denormalize(f->dtp->cons, 0), 0);
 		char *out = fk_exit_print(f);
 		assert_output(c == 1 ? "            19000\n            19000\n"
 				     : "             3800\n            19000\n", out);
@@ -664,10 +664,10 @@ static void test_normalize_then_printa(void **state)
 	}
 	dt_sb_init(&sb);
 	dt_sb_puts(&sb, "normalized data #1:\n");
-	assert_int_equal(dt_agg_normalize(f->dtp, 0, 5), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, 0, 5), 0);
 	fk_printa1(f, &sb, NULL, f1);
 	dt_sb_puts(&sb, "\nnormalized data #2:\n");
-	assert_int_equal(dt_agg_normalize(f->dtp, 1, 5), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, 1, 5), 0);
 	dt_sb_puts(&sb, "\n");		/* dtrace(1), before the exit print */
 	char *rest = fk_exit_print(f);
 	dt_sb_puts(&sb, rest);
@@ -701,9 +701,9 @@ static void test_avg_stddev_arithmetic(void **state)
 	fk_printa1(f, &sb, "%@d\n", s);
 	assert_output("150 9223372036854775804 10\n", sb.s);
 	dt_sb_free(&sb);
-	assert_int_equal(dt_agg_normalize(f->dtp, 0, 10), 0);
-	assert_int_equal(dt_agg_normalize(f->dtp, 1, 2), 0);
-	assert_int_equal(dt_agg_normalize(f->dtp, 2, 2), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, 0, 10), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, 1, 2), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, 2, 2), 0);
 	dt_sb_init(&sb);
 	for (uint32_t id = 0; id < 3; id++)
 		fk_printa(f, &sb, NULL, &id, 1);

@@ -16,7 +16,7 @@
 /* The snapshot of one aggregation through the handle's source. */
 static void snap(struct fake *f, struct fk_agg *a, struct dt_aggsnap *s)
 {
-	assert_int_equal(dt_agg_snapshot(f->dtp, &a->ad, s), 0);
+	assert_int_equal(dt_agg_snapshot(f->dtp->cons, &a->ad, s), 0);
 }
 
 static void test_merge_sums(void **state)
@@ -135,7 +135,7 @@ static void test_percpu_output(void **state)
 	struct fk_agg *c = fk_new(f, "c", AGG_COUNT), *a = fk_new(f, "a", AGG_AVG);
 	struct fk_agg *mn = fk_new(f, "mn", AGG_MIN), *mx = fk_new(f, "mx", AGG_MAX);
 
-	f->dtp->opts.aggpercpu = true;
+	f->dtp->core->opts.aggpercpu = true;
 	for (int cpu = 0; cpu < 2; cpu++) {
 		fk_apply(f, c, NULL, cpu, 0, 1);
 		fk_apply(f, a, NULL, cpu, 10 * cpu + 3, 1);
@@ -230,8 +230,8 @@ static void test_symbol_keys(void **state)
 	free(out);
 
 	struct dt_pf_syms syms = { .kaddr = fake_kaddr, .kmod = fake_kmod, .uaddr = fake_uaddr };
-	assert_int_equal(dt_agg_set_syms(f->dtp, &syms), 0);
-	f->dtp->opts.stackindent = 4;
+	assert_int_equal(dt_agg_set_syms(f->dtp->cons, &syms), 0);
+	f->dtp->core->opts.stackindent = 4;
 	out = fk_exit_print(f);
 	/* sym() and usym() show the function without the offset */
 	assert_output("\n"
@@ -273,20 +273,20 @@ static void test_errors(void **state)
 	uint32_t bad = 99;
 
 	dt_sb_init(&sb);
-	assert_int_equal(dt_agg_clear(f->dtp, bad), -EINVAL);
+	assert_int_equal(dt_agg_clear(f->dtp->cons, bad), -EINVAL);
 	assert_string_equal(dtrace_errmsg(f->dtp), "Invalid aggregation variable identifier");
-	assert_int_equal(dt_agg_printa(f->dtp, &sb, NULL, &bad, 1), -EINVAL);
-	assert_int_equal(dt_agg_normalize(f->dtp, bad, 2), -EINVAL);
+	assert_int_equal(dt_agg_printa(f->dtp->cons, &sb, NULL, &bad, 1), -EINVAL);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, bad, 2), -EINVAL);
 
 	/* a value too small for the function is refused, not read past */
 	struct fk_agg *q = fk_new(f, "q", AGG_QUANTIZE);
 	q->ad.value_size = 8;
-	assert_int_equal(dt_agg_printa(f->dtp, &sb, NULL, &q->ad.id, 1), -EINVAL);
+	assert_int_equal(dt_agg_printa(f->dtp->cons, &sb, NULL, &q->ad.id, 1), -EINVAL);
 
 	struct dt_agg_source src = { .ctx = f, .read = failing_read, .reset = fk_reset,
 				     .remove = fk_remove };
-	assert_int_equal(dt_agg_set_source(f->dtp, &src), 0);
-	assert_int_equal(dt_agg_trunc(f->dtp, a->ad.id, 1), -EPERM);
+	assert_int_equal(dt_agg_set_source(f->dtp->cons, &src), 0);
+	assert_int_equal(dt_agg_trunc(f->dtp->cons, a->ad.id, 1), -EPERM);
 	assert_string_equal(dtrace_errmsg(f->dtp),
 			    "failed to read aggregation @a: Operation not permitted");
 	dt_sb_free(&sb);

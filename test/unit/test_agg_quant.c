@@ -1,6 +1,6 @@
 /*
  * quantize(), lquantize() and llquantize(): the bucket math of
- * consumer/llquant.h at its edges, and the histograms printed from data
+ * base/quant.h at its edges, and the histograms printed from data
  * fed through it as the conformance tests' D scripts feed it, byte for
  * byte against their expected output (agg_quant_expected.h names each
  * .r file).
@@ -393,8 +393,8 @@ static void test_normalized_histograms(void **state)
 			fk_put(f, l, NULL, i);
 			fk_put(f, ll, NULL, i);
 		}
-	assert_int_equal(dt_agg_normalize(f->dtp, l->ad.id, 5), 0);
-	assert_int_equal(dt_agg_normalize(f->dtp, ll->ad.id, 5), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, l->ad.id, 5), 0);
+	assert_int_equal(dt_agg_normalize(f->dtp->cons, ll->ad.id, 5), 0);
 	dt_sb_init(&sb);
 	fk_printa1(f, &sb, NULL, l);
 	assert_output(lquantnormal_r, sb.s);

@@ -51,7 +51,7 @@ static void test_many_keys(void **state)
 	size_t len = 0;
 
 	fk_key_int(a, 8, true);
-	assert_int_equal(dt_agg_set_source(f->dtp, &src), 0);
+	assert_int_equal(dt_agg_set_source(f->dtp->cons, &src), 0);
 	FILE *fp = open_memstream(&buf, &len);
 	assert_non_null(fp);
 	long rss0 = maxrss_kb();

@@ -24,7 +24,7 @@ static void test_signed_keys(void **state)
 	struct fake *f = fk_open(1);
 	static const uint32_t sizes[] = { 1, 2, 4, 8 };
 
-	f->dtp->opts.aggsortkey = true;
+	f->dtp->core->opts.aggsortkey = true;
 	for (int s = 0; s < 4; s++) {
 		struct fk_agg *a = fk_new(f, "i", AGG_SUM);
 		fk_key_int(a, sizes[s], true);
@@ -51,9 +51,9 @@ static void test_signed_keys_pos_rev(void **state)
 	};
 	static const int mult[3] = { 1, 11, 111 };
 
-	f->dtp->opts.aggsortkey = true;
-	f->dtp->opts.aggsortkeypos = 1;
-	f->dtp->opts.aggsortrev = true;
+	f->dtp->core->opts.aggsortkey = true;
+	f->dtp->core->opts.aggsortkeypos = 1;
+	f->dtp->core->opts.aggsortrev = true;
 	for (int s = 0; s < 4; s++) {
 		struct fk_agg *a = fk_new(f, "i", AGG_SUM);
 		fk_key_str(a, STRSIZE);
@@ -80,7 +80,7 @@ static void test_value_sort_keypos(void **state)
 	struct fake *f = fk_open(1);
 	struct fk_agg *a = fk_new(f, "_", AGG_SUM);
 
-	f->dtp->opts.aggsortkeypos = 1;
+	f->dtp->core->opts.aggsortkeypos = 1;
 	fk_key_int(a, 4, true);
 	fk_key_int(a, 4, true);
 	for (int i = 1; i <= 3; i++) {
@@ -264,7 +264,7 @@ static void test_joined_sortpos(void **state)
 	dt_sb_init(&sb);
 	for (int j = 0; j < 10; j++) {
 		dt_sb_printf(&sb, "Sorted at position %d:\n", j);
-		f->dtp->opts.aggsortpos = j;
+		f->dtp->core->opts.aggsortpos = j;
 		fk_printa(f, &sb, "%9d %@9d %@9d %@9d %@9d %@9d %@9d\n", ids, 6);
 		dt_sb_puts(&sb, "\n");
 	}
@@ -317,7 +317,7 @@ static void test_trunc_sum(void **state)
 			struct fk_key k = key_int(a, i);
 			fk_apply(f, a, &k, i % 2, i, 1);
 		}
-		assert_int_equal(dt_agg_trunc(f->dtp, 0, neg ? -10 : 10), 0);
+		assert_int_equal(dt_agg_trunc(f->dtp->cons, 0, neg ? -10 : 10), 0);
 		assert_int_equal(a->n, 10);
 		char *out = fk_exit_print(f);
 		assert_output(neg ? negtrunc_r : trunc_r, out);
@@ -339,7 +339,7 @@ static void test_trunc_lquantize(void **state)
 		for (int d = 0; d < 4; d++)
 			fk_put(f, a, &k, i + d);
 	}
-	assert_int_equal(dt_agg_trunc(f->dtp, 0, 5), 0);
+	assert_int_equal(dt_agg_trunc(f->dtp->cons, 0, 5), 0);
 	char *out = fk_exit_print(f);
 	assert_output(truncquant_r, out);
 	free(out);
@@ -373,7 +373,7 @@ static void test_trunc_then_add(void **state)
 			for (int d = 1; lq && d <= 4; d++)
 				fk_apply(f, a, &k, 0, i + d, 10000 + i);
 		}
-		assert_int_equal(dt_agg_trunc(f->dtp, 0, cases[c].n), 0);
+		assert_int_equal(dt_agg_trunc(f->dtp->cons, 0, cases[c].n), 0);
 		k = key_int(a, 301);
 		if (!lq)
 			fk_put(f, a, &k, 2101);

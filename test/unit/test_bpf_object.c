@@ -21,10 +21,11 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/insn.h"
+#include "base/insn.h"
+#include "base/object.h"
+#include "bpf/elf_writer.h"
 #include "bpf/link.h"
 #include "bpf/load.h"
-#include "bpf/object.h"
 
 #define RB_BYTES "data!!!!"
 

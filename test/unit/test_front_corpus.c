@@ -62,16 +62,16 @@ static int check_input(const char *path)
 	for (int run = 0; run < 4; run++) {
 		int stage = run % 2 == 0 ? DT_FRONT_PARSE : DT_FRONT_CHECK, argc = run < 2 ? 3 : 1;
 		dtrace_hdl_t *dtp = fe_open();
-		dtp->errmsg[0] = '\0';
-		struct dt_node *root = dt_compile_front(dtp, src, (flags & DTRACE_C_FILE) ? "fuzz.d" : NULL,
+		dtp->core->errmsg[0] = '\0';
+		struct dt_node *root = dt_compile_front(dtp->cc, src, (flags & DTRACE_C_FILE) ? "fuzz.d" : NULL,
 							flags | DTRACE_C_ZDEFS, stage, argc, argv);
-		if (root == NULL && (dtp->errmsg[0] == '\0' || strncmp(dtp->errtag, "D_", 2) != 0))
-			fail_msg("%s: failed without a tag and message: [%s] %s", path, dtp->errtag,
-				 dtp->errmsg);
+		if (root == NULL && (dtp->core->errmsg[0] == '\0' || strncmp(dtp->core->errtag, "D_", 2) != 0))
+			fail_msg("%s: failed without a tag and message: [%s] %s", path, dtp->core->errtag,
+				 dtp->core->errmsg);
 		if (run == 3)
 			ok = root != NULL;
 		if (getenv("FRONT_CORPUS_VERBOSE") != NULL && root == NULL)
-			print_message("%s (run %d): [%s] %s\n", path, run, dtp->errtag, dtp->errmsg);
+			print_message("%s (run %d): [%s] %s\n", path, run, dtp->core->errtag, dtp->core->errmsg);
 		dtrace_close(dtp);
 	}
 	free(text);

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "consumer/json_rec.h"
-#include "lib/util.h"
+#include "base/util.h"
 
 static char *drop(dtrace_dropkind_t kind, int cpu)
 {

@@ -28,21 +28,22 @@ struct lexed {
 /* Lex the first token of src inside a clause body. */
 static struct lexed lex_one(const char *src)
 {
-	struct dtrace_hdl *dtp = calloc(1, sizeof(*dtp));
+	struct dt_core core = { 0 };
+	struct dt_compiler cc = { .core = &core };
+	struct dtrace_hdl hdl = { .core = &core, .cc = &cc }, *dtp = &hdl;
 	struct dt_arena arena = { 0 };
 	struct dt_pcb pcb;
 	struct dt_lexer lx;
 	struct dt_token t;
 	struct lexed r = { 0 };
 
-	assert_non_null(dtp);
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
+	pcb.cc = dtp->cc;
 	pcb.arena = &arena;
 	if (setjmp(pcb.jb) != 0) {
 		r.failed = true;
-		snprintf(r.tag, sizeof(r.tag), "%s", dtp->errtag);
-		snprintf(r.msg, sizeof(r.msg), "%s", dtp->errmsg);
+		snprintf(r.tag, sizeof(r.tag), "%.31s", dtp->core->errtag);
+		snprintf(r.msg, sizeof(r.msg), "%.2047s", dtp->core->errmsg);
 	} else {
 		dt_lex_init(&lx, &pcb, src, strlen(src), NULL);
 		dt_lex_next(&lx, LM_EXPR, &t);
@@ -53,7 +54,6 @@ static struct lexed lex_one(const char *src)
 		assert_string_equal(t.isuffix, "");
 	}
 	dt_arena_free(&arena);
-	free(dtp);
 	return r;
 }
 
@@ -69,15 +69,16 @@ static uint64_t char_value(const char *src)
 
 static void expect_error(const char *src, const char *tag, const char *msg, int line)
 {
-	struct dtrace_hdl *dtp = calloc(1, sizeof(*dtp));
+	struct dt_core core = { 0 };
+	struct dt_compiler cc = { .core = &core };
+	struct dtrace_hdl hdl = { .core = &core, .cc = &cc }, *dtp = &hdl;
 	struct dt_arena arena = { 0 };
 	struct dt_pcb pcb;
 	struct dt_lexer lx;
 	struct dt_token t;
 
-	assert_non_null(dtp);
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = dtp;
+	pcb.cc = dtp->cc;
 	pcb.arena = &arena;
 	pcb.show_lines = true;
 	if (setjmp(pcb.jb) == 0) {
@@ -85,12 +86,11 @@ static void expect_error(const char *src, const char *tag, const char *msg, int 
 		dt_lex_next(&lx, LM_EXPR, &t);
 		fail_msg("%s: no error", src);
 	}
-	assert_string_equal(dtp->errtag, tag);
+	assert_string_equal(dtp->core->errtag, tag);
 	char want[2048];
 	snprintf(want, sizeof(want), "line %d: %s", line, msg);
-	assert_string_equal(dtp->errmsg, want);
+	assert_string_equal(dtp->core->errmsg, want);
 	dt_arena_free(&arena);
-	free(dtp);
 }
 
 static void simple_escapes(void **state)

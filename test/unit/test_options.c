@@ -15,11 +15,11 @@
 
 #include <cmocka.h>
 
+#include "base/attr.h"
+#include "base/options.h"
+#include "base/optval.h"
 #include "dtrace.h"
-#include "lib/attr.h"
 #include "lib/dt_impl.h"
-#include "lib/options.h"
-#include "lib/optval.h"
 
 static void test_size(void **state)
 {
@@ -241,22 +241,22 @@ static void test_program_context(void **state)
 	dtrace_hdl_t *dtp = *state;
 
 	/* Options that matter before compiling are refused from a program... */
-	assert_int_equal(dt_option_set_from(dtp, "cpppath", "/bin/cpp", true), -EINVAL);
+	assert_int_equal(dt_option_set_from(dtp->core, "cpppath", "/bin/cpp", true), -EINVAL);
 	assert_string_equal(dtrace_errmsg(dtp), "Option cannot be used from within a D program");
-	assert_int_equal(dt_option_set_from(dtp, "define", "X", true), -EINVAL);
-	assert_int_equal(dt_option_set_from(dtp, "lockmem", "1", true), -EINVAL);
+	assert_int_equal(dt_option_set_from(dtp->core, "define", "X", true), -EINVAL);
+	assert_int_equal(dt_option_set_from(dtp->core, "lockmem", "1", true), -EINVAL);
 	/* ... after the value is checked, as DTrace checks it first. */
-	assert_int_equal(dt_option_set_from(dtp, "ldpath", NULL, true), -EINVAL);
+	assert_int_equal(dt_option_set_from(dtp->core, "ldpath", NULL, true), -EINVAL);
 	assert_string_equal(dtrace_errmsg(dtp), "Invalid value for specified option");
-	assert_int_equal(dt_option_set_from(dtp, "cpphdrs", "x", true), -EINVAL);
+	assert_int_equal(dt_option_set_from(dtp->core, "cpphdrs", "x", true), -EINVAL);
 	assert_string_equal(dtrace_errmsg(dtp), "Invalid value for specified option");
 	/* ... and accepted on the command line. */
-	assert_int_equal(dt_option_set_from(dtp, "cpppath", "/bin/cpp", false), 0);
-	assert_int_equal(dt_option_set_from(dtp, "cppargs", "-DA -DB", false), 0);
-	assert_string_equal(dtp->opts.cppargs[dtp->opts.ncppargs - 1], "-DB");
+	assert_int_equal(dt_option_set_from(dtp->core, "cpppath", "/bin/cpp", false), 0);
+	assert_int_equal(dt_option_set_from(dtp->core, "cppargs", "-DA -DB", false), 0);
+	assert_string_equal(dtp->core->opts.cppargs[dtp->core->opts.ncppargs - 1], "-DB");
 	/* Other options are set from programs too. */
-	assert_int_equal(dt_option_set_from(dtp, "libdir", "/tmp", true), 0);
-	assert_int_equal(dt_option_set_from(dtp, "quiet", NULL, true), 0);
+	assert_int_equal(dt_option_set_from(dtp->core, "libdir", "/tmp", true), 0);
+	assert_int_equal(dt_option_set_from(dtp->core, "quiet", NULL, true), 0);
 }
 
 int main(void)

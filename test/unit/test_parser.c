@@ -423,8 +423,8 @@ static void test_clause_errors(void **state)
 	expect_parse_error(dtp, "BEGIN {} }", "[D_SYNTAX] line 1: syntax error near \"}\"");
 	expect_parse_error(dtp, "BEGIN\n{\n", "[D_SYNTAX] line 3: syntax error near end of input");
 	/* As -n gives it, a probe description alone is a clause. */
-	dtp->errmsg[0] = '\0';
-	struct dt_node *root = dt_compile_front(dtp, "BEGIN", NULL, 0, DT_FRONT_PARSE, 0, NULL);
+	dtp->core->errmsg[0] = '\0';
+	struct dt_node *root = dt_compile_front(dtp->cc, "BEGIN", NULL, 0, DT_FRONT_PARSE, 0, NULL);
 	assert_non_null(root);
 	assert_false(root->clause.has_body);
 }
@@ -441,7 +441,7 @@ static void test_empty_program(void **state)
 			   "[D_EMPTY] line 2: empty D program translation unit");
 	/* -x empty allows it. */
 	assert_int_equal(dtrace_setopt(dtp, "empty", NULL), 0);
-	dtp->errmsg[0] = '\0';
+	dtp->core->errmsg[0] = '\0';
 	assert_null(fe_parse(dtp, "/* nothing */"));
 	assert_string_equal(fe_error(dtp), "");
 }

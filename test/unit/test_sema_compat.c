@@ -10,33 +10,33 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/types.h"
 #include "compiler/sema_impl.h"
-#include "compiler/types.h"
 #include "lib/dt_impl.h"
 
-static struct dtrace_hdl *hdl;
+static struct dt_core core;
+static struct dt_compiler cc = { .core = &core };
+static struct dtrace_hdl h = { .core = &core, .cc = &cc }, *hdl = &h;
 static struct dt_pcb pcb;
 
 static int setup(void **state)
 {
 	(void)state;
-	hdl = calloc(1, sizeof(*hdl));
-	if (hdl == NULL || dt_typetab_init(&hdl->types) < 0)
+	if (dt_typetab_init(&hdl->core->types) < 0)
 		return -1;
 	memset(&pcb, 0, sizeof(pcb));
-	pcb.hdl = hdl;
+	pcb.cc = hdl->cc;
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	dt_typetab_fini(&hdl->types);
-	free(hdl);
+	dt_typetab_fini(&hdl->core->types);
 	return 0;
 }
 
-#define TT (&hdl->types)
+#define TT (&hdl->core->types)
 
 static struct dt_node node(struct dt_type *t)
 {

@@ -285,16 +285,16 @@ static void test_macro_argument_errors(void **state)
 	char *const big[] = { "t.d", "99999999999999999999" };
 	char *const extra[] = { "t.d", "1", "2" };
 
-	assert_null(dt_compile_front(dtp, "BEGIN\n{\nx = $1;\n}", "t.d", DTRACE_C_FILE,
+	assert_null(dt_compile_front(dtp->cc, "BEGIN\n{\nx = $1;\n}", "t.d", DTRACE_C_FILE,
 				     DT_FRONT_CHECK, 2, big));
 	assert_string_equal(fe_error(dtp), "[D_MACRO_OFLOW] line 3: macro argument $1 constant "
 					   "99999999999999999999 results in integer overflow");
 	/* DTrace names the last argument not referenced; the message has no line. */
-	assert_null(dt_compile_front(dtp, "BEGIN\n{\nx = $1;\n}", "t.d", DTRACE_C_FILE,
+	assert_null(dt_compile_front(dtp->cc, "BEGIN\n{\nx = $1;\n}", "t.d", DTRACE_C_FILE,
 				     DT_FRONT_CHECK, 3, extra));
 	assert_string_equal(fe_error(dtp),
 			    "[D_MACRO_UNUSED] extraneous argument '2' ($2 is not referenced)");
-	assert_non_null(dt_compile_front(dtp, "BEGIN\n{\ny = $2 + $$1;\n}", "t.d",
+	assert_non_null(dt_compile_front(dtp->cc, "BEGIN\n{\ny = $2 + $$1;\n}", "t.d",
 					 DTRACE_C_FILE, DT_FRONT_CHECK, 3, extra));
 }
 

@@ -17,14 +17,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bpf/abi.h"
-#include "bpf/spec_abi.h"
+#include "base/abi.h"
+#include "base/rdesc.h"
+#include "base/spec_abi.h"
+#include "bpf/runtime.h"
 #include "consumer/consume.h"
-#include "consumer/rdesc.h"
 #include "consumer/spec.h"
 #include "dtrace.h"
 #include "lib/dt_impl.h"
-#include "lib/runtime.h"
 
 #define NSPEC 2
 
@@ -52,8 +52,8 @@ static struct fix F;
 /* The record description with an item of this kind. */
 static const struct dt_rdesc *desc_with(int kind)
 {
-	for (size_t i = 1; i < F.dtp->rdescs.n; i++) {
-		const struct dt_rdesc *rd = F.dtp->rdescs.v[i];
+	for (size_t i = 1; i < F.dtp->descs->rdescs.n; i++) {
+		const struct dt_rdesc *rd = F.dtp->descs->rdescs.v[i];
 		for (size_t k = 0; rd != NULL && k < rd->items.n; k++)
 			if ((int)rd->items.v[k].kind == kind)
 				return rd;
@@ -69,7 +69,7 @@ static int setup(void **state)
 	(void)state;
 	memset(&F, 0, sizeof(F));
 	F.dtp = dtrace_open(0, &err);
-	assert_non_null(F.dtp);
+	assert_non_null(F.dtp->cons);
 	dtrace_prog_t *pgp = dtrace_compile(F.dtp, prog, "spec", DTRACE_PSPEC_NAME, 0, 0, NULL);
 	if (pgp == NULL || dtrace_prog_exec(F.dtp, pgp) < 0)
 		fail_msg("compile: %s", dtrace_errmsg(F.dtp));
@@ -77,13 +77,13 @@ static int setup(void **state)
 	assert_non_null(F.fp);
 	dtrace_set_output(F.dtp, F.fp);
 	F.rt.cpuinfo_fd = -1;
-	F.rt.ncpus = 2;
+	F.rt.ps.ncpus = 2;
 	F.rt.state = &F.state;
 	F.rt.walloff = &F.walloff;
-	F.dtp->rt = &F.rt;
+	F.dtp->cons->rt = &F.rt;
 	F.area = calloc(1, DT_SPEC_AREA_SIZE(NSPEC));
 	assert_non_null(F.area);
-	assert_int_equal(dt_spec_init_area(F.dtp, F.area, DT_SPEC_AREA_SIZE(NSPEC)), 0);
+	assert_int_equal(dt_spec_init_area(F.dtp->cons, F.area, DT_SPEC_AREA_SIZE(NSPEC)), 0);
 	F.spec_rd = desc_with(RK_PFARG);
 	F.commit_rd = desc_with(RK_COMMIT);
 	F.discard_rd = desc_with(RK_DISCARD);
@@ -93,8 +93,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	dt_spec_close(F.dtp);
-	F.dtp->rt = NULL;
+	dt_spec_close(F.dtp->cons);
+	F.dtp->cons->rt = NULL;
 	fclose(F.fp);
 	free(F.out);
 	free(F.area);
@@ -118,7 +118,7 @@ static void feed(const struct dt_rdesc *rd, uint32_t spec, int kind, uint64_t v)
 	for (size_t k = 0; k < rd->items.n; k++)
 		if ((int)rd->items.v[k].kind == kind)
 			memcpy(rec + rd->items.v[k].off, &v, rd->items.v[k].size);
-	assert_int_equal(dt_print_record(F.dtp, rec, rd->size), 0);
+	assert_int_equal(dt_print_record(F.dtp->cons, rec, rd->size), 0);
 	free(rec);
 }
 
@@ -165,7 +165,7 @@ static void test_consumer_frees_committing(void **state)
 	(void)state;
 	F.area->spec[2].ctl = DT_SPEC_CTL(DT_SPEC_COMMITTING, 5, 2);
 	speculated(2, 5, 20);
-	dt_spec_pass(F.dtp);
+	dt_spec_pass(F.dtp->cons);
 	assert_int_equal(F.area->spec[2].ctl, DT_SPEC_CTL(DT_SPEC_COMMITTING, 5, 2));
 	ended(F.commit_rd, 2, 5, 2);
 	assert_int_equal(F.area->spec[2].ctl, DT_SPEC_CTL(DT_SPEC_INACTIVE, 6, 0));
@@ -180,10 +180,10 @@ static void test_free_waits_for_speculate(void **state)
 	F.area->spec[1].ctl = DT_SPEC_CTL(DT_SPEC_DISCARDING, 7, 1) + 1;
 	speculated(1, 7, 70);
 	ended(F.discard_rd, 1, 7, 1);
-	dt_spec_pass(F.dtp);
+	dt_spec_pass(F.dtp->cons);
 	assert_int_equal(F.area->spec[1].ctl, DT_SPEC_CTL(DT_SPEC_DISCARDING, 7, 1) + 1);
 	F.area->spec[1].ctl -= 1;
-	dt_spec_pass(F.dtp);
+	dt_spec_pass(F.dtp->cons);
 	assert_int_equal(F.area->spec[1].ctl, DT_SPEC_CTL(DT_SPEC_INACTIVE, 8, 0));
 	assert_string_equal(output(), "");
 }

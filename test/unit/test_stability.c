@@ -8,9 +8,9 @@
 
 #include <errno.h>
 
-#include "providers/pattr.h"
-#include "providers/probe.h"
-#include "providers/provider.h"
+#include "base/pattr.h"
+#include "base/probe.h"
+#include "base/provider.h"
 
 static const struct dt_attr stable = DT_ATTR(STABLE, STABLE, COMMON);
 static const struct dt_attr priv_isa = DT_ATTR(PRIVATE, PRIVATE, ISA);
@@ -56,7 +56,7 @@ static bool info(dtrace_hdl_t *dtp, const char *prv, const char *mod, const char
 {
 	const char *f[4] = { prv, mod, fun, prb };
 
-	return dt_pdesc_info(dtp, f, first, n, da, ctx);
+	return dt_pdesc_info(dtp->reg, f, first, n, da, ctx);
 }
 
 static void test_pdesc_info(void **state)
@@ -108,17 +108,17 @@ static void test_pattr_override(void **state)
 	dtrace_hdl_t *dtp = *state;
 	struct dt_attr a = DT_ATTR(STABLE, EVOLVING, COMMON);
 
-	assert_int_equal(dt_pattr_set(dtp, "syscall", &pv_syscall, "name", a), 0);
-	const struct dt_pattr *pa = dt_pattr_of(dtp, "syscall", &pv_syscall);
+	assert_int_equal(dt_pattr_set(dtp->reg, "syscall", &pv_syscall, "name", a), 0);
+	const struct dt_pattr *pa = dt_pattr_of(dtp->reg, "syscall", &pv_syscall);
 	assert_attr(pa->name, a);
 	assert_attr(pa->mod, priv_unknown);
 	assert_attr(dt_pattr_kernel.name, (struct dt_attr)DT_ATTR(EVOLVING, EVOLVING, COMMON));
-	assert_int_equal(dt_pattr_set(dtp, "syscall", &pv_syscall, "args", stable), 0);
-	assert_attr(dt_pattr_of(dtp, "syscall", &pv_syscall)->name, a);
-	assert_attr(dt_pattr_of(dtp, "syscall", &pv_syscall)->args, stable);
-	assert_int_equal(dt_pattr_set(dtp, "syscall", &pv_syscall, "probe", stable), -EINVAL);
+	assert_int_equal(dt_pattr_set(dtp->reg, "syscall", &pv_syscall, "args", stable), 0);
+	assert_attr(dt_pattr_of(dtp->reg, "syscall", &pv_syscall)->name, a);
+	assert_attr(dt_pattr_of(dtp->reg, "syscall", &pv_syscall)->args, stable);
+	assert_int_equal(dt_pattr_set(dtp->reg, "syscall", &pv_syscall, "probe", stable), -EINVAL);
 	/* Other providers keep their own. */
-	assert_ptr_equal(dt_pattr_of(dtp, "sdt", &pv_sdt), &dt_pattr_sdt);
+	assert_ptr_equal(dt_pattr_of(dtp->reg, "sdt", &pv_sdt), &dt_pattr_sdt);
 }
 
 static void test_attr_min_front(void **state)

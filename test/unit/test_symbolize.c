@@ -18,12 +18,13 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "consumer/ksyms.h"
 #include "consumer/printf.h"
 #include "consumer/symbolize.h"
 #include "consumer/usyms.h"
 #include "dtrace.h"
-#include "lib/util.h"
+#include "lib/dt_impl.h"
 
 static const char kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
@@ -232,7 +233,7 @@ static void test_texts(void **state)
 
 	(void)state;
 	assert_non_null(dtp);
-	const struct dt_pf_syms *s = dt_syms(dtp);
+	const struct dt_pf_syms *s = dt_syms(dtp->cons);
 	assert_non_null(s);
 	dt_sb_init(&sb);
 	assert_int_equal(s->uaddr(s->ctx, (uint64_t)getpid(), f + 0x2, &sb), 0);

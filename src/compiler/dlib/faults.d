@@ -1,4 +1,4 @@
-/* Fault codes, DTrace's DTRACEFLT_* (the ERROR probe's arg4; bpf/abi.h). */
+/* Fault codes, DTrace's DTRACEFLT_* (the ERROR probe's arg4; src/base/abi.h). */
 inline int DTRACEFLT_UNKNOWN = 0;	/* Unknown fault */
 inline int DTRACEFLT_BADADDR = 1;	/* Bad address */
 inline int DTRACEFLT_BADALIGN = 2;	/* Bad alignment */

@@ -1,0 +1,218 @@
+/*
+ * Process control for -c and -p.  A -c child is created at once (so that
+ * $target is known to the compiler) and stopped by ptrace right after its
+ * exec, before it runs an instruction of its own; it is released once the
+ * probes are live.  As in DTrace (a created process is released with
+ * PRELEASE_KILL), it does not outlive dtrace: it is killed when the handle
+ * is closed, and by the kernel (PR_SET_PDEATHSIG) if dtrace is killed.
+ */
+#include "base/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/core.h"
+
+int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
+{
+	int err[2];
+
+	if (pipe2(err, O_CLOEXEC) < 0)
+		return dt_set_error(pc->core, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(err[0]), close(err[1]);
+		return dt_set_error(pc->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
+	}
+	if (pid == 0) {
+		close(err[0]);
+		/* Die with dtrace, even by SIGKILL (unless dtrace died already). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
+		/* Stop at the exec, before the program runs (SIGTRAP). */
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+			execvp(argv[0], argv);
+		int e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(err[1]);
+	int status, e = 0;
+	pid_t r;
+	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (r != pid || !WIFSTOPPED(status)) {
+		if (read(err[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+			e = ECHILD;
+		close(err[0]);
+		if (r == pid && WIFSTOPPED(status)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		return dt_set_error(pc->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
+	}
+	close(err[0]);
+	pc->child_pid = pid;
+	pc->child_stopped = true;
+	pc->child_name = argv[0];
+	pc->target_pid = pid;
+	if (pidp)
+		*pidp = pid;
+	return 0;
+}
+
+/* AT_ENTRY of a process, from /proc/PID/auxv (0 if unknown). */
+static uint64_t entry_point(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2], entry = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	FILE *fp = fopen(path, "re");
+	if (fp == NULL)
+		return 0;
+	while (fread(av, sizeof(av), 1, fp) == 1 && av[0] != 0) {
+		if (av[0] == 9 /* AT_ENTRY */)
+			entry = av[1];
+	}
+	fclose(fp);
+	return entry;
+}
+
+/*
+ * Run the -c child, stopped at its exec, to its entry point: the dynamic
+ * linker has then mapped its shared libraries (what the pid and usdt
+ * providers look at), and the program itself has not run yet.  A
+ * breakpoint at AT_ENTRY, put back as it was once hit.
+ */
+int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
+{
+#if defined(__x86_64__)
+	if (pid != pc->child_pid || !pc->child_stopped || pc->child_at_entry)
+		return 0;
+	pc->child_at_entry = true;
+	uint64_t entry = entry_point(pid);
+	if (entry == 0)
+		return 0;
+	errno = 0;
+	long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)entry, NULL);
+	if (errno != 0)
+		return 0;
+	long bp = (long)(((unsigned long)word & ~0xffUL) | 0xccUL);
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)bp) < 0)
+		return 0;
+	struct user_regs_struct regs;
+	int sig = 0, status;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig) < 0)
+			break;
+		pid_t r;
+		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		if (r != pid || WIFEXITED(status) || WIFSIGNALED(status)) {
+			pc->child_stopped = false;
+			pc->child_exited = true;
+			pc->child_status = status;
+			return dt_set_error(pc->core, -ESRCH, "process %d exited before its entry point",
+					    (int)pid);
+		}
+		if (!WIFSTOPPED(status))
+			continue;
+		sig = WSTOPSIG(status);
+		if (sig == SIGTRAP) {
+			sig = 0;
+			if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == entry + 1)
+				break;
+		}
+	}
+	ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)word);
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == entry + 1) {
+		regs.rip = entry;
+		ptrace(PTRACE_SETREGS, pid, NULL, &regs);
+	}
+#else
+	(void)pc;
+	(void)pid;
+#endif
+	return 0;
+}
+
+int dt_proc_detach(struct dt_procs *pc, bool follow)
+{
+	if (ptrace(follow ? PTRACE_CONT : PTRACE_DETACH, pc->child_pid, NULL, NULL) < 0)
+		return dt_set_error(pc->core, -errno, "failed to start pid %d: %s", (int)pc->child_pid,
+				    strerror(errno));
+	return 0;
+}
+
+int dt_proc_grab(struct dt_procs *pc, pid_t pid)
+{
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return dt_set_error(pc->core, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
+	if (dt_vec_push(&pc->grabbed, pid) < 0)
+		return dt_set_error(pc->core, -ENOMEM, "out of memory");
+	if (pc->target_pid == 0)
+		pc->target_pid = pid;
+	return 0;
+}
+
+void dt_proc_poll(struct dt_procs *pc, bool child_followed)
+{
+	if (pc->child_pid != 0 && !pc->child_exited && !child_followed) {
+		int status;
+		pid_t r = waitpid(pc->child_pid, &status, WNOHANG);
+		if (r == pc->child_pid) {
+			pc->child_exited = true;
+			pc->child_status = status;
+		}
+	}
+	for (size_t i = 0; i < pc->grabbed.n; i++) {
+		if (pc->grabbed.v[i] > 0 && kill(pc->grabbed.v[i], 0) < 0 && errno == ESRCH) {
+			pc->grabbed_exited++;
+			pc->grabbed.v[i] = -pc->grabbed.v[i];
+		}
+	}
+}
+
+void dt_proc_release_all(struct dt_procs *pc, bool traced)
+{
+	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
+	if (pc->child_pid != 0 && !pc->child_exited) {
+		kill(pc->child_pid, SIGKILL);
+		for (;;) {
+			int status;
+			pid_t r = waitpid(pc->child_pid, &status, __WALL);
+			if (r < 0 && errno == EINTR)
+				continue;
+			/* A followed child may stop at its exit first. */
+			if (r == pc->child_pid && WIFSTOPPED(status) && traced) {
+				ptrace(PTRACE_CONT, pc->child_pid, NULL, NULL);
+				continue;
+			}
+			break;
+		}
+		pc->child_stopped = false;
+		pc->child_exited = true;
+	}
+}
+
+int dt_proc_status(const struct dt_procs *pc, int *statusp)
+{
+	if (pc->child_pid == 0 || !pc->child_exited)
+		return 0;
+	if (statusp != NULL)
+		*statusp = pc->child_status;
+	return 1;
+}
