@@ -21,6 +21,7 @@
 #include "consumer/consume.h"
 #include "consumer/consumer.h"
 #include "consumer/freopen.h"
+#include "consumer/oformat.h"
 #include "consumer/printf.h"
 #include "consumer/proc_follow.h"
 #include "consumer/rec_decode.h"
@@ -106,6 +107,7 @@ void dt_consume_fini(struct dt_consumer *cs)
 {
 	dt_sb_free(&cs->outbuf);
 	dt_rec_decode_free(cs);
+	dt_oformat_fini(cs);
 }
 
 void dt_report_drops(struct dt_consumer *cs)

@@ -24,6 +24,7 @@
 #include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
+#include "consumer/oformat.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
@@ -235,6 +236,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		if (dtp->cc->stmts.v[i]->destructive)
 			return dt_set_error(dtp->core, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
+		return rc;
+	if ((rc = dt_oformat_check(dtp->cons)) < 0)
 		return rc;
 	if ((rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
