@@ -54,7 +54,7 @@ struct dt_mech {
 	void (*detach)(struct dt_registry *reg, struct dt_group *g);
 	/* Extra maps the mechanism's prologue uses, added to the object being built. */
 	int (*add_maps)(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj);
-	/* Fill such maps once the object is loaded. */
+	/* Once the object is loaded: fill such maps, find the group's other programs (copies). */
 	int (*fill_maps)(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj);
 	/* Adjust the program after the object is opened, before it is loaded. */
 	int (*prepare)(struct dt_registry *reg, struct dt_group *g, struct bpf_program *prog);
