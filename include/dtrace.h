@@ -323,6 +323,12 @@ typedef enum dtrace_dropkind {
 	DTRACE_DROP_SPEC,		/* speculative records lost (specsize) */
 	DTRACE_DROP_SPECBUSY,		/* speculation() failed: buffers still draining */
 	DTRACE_DROP_SPECUNAVAIL,	/* speculation() failed: every buffer in use (nspec) */
+	/*
+	 * A probe fired while a clause ran on its CPU, and did not run: with
+	 * lockstat's hold probes no clause runs inside another (the locks of
+	 * dtrace's own programs would otherwise be traced, and deadlock).
+	 */
+	DTRACE_DROP_NESTED,
 } dtrace_dropkind_t;
 
 typedef struct dtrace_dropdata {

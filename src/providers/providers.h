@@ -18,6 +18,9 @@ extern const struct dt_provider dt_prov_io;
 extern const struct dt_provider dt_prov_ip;
 extern const struct dt_provider dt_prov_tcp;
 extern const struct dt_provider dt_prov_udp;
+extern const struct dt_provider dt_prov_lockstat;
+extern const struct dt_provider dt_prov_rawtp;
+extern const struct dt_provider dt_prov_cpc;
 extern const struct dt_provider dt_prov_fbt;
 extern const struct dt_provider dt_prov_rawfbt;
 
