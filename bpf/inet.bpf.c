@@ -152,14 +152,27 @@ DT_RT u64 dt_rt_inet_ntoa(u64 w, u64 addr, u64 nb)
  * ones) is "::".  IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible
  * (::a.b.c.d, but not :: and ::1) addresses print as the IPv4 address,
  * or with their IPv6 prefix when strict.
+ *
+ * The address, its groups and the run being measured live in the work
+ * area's words, read and written through volatile pointers: kept in
+ * registers across the unrolled loops, they were spilled to some 230
+ * bytes of stack, which with a clause's and its program's went past the
+ * 512 bytes a program's calls may use together (before Linux 6.13).
  */
+#define W6_ADDR		2	/* words 2, 3: the address */
+#define W6_GROUPS	4	/* words 4, 5: its eight groups */
+#define W6_BEST		6
+#define W6_BESTLEN	7
+#define W6_RUN		8
+
 static __always_inline u64 ntoa6(char *d, u64 nb, u64 addr, u64 strict)
 {
 	u64 *pos = dt_words(d, nb);
-	__u8 a[16];
-	__u16 g[8];
+	__u8 *a = (__u8 *)(pos + W6_ADDR);
+	volatile __u16 *g = (volatile __u16 *)(pos + W6_GROUPS);
+	volatile u64 *best = pos + W6_BEST, *bestlen = pos + W6_BESTLEN, *run = pos + W6_RUN;
 
-	if (addr == 0 || bpf_probe_read_kernel(a, sizeof(a), (const void *)addr) < 0)
+	if (addr == 0 || bpf_probe_read_kernel(a, 16, (const void *)addr) < 0)
 		return 0;
 	*pos = 0;
 #pragma unroll
@@ -181,19 +194,22 @@ static __always_inline u64 ntoa6(char *d, u64 nb, u64 addr, u64 strict)
 		finish(d, pos, nb);
 		return (u64)d;
 	}
-	int best = -1, bestlen = 1, run = 0;
+	/* best: the first group of the run, 8 if none */
+	*best = 8;
+	*bestlen = 1;
+	*run = 0;
 #pragma unroll
 	for (int i = 0; i < 8; i++) {
-		run = g[i] == 0 ? run + 1 : 0;
-		if (run > bestlen) {
-			bestlen = run;
-			best = i - run + 1;
+		*run = g[i] == 0 ? *run + 1 : 0;
+		if (*run > *bestlen) {
+			*bestlen = *run;
+			*best = i - *run + 1;
 		}
 	}
 #pragma unroll
 	for (int i = 0; i < 8; i++) {
-		if (best >= 0 && i >= best && i < best + bestlen) {
-			if (i == best) {
+		if (i >= *best && i < *best + *bestlen) {
+			if (i == *best) {
 				put_char(d, pos, nb, ':');
 				if (i == 0)
 					put_char(d, pos, nb, ':');

@@ -1,6 +1,6 @@
 # `cpack` (from the build directory) builds a Debian package of what
 # `cmake --install` installs, under /usr, with its run-time dependencies
-# found by dpkg-shlibdeps (libbpf1, libelf1, zlib1g, libc6).
+# found by dpkg-shlibdeps (libbpf1, libelf1, zlib1g, libprotobuf-c1, libc6).
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "dtrace")
 set(CPACK_PACKAGE_VENDOR "dtrace for Linux")

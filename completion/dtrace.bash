@@ -70,7 +70,7 @@ _dtrace() {
 		if [[ $cur == *=* ]]; then
 			local name=${cur%%=*} vals=""
 			case $name in
-			oformat) vals="text json" ;;
+			oformat) vals="text json folded pprof openmetrics" ;;
 			bufpolicy) vals="switch fill ring" ;;
 			fbtmech) vals="auto fentry kprobe_multi kprobe" ;;
 			bufresize) vals="auto manual" ;;

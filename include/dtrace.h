@@ -76,10 +76,26 @@ void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp);
 int dtrace_open_output(dtrace_hdl_t *dtp, const char *path, int append);
 
 /*
- * Non-zero when the output is structured (-x oformat=json: one JSON object
- * per line); 0 for DTrace's text output.
+ * The output format (-x oformat=): 0 for DTrace's text output, non-zero
+ * for the others.  Folded stacks are text with the stack aggregations
+ * folded; pprof and openmetrics write their own file (see below), the
+ * rest of the output being text.
  */
+#define DTRACE_OFORMAT_TEXT 0
+#define DTRACE_OFORMAT_JSON 1		/* one JSON object per line */
+#define DTRACE_OFORMAT_FOLDED 2		/* flame-graph input */
+#define DTRACE_OFORMAT_PPROF 3		/* profile.proto, gzipped */
+#define DTRACE_OFORMAT_OPENMETRICS 4	/* Prometheus text */
 int dtrace_oformat(const dtrace_hdl_t *dtp);
+
+/*
+ * The file -x oformat=pprof and openmetrics write (dtrace -o): rewritten
+ * whole, a new file in the same directory renamed over it, at each
+ * printa() of what it shows and at dtrace_aggregate_print() (exit), so
+ * that a reader never sees half of it.  dtrace_go() fails without one
+ * in those formats.  0 or a negative errno.
+ */
+int dtrace_set_format_file(dtrace_hdl_t *dtp, const char *path);
 
 /*
  * Compile a program.  `text` is D source, a file name (DTRACE_C_FILE) or a
@@ -307,6 +323,12 @@ typedef enum dtrace_dropkind {
 	DTRACE_DROP_SPEC,		/* speculative records lost (specsize) */
 	DTRACE_DROP_SPECBUSY,		/* speculation() failed: buffers still draining */
 	DTRACE_DROP_SPECUNAVAIL,	/* speculation() failed: every buffer in use (nspec) */
+	/*
+	 * A probe fired while a clause ran on its CPU, and did not run: with
+	 * lockstat's hold probes no clause runs inside another (the locks of
+	 * dtrace's own programs would otherwise be traced, and deadlock).
+	 */
+	DTRACE_DROP_NESTED,
 } dtrace_dropkind_t;
 
 typedef struct dtrace_dropdata {

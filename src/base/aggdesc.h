@@ -69,6 +69,12 @@ struct dt_aggkey {
 	uint32_t size;		/* bytes in the key */
 	uint32_t type_size;	/* size of the D type (1, 2, 4, 8): how DTrace prints it */
 	bool is_signed;
+	/*
+	 * What the key is named in every use: a variable (execname, pid, a
+	 * global; "x" for self->x and this->x); NULL for an expression or
+	 * when uses differ.  Output formats that name keys use it.
+	 */
+	const char *name;
 };
 
 struct dt_aggdesc {
@@ -83,6 +89,11 @@ struct dt_aggdesc {
 	/* The value's type size and signedness (for sum/min/max printing). */
 	uint32_t arg_size;
 	bool arg_signed;
+	/*
+	 * Every use aggregates a time difference, timestamp, vtimestamp or
+	 * walltimestamp minus something: the values are nanoseconds.
+	 */
+	bool value_ns;
 	/* lquantize */
 	int64_t lq_base;
 	int64_t lq_step;

@@ -11,7 +11,8 @@
 #define BSS_STATE	0	/* u32 dt_state */
 #define BSS_FILLED	4	/* u32: bytes of records so far (bufpolicy=fill) */
 #define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
-#define BSS_FIXED	16
+#define BSS_WAKEMARK	16	/* u64: bytes waiting in the ring that make a record wake the consumer */
+#define BSS_FIXED	24
 
 /* Per-CPU counters (map dt_cpuinfo, one entry). */
 #define CPU_RING_DROPS	0
@@ -19,7 +20,9 @@
 #define CPU_AGG_DROPS	16
 #define CPU_SPEC_DROPS	24
 #define CPU_NEST	32
-#define CPU_INFO_SIZE	40
+#define CPU_PCTX	40	/* programs running (exclusive objects: cg_prog.c) */
+#define CPU_NESTED_DROPS 48	/* firings inside another program, not run */
+#define CPU_INFO_SIZE	56
 
 /* Names of the object's maps. */
 #define MAP_RING	"dt_ring"

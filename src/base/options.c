@@ -87,7 +87,8 @@ static const struct word w_stdc[] = { { "a", DT_STDC_XA }, { "c", DT_STDC_XA },
 	{ "t", DT_STDC_XA }, { "s", DT_STDC_XS }, { NULL, 0 } };
 static const struct word w_debugassert[] = { { "mutexes", 1 }, { NULL, 0 } };
 static const struct word w_xlate[] = { { "dynamic", 1 }, { "static", 0 }, { NULL, 0 } };
-static const struct word w_oformat[] = { { "text", 0 }, { "json", 1 }, { NULL, 0 } };
+static const struct word w_oformat[] = { { "text", 0 }, { "json", 1 }, { "folded", 2 },
+	{ "pprof", 3 }, { "openmetrics", 4 }, { NULL, 0 } };
 static const struct word w_fbtmech[] = { { "auto", 0 }, { "fentry", 1 },
 	{ "kprobe_multi", 2 }, { "kprobe", 3 }, { NULL, 0 } };
 

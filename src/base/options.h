@@ -60,7 +60,7 @@ struct dt_options {
 	struct dt_attr amin;		/* minimum attributes of statements ... */
 	bool amin_set;			/* ... if amin was given */
 	int cdefs_fd, ddefs_fd;		/* ctypes=/dtypes= files (-1: none) */
-	char *oformat;			/* "text" or "json" */
+	char *oformat;			/* text, json, folded, pprof, openmetrics */
 	char *cpppath;
 	char *ldpath;			/* the linker -G runs */
 	char *ctfpath, *modpath, *procfspath, *syslibdir, *sysslice;

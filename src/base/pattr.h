@@ -18,9 +18,9 @@ struct dt_provider;
 
 extern const struct dt_pattr dt_pattr_dtrace;	/* BEGIN, END, ERROR */
 extern const struct dt_pattr dt_pattr_kernel;	/* syscall, fbt */
-extern const struct dt_pattr dt_pattr_profile;
-extern const struct dt_pattr dt_pattr_sdt;
-extern const struct dt_pattr dt_pattr_sdt_stable;	/* proc, sched, io */
+extern const struct dt_pattr dt_pattr_profile;	/* profile, cpc */
+extern const struct dt_pattr dt_pattr_sdt;	/* sdt, rawtp */
+extern const struct dt_pattr dt_pattr_sdt_stable;	/* proc, sched, io, lockstat */
 extern const struct dt_pattr dt_pattr_uprobe;	/* pid, usdt */
 
 /*

@@ -39,6 +39,12 @@ struct dt_mech {
 	bool by_consumer;	/* run by the consumer with BPF_PROG_TEST_RUN (BEGIN, END) */
 	bool gated;		/* skip unless the state gate is ACTIVE */
 	/*
+	 * Its probes fire in code the object's own programs run (the
+	 * kernel's lock functions): no program of the object may then run
+	 * inside another on a CPU (cg_prog.c).
+	 */
+	bool exclusive;
+	/*
 	 * Emit code that stores the probe id and the arguments in `args`
 	 * (bit i: argi is used) into the dctx at fp + dctx_off.  R6 holds the
 	 * program's context.  May jump to `skip` to ignore the event.
@@ -51,10 +57,18 @@ struct dt_mech {
 	void (*detach)(struct dt_registry *reg, struct dt_group *g);
 	/* Extra maps the mechanism's prologue uses, added to the object being built. */
 	int (*add_maps)(struct dt_registry *reg, struct dt_group *g, struct bo_object *obj);
-	/* Fill such maps once the object is loaded. */
+	/* Once the object is loaded: fill such maps, find the group's other programs (copies). */
 	int (*fill_maps)(struct dt_registry *reg, struct dt_group *g, struct bpf_object *obj);
 	/* Adjust the program after the object is opened, before it is loaded. */
 	int (*prepare)(struct dt_registry *reg, struct dt_group *g, struct bpf_program *prog);
+	/*
+	 * How many more copies of the group's program it needs (NULL: none):
+	 * one per kernel function when a program binds one function
+	 * (fexit) and a probe fires in several.  Copy k (g->copy while its
+	 * prologue and section are made) is named <g->name>_<k>; attach
+	 * finds it in the loaded object.
+	 */
+	unsigned (*copies)(struct dt_registry *reg, struct dt_group *g);
 };
 
 struct dt_provider {
@@ -132,6 +146,7 @@ struct dt_group {
 	uint32_t args_used;
 	bool uses_scratch;
 	char name[32];			/* the program's function name */
+	unsigned copy;			/* the copy being built (dt_mech.copies), 0 the first */
 	struct bo_func *fn;
 	struct bpf_program *prog;
 	DT_VEC(struct bpf_link *) links;

@@ -24,6 +24,7 @@ struct dt_runtime {
 	struct ring_buffer *ring;
 	volatile uint32_t *state;	/* dt_state in the live .bss */
 	volatile int64_t *walloff;
+	volatile uint64_t *wakemark;	/* BSS_WAKEMARK (go.c) */
 	int cpuinfo_fd;
 	uint64_t *drops_seen;		/* per CPU and kind, already reported */
 	uint64_t pass_bytes;		/* read from the ring in this pass ... */

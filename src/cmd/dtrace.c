@@ -744,8 +744,23 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		return E_SUCCESS;
 	}
 
-	/* As DTrace's main: the output file first, where -v reports go too. */
-	if (o->ofile != NULL) {
+	/*
+	 * pprof and openmetrics write -o themselves, whole at each printa()
+	 * and at exit; the rest of the output stays on stdout.
+	 */
+	int fmt = dtrace_oformat(dtp);
+	if (fmt == DTRACE_OFORMAT_PPROF || fmt == DTRACE_OFORMAT_OPENMETRICS) {
+		if (o->ofile == NULL && !o->compile_only) {
+			errmsg("-x oformat=%s writes a file: name it with -o",
+			       fmt == DTRACE_OFORMAT_PPROF ? "pprof" : "openmetrics");
+			return E_ERROR;
+		}
+		if (o->ofile != NULL && dtrace_set_format_file(dtp, o->ofile) < 0) {
+			errmsg("%s", dtrace_errmsg(dtp));
+			return E_ERROR;
+		}
+	} else if (o->ofile != NULL) {
+		/* As DTrace's main: the output file first, where -v reports go too. */
 		const char *why = NULL;
 		if ((out = open_ofile(dtp, o->ofile, true, &why)) == NULL) {
 			errmsg("failed to open output file '%s': %s", o->ofile, why);

@@ -222,9 +222,10 @@ static uint32_t emit_reserve(struct dt_cg *cg, int done)
 }
 
 /*
- * Submit: wake the consumer only for exit() or when an eighth of the
- * buffer is waiting; otherwise it reads at its switchrate (batched
- * wake-ups).  An eighth leaves the consumer room to be late by seven.
+ * Submit: wake the consumer only for exit() or when the mark the
+ * consumer sets (BSS_WAKEMARK: an eighth of the buffer) is waiting;
+ * otherwise it reads at its switchrate (batched wake-ups).  An eighth
+ * leaves the consumer room to be late by seven.
  */
 static void emit_submit(struct dt_cg *cg)
 {
@@ -234,10 +235,11 @@ static void emit_submit(struct dt_cg *cg)
 		cg_ld_map_fd(cg, BPF_R1, MAP_RING);
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_AVAIL_DATA));
 		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_query));
+		cg_ld_bss(cg, BPF_R3, BSS_WAKEMARK);
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R3, BPF_R3, 0));
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_NO_WAKEUP));
 		int quiet = cg_label_new(cg);
-		uint64_t mark = (uint64_t)cg->cc->core->opts.bufsize / 8;
-		cg_jmp_imm(cg, BPF_JLT, BPF_R0, (int32_t)(mark > INT32_MAX ? INT32_MAX : mark), quiet);
+		cg_jmp_reg(cg, BPF_JLT, BPF_R0, BPF_R3, quiet);
 		cg_emit(cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
 		cg_label_place(cg, quiet);
 	}

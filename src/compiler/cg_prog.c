@@ -210,18 +210,67 @@ struct bo_func *dt_cg_new_func(struct dt_compiler *cc, const char *name, const c
 	return new_func(cc, name, section, nargs);
 }
 
-static void build_program(struct dt_pcb *pcb, struct dt_group *g)
+/*
+ * The CPU's probe context: taken (its count from 0 to 1) into the slot
+ * at fp + pctx, or, if a program of the object is running on this CPU
+ * already, a nested probe drop and a jump to `skip`.
+ */
+static void pctx_enter(struct dt_cg *cg, int pctx, int skip)
+{
+	int nested = cg_label_new(cg);
+
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, pctx, 0));
+	cg_ld_map_fd(cg, BPF_R1, MAP_CPUINFO);
+	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, pctx));
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, pctx));
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, 1));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R0, BPF_R1, CPU_PCTX,
+			     BPF_ADD | BPF_FETCH));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R1, 0, nested);
+	int ok = cg_label_new(cg);
+	cg_ja(cg, ok);
+	cg_label_place(cg, nested);
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, -1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R0, BPF_R1, CPU_PCTX));
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, 1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R0, BPF_R1, CPU_NESTED_DROPS));
+	cg_ja(cg, skip);
+	cg_label_place(cg, ok);
+}
+
+static void pctx_leave(struct dt_cg *cg, int pctx)
+{
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, pctx));
+	cg_emit(cg, I_MOV64_IMM(BPF_R2, -1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R1, BPF_R2, CPU_PCTX));
+}
+
+/*
+ * `exclusive`: a mechanism of the object fires in code the object's own
+ * programs run (fexit on the kernel's lock functions).  Then, as DTrace
+ * fires no probe in probe context, no program runs inside another on a
+ * CPU: one that would is counted as a nested probe drop.  Otherwise a
+ * program taking a lock another holds on the same CPU (the ring buffer's)
+ * would deadlock.
+ */
+static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive)
 {
 	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
 	const char *section = g->mech->group_section ? g->mech->group_section(cc->reg, g)
 						     : g->mech->section;
-	struct bo_func *fn = section ? new_func(cc, g->name, section, 1) : NULL;
+	char name[48];
 
+	snprintf(name, sizeof(name), g->copy ? "%s_%u" : "%s", g->name, g->copy);
+	struct bo_func *fn = section ? new_func(cc, name, section, 1) : NULL;
 	if (fn == NULL)
 		dt_cnomem(pcb);
 	cg_init(&cg, pcb, cc->obj, fn);
-	g->fn = fn;
+	if (g->copy == 0)
+		g->fn = fn;
 	int skip = cg_label_new(&cg);
 	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
 
@@ -230,6 +279,13 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 		cg_ld_bss(&cg, BPF_R1, BSS_STATE);
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
 		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
+	}
+	/* (BEGIN and END run by the consumer: nothing of the object runs then.) */
+	int pctx = 0, leave = skip;
+	if (exclusive && !g->mech->by_consumer) {
+		pctx = cg_stack_alloc(&cg, 8);
+		leave = cg_label_new(&cg);
+		pctx_enter(&cg, pctx, skip);
 	}
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_PRID, 0));
 	cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R6, dctx + DCTX_CTX));
@@ -241,9 +297,9 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_KSTACK, (int32_t)cg_stack_kskip(g->mech)));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
-	g->mech->cg_prologue(&cg, g, dctx, g->args_used, skip);
+	g->mech->cg_prologue(&cg, g, dctx, g->args_used, leave);
 	if (g->uses_scratch) {
-		scratch_acquire(&cg, dctx, skip);
+		scratch_acquire(&cg, dctx, leave);
 		/* strtok()'s state lives for one firing. */
 		if (cc->uses_strtok) {
 			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
@@ -274,6 +330,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
 	cg_label_place(&cg, out);
 	if (g->uses_scratch)
 		scratch_release(&cg, dctx);
+	if (pctx != 0) {
+		cg_label_place(&cg, leave);
+		pctx_leave(&cg, pctx);
+	}
 	cg_label_place(&cg, skip);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());
@@ -285,7 +345,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g)
  * dt_fault(ctx, dctx, stmt): write an error record with the fault the
  * clause left in its dctx, for the consumer to report.
  */
-static void build_fault(struct dt_pcb *pcb)
+static void build_fault(struct dt_pcb *pcb, bool exclusive)
 {
 	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
@@ -330,7 +390,8 @@ static void build_fault(struct dt_pcb *pcb)
 	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_FAULT_PC));
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R1, d + offsetof(struct dt_rec_error, pc)));
 	cg_emit(&cg, I_MOV64_REG(BPF_R1, BPF_R7));
-	cg_emit(&cg, I_MOV64_IMM(BPF_R2, BPF_RB_FORCE_WAKEUP));
+	/* (No wake-up where probes fire in lock functions: see wakemark() in go.c.) */
+	cg_emit(&cg, I_MOV64_IMM(BPF_R2, exclusive ? BPF_RB_NO_WAKEUP : BPF_RB_FORCE_WAKEUP));
 	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_ringbuf_submit));
 	cg_label_place(&cg, done);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
@@ -501,6 +562,7 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		dt_arena_free(&arena);
 		return dt_set_error(cc->core, rc, "out of memory");
 	}
+	bool exclusive = false;
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		const char *why = g->prov->unavailable ? g->prov->unavailable(cc->reg) : NULL;
@@ -521,6 +583,10 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			dt_arena_free(&arena);
 			return dt_set_error(cc->core, -ENOMEM, "out of memory");
 		}
+		exclusive |= g->mech->exclusive;
+	}
+	for (size_t i = 0; i < ps->groups.n; i++) {
+		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL) {
 			error_group = g;
 			ps->error_clauses = true;
@@ -532,9 +598,13 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			else
 				ps->end = g;
 		}
-		build_program(&pcb, g);
+		build_program(&pcb, g, exclusive);
+		unsigned copies = g->mech->copies ? g->mech->copies(cc->reg, g) : 0;
+		for (g->copy = 1; g->copy <= copies; g->copy++)
+			build_program(&pcb, g, exclusive);
+		g->copy = 0;
 	}
-	build_fault(&pcb);
+	build_fault(&pcb, exclusive);
 	build_error(&pcb, error_group);
 	dt_cg_vtime_program(&pcb);
 	if (cc->bss_size < BSS_FIXED)
@@ -542,7 +612,9 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 	cc->obj->bss_size = cc->bss_size;
 	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
 	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
+	struct bo_var m = { .name = "dt_wakemark", .offset = BSS_WAKEMARK, .size = 8 };
 	if (dt_vec_push(&cc->obj->bss_vars, v) < 0 || dt_vec_push(&cc->obj->bss_vars, w) < 0 ||
+	    dt_vec_push(&cc->obj->bss_vars, m) < 0 ||
 	    add_maps(cc, ps) < 0) {
 		dt_arena_free(&arena);
 		return cc->core->err ? cc->core->err : dt_set_error(cc->core, -ENOMEM, "out of memory");

@@ -212,6 +212,43 @@ static enum dt_aggkey_kind key_kind(struct dt_node *k)
 	return DT_AGGKEY_INT;
 }
 
+/* A key's name for output formats: a variable's (self->x and this->x: x), else NULL. */
+static const char *key_name(const struct dt_node *k)
+{
+	if (k->kind == N_VAR)
+		return k->member;
+	if (k->kind == N_IDENT && k->id != NULL &&
+	    (k->id->kind == IDK_BVAR || k->id->kind == IDK_GLOBAL || k->id->kind == IDK_INLINE))
+		return k->id->name;
+	return NULL;
+}
+
+/* `timestamp - x` (and vtimestamp, walltimestamp), under casts: nanoseconds. */
+static bool is_time_diff(const struct dt_node *v)
+{
+	while (v != NULL && v->kind == N_CAST)
+		v = v->l;
+	if (v == NULL || v->kind != N_OP2 || v->op != T_SUB || v->l == NULL)
+		return false;
+	const struct dt_node *l = v->l;
+	return l->kind == N_IDENT && l->id != NULL && l->id->kind == IDK_BVAR &&
+	       (l->id->code == BV_TIMESTAMP || l->id->code == BV_VTIMESTAMP ||
+		l->id->code == BV_WALLTIMESTAMP);
+}
+
+/* Later uses keep only what they agree on: the keys' names, the unit. */
+static void agree(struct dt_aggdesc *ad, struct dt_node *agg, struct dt_node *fn)
+{
+	struct dt_node *k = agg->agg.keys;
+
+	for (int i = 0; i < ad->nkeys && k != NULL; i++, k = k->next) {
+		const char *n = key_name(k);
+		if (ad->keys[i].name != NULL && (n == NULL || strcmp(n, ad->keys[i].name) != 0))
+			ad->keys[i].name = NULL;
+	}
+	ad->value_ns = ad->value_ns && is_time_diff(fn->call.args);
+}
+
 /* Describe a new aggregation from its first use. */
 static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 				      struct dt_node *agg, struct dt_node *fn)
@@ -237,12 +274,14 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 		ak->kind = key_kind(k);
 		ak->type_size = dt_type_size(id->keys[i]);
 		ak->is_signed = dt_type_is_signed(id->keys[i]);
+		ak->name = key_name(k);
 		/* Sizes are settled by dt_agg_layout() once every use is known. */
 	}
 	struct dt_node *v = fn->call.args;
 	if (v != NULL) {
 		ad->arg_size = dt_type_size(v->type);
 		ad->arg_signed = dt_type_is_signed(v->type);
+		ad->value_ns = is_time_diff(v);
 	}
 	if (ad->func == AGG_QUANTIZE)
 		ad->nbuckets = DT_QUANT_NBUCKETS;
@@ -261,6 +300,8 @@ void dt_sema_agg_check(struct dt_pcb *pcb, struct dt_ident *id, struct dt_node *
 		dt_cerror(pcb, "D_AGG_SCALAR", fn->line, "%s( ) argument #1 must be of scalar type",
 			  fid->name);
 	struct dt_aggdesc *ad = first ? new_aggdesc(pcb, id, agg, fn) : id->agg;
+	if (!first && ad != NULL)
+		agree(ad, agg, fn);
 	int incr_arg = -1;
 	switch (fid->code) {
 	case AGG_QUANTIZE:

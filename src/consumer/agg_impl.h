@@ -199,6 +199,13 @@ struct dt_aggprint {
 /* The text of a symbol-like key: "mod`func", "mod", or "0x..." when unknown. */
 void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 		     const struct dt_aggkey *k, const uint8_t *p);
+/*
+ * One key component's text without the default layout's padding: an
+ * integer as printed for its type's size, a string's bytes up to its NUL,
+ * a symbol as dt_agg_sym_text; nothing for a stack.
+ */
+void dt_agg_key_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
+		     const struct dt_aggkey *k, const uint8_t *p);
 /* One key component, one value, as the default layout prints them (dt_print_datum). */
 void dt_agg_print_key(struct dt_strbuf *out, const struct dt_aggprint *pc,
 		      const struct dt_aggdesc *ad, const uint8_t *key);

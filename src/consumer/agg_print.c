@@ -80,6 +80,32 @@ void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 	}
 }
 
+void dt_agg_key_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
+		     const struct dt_aggkey *k, const uint8_t *p)
+{
+	uint64_t v;
+
+	switch (k->kind) {
+	case DT_AGGKEY_INT:
+		v = dt_agg_load_uint(p, dt_agg_int_size(k->size) ? k->size : 8);
+		switch (k->type_size) {
+		case 4: dt_sb_printf(sb, "%d", (int)(uint32_t)v); return;
+		case 2: dt_sb_printf(sb, "%d", (int)(uint16_t)v); return;
+		case 1: dt_sb_printf(sb, "%d", (int)(uint8_t)v); return;
+		default: dt_sb_printf(sb, "%lld", (long long)v); return;
+		}
+	case DT_AGGKEY_STRING:
+		dt_sb_putn(sb, (const char *)p, strnlen((const char *)p, k->size));
+		return;
+	case DT_AGGKEY_STACK:
+	case DT_AGGKEY_USTACK:
+		return;
+	default:
+		dt_agg_sym_text(sb, syms, k, p);
+		return;
+	}
+}
+
 static void print_key_comp(struct dt_strbuf *out, const struct dt_aggprint *pc,
 			   const struct dt_aggkey *k, const uint8_t *p)
 {

@@ -16,6 +16,7 @@
 #include "base/descs.h"
 #include "consumer/agg_walk.h"
 #include "consumer/consumer.h"
+#include "consumer/oformat.h"
 #include "consumer/report.h"
 
 static int print_error(struct dt_consumer *cs, int rc)
@@ -222,6 +223,8 @@ int dt_aggregate_print(struct dt_consumer *cs, FILE *fp)
 	dt_aggsort_opts_get(cs, &o);
 	if (dt_oformat_json(cs))
 		return print_json(cs, fp, &o);
+	if (dt_oformat(cs) != DT_OFMT_TEXT)
+		return dt_oformat_print_exit(cs, fp);
 	dt_aggprint_get(cs, &pc);
 	dt_sb_init(&sb);
 	for (size_t k = 0; k < n; k++) {

@@ -21,6 +21,7 @@
 #include "consumer/consume.h"
 #include "consumer/consumer.h"
 #include "consumer/freopen.h"
+#include "consumer/oformat.h"
 #include "consumer/printf.h"
 #include "consumer/proc_follow.h"
 #include "consumer/rec_decode.h"
@@ -106,6 +107,7 @@ void dt_consume_fini(struct dt_consumer *cs)
 {
 	dt_sb_free(&cs->outbuf);
 	dt_rec_decode_free(cs);
+	dt_oformat_fini(cs);
 }
 
 void dt_report_drops(struct dt_consumer *cs)
@@ -124,15 +126,19 @@ void dt_report_drops(struct dt_consumer *cs)
 	uint64_t dyn = 0;
 	for (int c = 0; c < rt->ps.ncpus; c++) {
 		const uint8_t *v = vals + (size_t)c * vsz;
-		uint64_t ring, d, agg;
+		uint64_t ring, d, agg, nested;
 		memcpy(&ring, v + CPU_RING_DROPS, 8);
 		memcpy(&d, v + CPU_DYN_DROPS, 8);
 		memcpy(&agg, v + CPU_AGG_DROPS, 8);
+		memcpy(&nested, v + CPU_NESTED_DROPS, 8);
 		uint64_t *seen = rt->drops_seen + (size_t)c * 4;
 		if (ring > seen[0])
 			dt_report_drop(cs, DTRACE_DROP_PRINCIPAL, c, ring - seen[0]);
 		if (agg > seen[2])
 			dt_report_drop(cs, DTRACE_DROP_AGGREGATION, c, agg - seen[2]);
+		if (nested > seen[3])
+			dt_report_drop(cs, DTRACE_DROP_NESTED, c, nested - seen[3]);
+		seen[3] = nested;
 		if (d > seen[1])
 			dyn += d - seen[1];
 		seen[0] = ring;

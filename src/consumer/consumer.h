@@ -25,6 +25,7 @@ struct dt_symbolizer;
 struct dt_flow;
 struct dt_bufring;
 struct dt_follow;
+struct dt_ofile;
 
 struct dt_consumer {
 	struct dt_core *core;
@@ -43,6 +44,7 @@ struct dt_consumer {
 	struct dt_flow *flow;		/* flowindent state (consumer/flow.c) */
 	struct dt_bufring *bufring;	/* bufpolicy=ring: kept records (consumer/bufring.c) */
 	struct dt_aggstate *aggstate;	/* consumer-side aggregation state */
+	struct dt_ofile *ofile;		/* oformat=pprof/openmetrics: the file (oformat.c) */
 
 	/* Consumer callbacks (dtrace_handle_record/drop/error). */
 	dtrace_record_f *rec_fn;

@@ -1,4 +1,4 @@
-/* Aggregation snapshots as JSON objects (agg_walk.h; schema in man/dtrace.8). */
+/* Aggregation snapshots as JSON objects (agg_walk.h; schema in man/dtrace.8): rows of the shared walk. */
 #include "base/aggdesc.h"
 #include "base/core.h"
 #include "consumer/agg_impl.h"
@@ -8,11 +8,12 @@
 #include "consumer/json.h"
 #include "consumer/json_rec.h"
 
-static int entry(dtrace_hdl_t *dtp, const dtrace_aggdata_t *a, void *arg)
+static int entry(struct dt_consumer *cs, const struct dt_aggrow *r, void *arg)
 {
+	const dtrace_aggdata_t *a = &r->a;
 	struct dt_json *j = arg;
 
-	(void)dtp;
+	(void)cs;
 	dt_json_object(j);
 	dt_json_key(j, "keys");
 	dt_json_array(j);
@@ -45,7 +46,7 @@ static int entry(dtrace_hdl_t *dtp, const dtrace_aggdata_t *a, void *arg)
 		break;
 	}
 	dt_json_object_end(j);
-	return DTRACE_CONSUME_NEXT;
+	return 0;
 }
 
 int dt_json_aggregation(struct dt_consumer *cs, struct dt_strbuf *sb, uint32_t aggid,
@@ -81,7 +82,7 @@ int dt_json_aggregation(struct dt_consumer *cs, struct dt_strbuf *sb, uint32_t a
 	dt_json_array_end(&j);
 	dt_json_key(&j, "entries");
 	dt_json_array(&j);
-	int n = dt_agg_walk_id(cs, aggid, entry, &j);
+	int n = dt_agg_walk_rows(cs, aggid, entry, &j);
 	dt_json_array_end(&j);
 	dt_json_object_end(&j);
 	return n;

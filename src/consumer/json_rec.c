@@ -180,7 +180,7 @@ void dt_json_error(struct dt_strbuf *sb, const dtrace_errdata_t *ed)
 void dt_json_drop(struct dt_strbuf *sb, const dtrace_dropdata_t *dd)
 {
 	static const char *const kinds[] = { "principal", "aggregation", "dynamic", "speculative",
-					     "speculation_busy", "speculation_unavailable" };
+					     "speculation_busy", "speculation_unavailable", "nested" };
 	struct dt_json j;
 
 	dt_json_init(&j, sb);

@@ -19,6 +19,7 @@
 #include "consumer/consume.h"
 #include "consumer/consumer.h"
 #include "consumer/flow.h"
+#include "consumer/oformat.h"
 #include "consumer/freopen.h"
 #include "consumer/print_trace.h"
 #include "consumer/print_type.h"
@@ -113,7 +114,7 @@ static void print_text(struct dt_consumer *cs, const struct dt_rdesc *rd, const 
 			break;
 		case RK_PRINTA:
 			flush(cs, sb);
-			if (dt_agg_printa(cs, sb, it->fmt, it->aggids, it->naggs) < 0) {
+			if (dt_oformat_printa(cs, sb, it->fmt, it->aggids, it->naggs) < 0) {
 				flush(cs, sb);
 				dt_report_error(cs, "%s", cs->core->errmsg);
 			}

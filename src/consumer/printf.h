@@ -22,12 +22,22 @@
  * knows nothing; then the engine prints "0x<hex>".  pid 0 means "no process
  * recorded" (DTrace then uses $target).  Any callback may be NULL.
  */
+/* Where an address is mapped from (pprof's mappings). */
+struct dt_pf_mapping {
+	const char *file;	/* the file's path; a kernel module as "[name]" */
+	uint64_t start, limit;	/* the mapping's addresses [start, limit) */
+	uint64_t offset;	/* the file offset mapped at start */
+	bool exe;		/* the file is the program the process runs */
+};
+
 struct dt_pf_syms {
 	void *ctx;
 	int (*kaddr)(void *ctx, uint64_t addr, struct dt_strbuf *out);
 	int (*kmod)(void *ctx, uint64_t addr, struct dt_strbuf *out);
 	int (*uaddr)(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out);
 	int (*umod)(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out);
+	/* Optional: the mapping holding a kernel (user false) or process address; 0 if known. */
+	int (*mapping)(void *ctx, bool user, uint64_t pid, uint64_t addr, struct dt_pf_mapping *m);
 };
 
 /* What a recorded value is, where the record's action matters. */

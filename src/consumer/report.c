@@ -169,6 +169,7 @@ void dt_report_drop(struct dt_consumer *cs, dtrace_dropkind_t kind, int cpu, uin
 					   " (available buffer(s) still busy)" },
 		[DTRACE_DROP_SPECUNAVAIL] = { "DTRACEDROP_SPECUNAVAIL", "failed speculation",
 					      " (no speculative buffer available)" },
+		[DTRACE_DROP_NESTED] = { "DTRACEDROP_NESTED", "nested probe drop", "" },
 	};
 	char msg[128];
 

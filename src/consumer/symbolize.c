@@ -2,6 +2,7 @@
 #include "consumer/symbolize.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ struct dt_symbolizer {
 	struct dt_ksyms *ks;
 	bool ks_tried;
 	struct dt_usyms *us;
+	char kfile[80];		/* mapping(): the last kernel module's name */
 };
 
 static const struct dt_ksyms *ksyms(struct dt_symbolizer *sz)
@@ -100,6 +102,28 @@ static int umod(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
 	return 0;
 }
 
+static int mapping(void *ctx, bool user, uint64_t pid, uint64_t addr, struct dt_pf_mapping *m)
+{
+	struct dt_symbolizer *sz = ctx;
+	struct dt_usym u;
+
+	if (user) {
+		if (!ulookup(sz, pid, addr, &u) || u.path == NULL)
+			return -1;
+		*m = (struct dt_pf_mapping){ u.path, u.map_start, u.map_end, u.map_off, u.exe };
+		return 0;
+	}
+	const struct dt_ksyms *ks = ksyms(sz);
+	const struct dt_kmod *km = ks != NULL ? dt_ksyms_module(ks, addr) : NULL;
+	if (km == NULL)
+		return -1;
+	/* perf's name for the kernel, [module] for a module */
+	snprintf(sz->kfile, sizeof(sz->kfile), "[%s]",
+		 strcmp(km->name, "vmlinux") == 0 ? "kernel.kallsyms" : km->name);
+	*m = (struct dt_pf_mapping){ sz->kfile, km->lo, km->hi, 0 };
+	return 0;
+}
+
 static struct dt_symbolizer *get(struct dt_consumer *cs)
 {
 	struct dt_symbolizer *sz = cs->symbolizer;
@@ -116,7 +140,7 @@ static struct dt_symbolizer *get(struct dt_consumer *cs)
 	}
 	sz->cs = cs;
 	sz->cb = (struct dt_pf_syms){ .ctx = sz, .kaddr = kaddr, .kmod = kmod, .uaddr = uaddr,
-				      .umod = umod };
+				      .umod = umod, .mapping = mapping };
 	cs->symbolizer = sz;
 	return sz;
 }

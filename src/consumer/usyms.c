@@ -45,6 +45,7 @@ struct uproc {
 	 */
 	DT_VEC(struct umap) gone;
 	uint64_t read_ns;	/* when the mappings were read (0: never) */
+	char *exe;		/* its executable's path when last read (NULL: unknown) */
 	bool hold;		/* hold the files its code is mapped from */
 };
 
@@ -75,6 +76,7 @@ static void free_maps(struct uproc *p)
 
 static void free_proc(struct uproc *p)
 {
+	free(p->exe);
 	free_maps(p);
 	dt_vec_free(&p->maps);
 	for (size_t i = 0; i < p->gone.n; i++)
@@ -240,6 +242,18 @@ static int read_maps(struct dt_usyms *us, struct uproc *p)
 	free(text);
 	int rc2 = keep_gone(p, old, nold);
 	p->read_ns = now_ns();
+	/* The program it runs now, named as its mappings name files. */
+	char exe[4096];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
+	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *e = strdup(exe);
+		if (e != NULL) {
+			free(p->exe);
+			p->exe = e;
+		}
+	}
 	return rc < 0 ? rc : rc2;
 }
 
@@ -400,6 +414,11 @@ int dt_usyms_lookup(struct dt_usyms *us, pid_t pid, uint64_t addr, struct dt_usy
 		return 0;
 	struct ufile *f = &us->files.v[m->file];
 	sym->obj = f->name;
+	sym->path = f->path;
+	sym->map_start = m->start;
+	sym->map_end = m->end;
+	sym->map_off = m->off;
+	sym->exe = !gone && p->exe != NULL && strcmp(p->exe, f->path) == 0;
 	sym->obj_base = gone ? obj_base(p->gone.v, p->gone.n, m) : obj_base(p->maps.v, p->maps.n, m);
 	struct dt_elf *e = file_elf(f, m);
 	uint64_t la;

@@ -22,6 +22,9 @@ struct dt_usym {
 	const char *func;	/* the function, NULL if none holds the address */
 	uint64_t start;		/* the function's run-time address */
 	uint64_t obj_base;	/* where the object's first mapping starts */
+	const char *path;	/* the file as the process maps it */
+	uint64_t map_start, map_end, map_off;	/* the mapping holding the address */
+	bool exe;		/* the file is the program the process runs */
 };
 
 struct dt_usyms *dt_usyms_new(void);

@@ -24,6 +24,7 @@
 #include "compiler/cg_vtime.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
+#include "consumer/oformat.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
@@ -67,6 +68,21 @@ static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		return dt_set_error(dtp->core, -errno, "failed to attach vtimestamp's program to the %s "
 				    "raw tracepoint: %s", DT_VTIME_TP, strerror(errno));
 	return 0;
+}
+
+/*
+ * How much waiting in the ring makes a record wake the consumer up: an
+ * eighth of the buffer.  Never, where a mechanism fires in the kernel's
+ * lock functions (lockstat's hold probes): the wake-up (an irq_work, in
+ * the interrupted thread) takes locks whose probes would write records
+ * that wake it again, for ever.  The consumer then reads at switchrate.
+ */
+static uint64_t wakemark(dtrace_hdl_t *dtp, const struct dt_runtime *rt)
+{
+	for (size_t i = 0; i < rt->ps.groups.n; i++)
+		if (rt->ps.groups.v[i]->mech->exclusive)
+			return UINT64_MAX;
+	return (uint64_t)dtp->core->opts.bufsize / 8;
 }
 
 /* The kernel's limit on the functions of one BPF program (the verifier's). */
@@ -137,7 +153,11 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		size_t nclauses = 0;
 		for (size_t i = 0; failed && i < rt->ps.groups.n; i++) {
 			struct dt_group *g = rt->ps.groups.v[i];
-			if (g->fn && strcmp(bpf_program__name(failed), g->fn->name) == 0) {
+			/* The group's program, or one of its copies (<name>_<k>) or helpers. */
+			const char *pn = bpf_program__name(failed);
+			size_t len = g->fn ? strlen(g->fn->name) : 0;
+			if (g->fn && strncmp(pn, g->fn->name, len) == 0 &&
+			    (pn[len] == '\0' || pn[len] == '_')) {
 				dt_probe_fullname(g->probes.v[0], desc, sizeof(desc));
 				what = desc;
 				nclauses = g->stmts.n;
@@ -217,6 +237,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 			return dt_set_error(dtp->core, -EPERM, "Destructive actions not allowed");
 	if ((rc = dtrace_preflight(dtp)) < 0)
 		return rc;
+	if ((rc = dt_oformat_check(dtp->cons)) < 0)
+		return rc;
 	if ((rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
 	/*
@@ -250,7 +272,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	size_t sz;
 	rt->state = bo_bss_var(rt->obj, "dt_state", &sz);
 	rt->walloff = bo_bss_var(rt->obj, "dt_walloff", &sz);
-	if (rt->state == NULL || rt->walloff == NULL) {
+	rt->wakemark = bo_bss_var(rt->obj, "dt_wakemark", &sz);
+	if (rt->state == NULL || rt->walloff == NULL || rt->wakemark == NULL) {
 		rc = dt_set_error(dtp->core, -ENOENT, "global data of the BPF object not found");
 		goto fail;
 	}
@@ -259,6 +282,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	*rt->walloff = (int64_t)(real.tv_sec - mono.tv_sec) * 1000000000LL +
 		       (real.tv_nsec - mono.tv_nsec);
+	*rt->wakemark = wakemark(dtp, rt);
 	struct bpf_map *ci = bpf_object__find_map_by_name(rt->obj, MAP_CPUINFO);
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
 	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0)

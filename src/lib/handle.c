@@ -18,6 +18,7 @@
 #include "compiler/program.h"
 #include "consumer/agg.h"
 #include "consumer/consume.h"
+#include "consumer/oformat.h"
 #include "consumer/proc_follow.h"
 #include "consumer/report.h"
 #include "consumer/symbolize.h"
@@ -236,7 +237,12 @@ void dtrace_set_output(dtrace_hdl_t *dtp, FILE *fp)
 
 int dtrace_oformat(const dtrace_hdl_t *dtp)
 {
-	return dt_oformat_json(dtp->cons);
+	return (int)dt_oformat(dtp->cons);
+}
+
+int dtrace_set_format_file(dtrace_hdl_t *dtp, const char *path)
+{
+	return dt_oformat_set_file(dtp->cons, path);
 }
 
 int dtrace_handle_record(dtrace_hdl_t *dtp, dtrace_record_f *func, void *arg)

@@ -23,6 +23,7 @@
 #include "compiler/ast.h"
 #include "compiler/cg.h"
 #include "providers/attach.h"
+#include "providers/perf_pc.h"
 #include "providers/providers.h"
 
 #define NS 1000000000ULL
@@ -117,35 +118,7 @@ static void prologue(struct dt_cg *cg, struct dt_group *g, int dctx_off, uint32_
 	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_attach_cookie));
 	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, dctx_off + DCTX_PRID));
-	if (!(args & 3u)) {
-		for (int i = 2; i < 10; i++)
-			if (args & (1u << i))
-				cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
-		return;
-	}
-#if defined(__x86_64__)
-	/* arg0: the kernel pc, or 0 in user mode; arg1: the user pc, or 0. */
-	const int ip_off = 16 * 8, cs_off = 17 * 8;
-	int user = cg_label_new(cg), done = cg_label_new(cg);
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R6, ip_off));
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R2, BPF_R6, cs_off));
-	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R2, 3));
-	cg_emit(cg, I_MOV64_IMM(BPF_R3, 0));
-	cg_jmp_imm(cg, BPF_JEQ, BPF_R2, 3, user);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx_off + DCTX_ARGS));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R3, dctx_off + DCTX_ARGS + 8));
-	cg_ja(cg, done);
-	cg_label_place(cg, user);
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R3, dctx_off + DCTX_ARGS));
-	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R1, dctx_off + DCTX_ARGS + 8));
-	cg_label_place(cg, done);
-#else
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS, 0));
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8, 0));
-#endif
-	for (int i = 2; i < 10; i++)
-		if (args & (1u << i))
-			cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx_off + DCTX_ARGS + 8 * i, 0));
+	dt_perf_pc_args(cg, dctx_off, args);
 }
 
 static int open_event(uint64_t period, int cpu)

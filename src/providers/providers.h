@@ -15,6 +15,12 @@ extern const struct dt_provider dt_prov_usdt;
 extern const struct dt_provider dt_prov_proc;
 extern const struct dt_provider dt_prov_sched;
 extern const struct dt_provider dt_prov_io;
+extern const struct dt_provider dt_prov_ip;
+extern const struct dt_provider dt_prov_tcp;
+extern const struct dt_provider dt_prov_udp;
+extern const struct dt_provider dt_prov_lockstat;
+extern const struct dt_provider dt_prov_rawtp;
+extern const struct dt_provider dt_prov_cpc;
 extern const struct dt_provider dt_prov_fbt;
 extern const struct dt_provider dt_prov_rawfbt;
 

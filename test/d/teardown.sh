@@ -71,5 +71,9 @@ run sigint INT -q -n 'syscall:::entry { n++; }'
 run sigterm TERM -q -n 'profile-97 { n++; }'
 run child-exit wait -q -c "sleep 1" -n 'syscall::nanosleep:entry,syscall::clock_nanosleep:entry { n++; }'
 run sigkill KILL -q -n 'syscall:::entry { n++; } syscall:::return { @[probefunc] = count(); }'
+run rawtp-sigint INT -q -n 'rawtp:sched::sched_switch { n++; }'
+# lockstat: each probe's program on contention_end, its companion on contention_begin, its map.
+run lockstat-sigterm TERM -q -n 'lockstat:::adaptive-block, lockstat:::spin-spin { n++; }'
+run cpc-sigkill KILL -q -n 'cpc:::cpu_clock-all-1000000 { n++; }'
 "$d" -q -n 'BEGIN { x = ; }' > /dev/null 2>&1; echo "compile-error: rc $?"
 rm -f $t

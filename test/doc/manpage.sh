@@ -1,7 +1,7 @@
 #!/bin/bash
 # man/dtrace.8: renders without groff warnings; documents every command-line
 # flag dtrace accepts and every -x option name src/base/options.c knows, and
-# every JSON event; its JSON example is the output of its command (the
+# every JSON event and the output formats; its JSON example is the output of its command (the
 # objects, with the timestamps and the CPU aside).
 # Usage: manpage.sh SOURCE_DIR [DTRACE]   (DTRACE given and root: run the example)
 # Exit status 77 (a skip) without groff or python3, or when the example
@@ -39,12 +39,12 @@ done
 for e in probe aggregation fault error drop; do
 	grep -q "^       $e\b" <<< "$text" || err "JSON event $e is not documented"
 done
-for s in "EXIT STATUS" "JSON OUTPUT" "D OPTIONS" EXAMPLES DIAGNOSTICS; do
+for s in "EXIT STATUS" "JSON OUTPUT" "OUTPUT FORMATS" "D OPTIONS" EXAMPLES DIAGNOSTICS; do
 	grep -q "^$s" <<< "$text" || err "no section $s"
 done
 
 # The JSON example: valid, and what the command it shows prints.
-example=$(sed -n '/prints (each object on one line)/,/^PROVIDERS/p' <<< "$text" |
+example=$(sed -n '/prints (each object on one line)/,/^OUTPUT FORMATS/p' <<< "$text" |
 	sed '1d;$d' | sed 's/^ *//' | tr -d '\n' | sed 's/}{"event"/}\n{"event"/g')
 python3 -c '
 import json, sys

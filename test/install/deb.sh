@@ -17,7 +17,7 @@ deb=$(ls "$tmp"/pkg/*.deb)
 f() { dpkg-deb -f "$deb" "$1"; }
 echo "package: $(f Package) $(f Version) $(f Architecture)"
 deps=$(f Depends)
-for d in libbpf1 libelf1 libc6; do
+for d in libbpf1 libelf1 libprotobuf-c1 libc6; do
 	if [[ ", $deps," == *", $d "* || ", $deps," == *", $d,"* ]]; then
 		echo "depends on $d"
 	else
