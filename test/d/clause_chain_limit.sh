@@ -17,3 +17,12 @@ echo "rc=$?"
 clauses 6970 > "$tmp/long.d"
 "$d" -qs "$tmp/long.d" 2>&1
 echo "rc=$?"
+# One clause is never split: a record larger than its 16-bit offsets reach is refused at its line.
+{
+	echo 'BEGIN {'
+	for ((i = 1; i <= 5000; i++)); do echo "trace((long)$i);"; done
+	echo "exit(0);"
+	echo '}'
+} > "$tmp/record.d"
+"$d" -qs "$tmp/record.d" 2>&1 | sed "s|$tmp/||"
+echo "rc=${PIPESTATUS[0]}"
