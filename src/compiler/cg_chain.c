@@ -6,9 +6,9 @@
  * to the next, the last releases the level.  The probe context (dctx)
  * lives on a program's stack, so it travels in the level's scratch area
  * (its last DCTX_SIZE bytes): pointers in it are found again (the context
- * is the tail call's, the scratch level is the CPU's nesting count less
- * one, as a program that ran nested on the CPU in between gave its level
- * back), the rest is copied.
+ * is the tail call's; the scratch level is the one whose saved context
+ * has the context's address, which no other chain running on the CPU
+ * has, as each chain clears it when it ends), the rest is copied.
  */
 #include <errno.h>
 #include <string.h>
@@ -86,6 +86,8 @@ void cg_chain_next(struct dt_cg *cg, const char *head, unsigned k, int dctx)
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + carried[i]));
 		cg_emit(cg, I_STX(BPF_DW, BPF_R7, BPF_R1, carried[i]));
 	}
+	/* The context's address marks the level as this firing's (cg_chain_resume). */
+	cg_emit(cg, I_STX(BPF_DW, BPF_R7, BPF_R6, DCTX_CTX));
 	dt_chain_map_name(head, map, sizeof(map));
 	const char *name = dt_arena_strdup(&cg->cc->core->arena, map);
 	if (name == NULL)
@@ -97,10 +99,23 @@ void cg_chain_next(struct dt_cg *cg, const char *head, unsigned k, int dctx)
 	/* Only if the next program is missing: the chain ends here, released by the caller. */
 }
 
+void cg_chain_unmark(struct dt_cg *cg, int dctx)
+{
+	int none = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R1, 0, none);
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R1, (int32_t)cg_chain_carry_off(cg->cc)));
+	cg_emit(cg, I_ST(BPF_DW, BPF_R1, DCTX_CTX, 0));
+	cg_label_place(cg, none);
+}
+
 void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip)
 {
 	int key = cg_stack_alloc(cg, 8);
+	int found = cg_label_new(cg);
 
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_SCRATCH, 0));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
 	cg_ld_map_fd(cg, BPF_R1, MAP_CPUINFO);
 	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
@@ -112,19 +127,36 @@ void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, dctx + DCTX_NEST));
 	if (pctx != 0)
 		cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, pctx));
-	/* The first program's level: the CPU's count less one. */
+	/*
+	 * The first program's level: the one whose saved context is this
+	 * firing's, from the CPU's highest level down (levels are taken and
+	 * given back in nesting order, but a preempted program may hold one
+	 * below a later program's).
+	 */
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R7, CPU_NEST));
-	cg_emit(cg, I_ALU64_IMM(BPF_SUB, BPF_R8, 1));
-	cg_jmp_imm(cg, BPF_JGE, BPF_R8, DT_SCRATCH_NEST, skip);
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R0, DT_SCRATCH_NEST));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R8));
-	cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, key));
-	cg_ld_map_fd(cg, BPF_R1, MAP_SCRATCH);
-	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, key));
-	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
-	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, release);
+	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
+	for (int i = 0; i < DT_SCRATCH_NEST; i++) {
+		int next = cg_label_new(cg);
+		cg_emit(cg, I_ALU64_IMM(BPF_SUB, BPF_R8, 1));
+		cg_jmp_imm(cg, BPF_JGE, BPF_R8, DT_SCRATCH_NEST, release);
+		cg_emit(cg, I_MOV64_REG(BPF_R0, BPF_R9));
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R8));
+		cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, key));
+		cg_ld_map_fd(cg, BPF_R1, MAP_SCRATCH);
+		cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, key));
+		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_map_lookup_elem));
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, next);
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R0,
+				  (int32_t)cg_chain_carry_off(cg->cc) + DCTX_CTX));
+		cg_jmp_reg(cg, BPF_JEQ, BPF_R1, BPF_R6, found);
+		cg_label_place(cg, next);
+	}
+	/* (Not found: cannot be; the level is given back all the same.) */
+	cg_ja(cg, release);
+	cg_label_place(cg, found);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx + DCTX_SCRATCH));
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R6, dctx + DCTX_CTX));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R0, (int32_t)cg_chain_carry_off(cg->cc)));

@@ -22,5 +22,7 @@ void cg_chain_next(struct dt_cg *cg, const char *head, unsigned k, int dctx);
  * the level back) or `skip` if one is missing (neither can be).
  */
 void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip);
+/* At the end of a chain, before its level is given back: the level is no longer its. */
+void cg_chain_unmark(struct dt_cg *cg, int dctx);
 
 #endif

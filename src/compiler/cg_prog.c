@@ -296,6 +296,7 @@ static void build_link(struct dt_pcb *pcb, struct dt_group *g, const char *head,
 	if (k + 1 < g->nsegs)
 		cg_chain_next(&cg, head, k + 1, dctx);
 	cg_label_place(&cg, out);
+	cg_chain_unmark(&cg, dctx);
 	scratch_release(&cg, dctx);
 	if (pctx != 0)
 		pctx_leave(&cg, pctx);
@@ -378,6 +379,8 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	if (g->nsegs > 1)
 		cg_chain_next(&cg, name, 1, dctx);
 	cg_label_place(&cg, out);
+	if (g->nsegs > 1)
+		cg_chain_unmark(&cg, dctx);
 	if (g->uses_scratch)
 		scratch_release(&cg, dctx);
 	if (pctx != 0) {
