@@ -6,6 +6,7 @@
 # speculations, ERROR after a fault in a later program, BEGIN and END,
 # and a tracepoint's arguments in every program of the chain.  The
 # scripts are generated; their expected output is clause_chain.out.
+# (5,000 clauses: clause_chain_5000.sh.)
 d=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,7 +28,7 @@ order() {
 	echo 'BEGIN { printf("x=%d ok=%d skipped=%d\n", x, ok, skipped); exit(0); }'
 }
 
-for n in 300 1000 5000; do
+for n in 300 1000; do
 	echo "== $n clauses"
 	order $n > "$tmp/order.d"
 	"$d" -qs "$tmp/order.d"
