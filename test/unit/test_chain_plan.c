@@ -10,8 +10,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <gelf.h>
+#include <libelf.h>
 
 #include "compiler/chain_plan.h"
+
+/* The run-time library, embedded in the library (bpf/link.c). */
+extern const unsigned char dt_runtime_obj[];
+extern const unsigned char dt_runtime_obj_end[];
 
 static struct dt_clause_cost *costs(size_t n, size_t insns)
 {
@@ -104,6 +110,37 @@ static void test_default_limits(void **state)
 	free(c);
 }
 
+/*
+ * The room a program keeps for the run-time library's functions holds
+ * them all (with dt_fault, dt_error and the program itself): a probe's
+ * clauses that fit the plan never exceed the kernel's 256 functions.
+ */
+static void test_runtime_fits_reserve(void **state)
+{
+	(void)state;
+	size_t funcs = 0;
+
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	Elf *e = elf_memory((char *)dt_runtime_obj, (size_t)(dt_runtime_obj_end - dt_runtime_obj));
+	assert_non_null(e);
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		assert_non_null(d);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			if (gelf_getsym(d, (int)i, &sym) != NULL && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+				funcs++;
+		}
+	}
+	elf_end(e);
+	assert_true(funcs > 0);
+	assert_true(funcs + 3 <= DT_CHAIN_FUNCS_RESERVED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_by_instructions),
 		cmocka_unit_test(test_chain_too_long),
 		cmocka_unit_test(test_default_limits),
+		cmocka_unit_test(test_runtime_fits_reserve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
