@@ -11,6 +11,8 @@
  * has, as each chain clears it when it ends), the rest is copied.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/core.h"
@@ -36,37 +38,129 @@ uint32_t cg_chain_carry_off(struct dt_compiler *cc)
 	return cg_locals_base(cc) + DT_ALIGN(cc->locals_size, 8);
 }
 
-int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs)
+typedef DT_VEC(const char *) name_vec;
+typedef DT_VEC(const struct bo_func *) func_vec;
+
+static const struct bo_func *object_func(const struct dt_compiler *cc, const char *name)
+{
+	for (size_t i = 0; i < cc->obj->funcs.n; i++)
+		if (strcmp(cc->obj->funcs.v[i]->name, name) == 0)
+			return cc->obj->funcs.v[i];
+	return NULL;
+}
+
+static bool has_name(const name_vec *v, const char *name)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The maps fn uses, and those of the object's functions it calls, each
+ * once, added to out.  (The run-time library's are in the reserve.)
+ */
+static int func_maps(const struct dt_compiler *cc, const struct bo_func *fn, name_vec *out,
+		     func_vec *seen)
+{
+	func_vec todo = { 0 };
+	int rc = 0;
+
+	if (fn == NULL)
+		return 0;
+	if (dt_vec_push(&todo, fn) < 0)
+		return -ENOMEM;
+	while (todo.n > 0 && rc == 0) {
+		const struct bo_func *f = todo.v[--todo.n];
+		bool done = false;
+		for (size_t i = 0; i < seen->n && !done; i++)
+			done = seen->v[i] == f;
+		if (done)
+			continue;
+		if (dt_vec_push(seen, f) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < f->relocs.n && rc == 0; i++) {
+			const struct bo_reloc *r = &f->relocs.v[i];
+			const struct bo_func *callee;
+			if (r->kind == BO_RELOC_MAP_FD && !has_name(out, r->target))
+				rc = dt_vec_push(out, r->target) < 0 ? -ENOMEM : 0;
+			else if (r->kind == BO_RELOC_CALL && (callee = object_func(cc, r->target)) != NULL)
+				rc = dt_vec_push(&todo, callee) < 0 ? -ENOMEM : 0;
+		}
+	}
+	dt_vec_free(&todo);
+	return rc;
+}
+
+/* The distinct maps of one clause (seen: scratch for func_maps). */
+static int clause_maps(const struct dt_compiler *cc, const struct dt_stmt *st, name_vec *out)
+{
+	func_vec seen = { 0 };
+	int rc = func_maps(cc, st->func, out, &seen);
+
+	dt_vec_free(&seen);
+	return rc;
+}
+
+size_t cg_chain_error_maps(struct dt_compiler *cc, const struct dt_group *eg)
+{
+	name_vec all = { 0 };
+	size_t n;
+
+	for (size_t i = 0; eg != NULL && i < eg->stmts.n; i++)
+		if (clause_maps(cc, eg->stmts.v[i], &all) < 0)
+			break;
+	n = all.n;
+	dt_vec_free(&all);
+	return n;
+}
+
+int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs,
+		  size_t error_maps)
 {
 	struct dt_chain_limits lim;
 	size_t n = g->stmts.n;
+	int rc = 0;
 
 	g->nsegs = 1;
 	if (n == 0)
 		return 0;
 	struct dt_clause_cost *cost = calloc(n, sizeof(*cost));
+	name_vec *maps = calloc(n, sizeof(*maps));
 	size_t *ends = dt_arena_zalloc(&cc->core->arena, n * sizeof(*ends));
-	if (cost == NULL || ends == NULL) {
-		free(cost);
+	if (cost == NULL || maps == NULL || ends == NULL) {
+		free(cost), free(maps);
 		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct dt_stmt *st = g->stmts.v[i];
 		cost[i].funcs = 1;
 		cost[i].insns = st->func != NULL ? st->func->insns.n : 0;
+		rc = clause_maps(cc, st, &maps[i]);
+		cost[i].maps = maps[i].v;
+		cost[i].nmaps = maps[i].n;
 	}
-	dt_chain_limits_default(&lim, error_funcs);
-	int nseg = dt_chain_plan(cost, n, &lim, ends);
+	dt_chain_limits_default(&lim, error_funcs, error_maps);
+	int nseg = rc < 0 ? rc : dt_chain_plan(cost, n, &lim, ends);
 	free(cost);
+	for (size_t i = 0; i < n; i++)
+		dt_vec_free(&maps[i]);
+	free(maps);
+	if (nseg == -ENOMEM)
+		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	if (nseg < 0) {
 		char desc[512];
 		dt_probe_fullname(g->probes.v[0], desc, sizeof(desc));
 		return dt_set_error(cc->core, -E2BIG, "failed to enable '%s': its %zu clauses need more "
 				    "than %zu BPF programs chained by tail calls, and the kernel makes "
 				    "at most %d tail calls per firing (a program holds at most %zu "
-				    "clauses and %zu of their instructions): enable fewer clauses on "
-				    "the probe, or make them smaller", desc, n, lim.max_progs,
-				    DT_BPF_MAX_TAIL_CALLS, lim.max_funcs, lim.max_insns);
+				    "clauses, %zu of their instructions and %zu maps of theirs): "
+				    "enable fewer clauses on the probe, or make them smaller", desc, n,
+				    lim.max_progs, DT_BPF_MAX_TAIL_CALLS, lim.max_funcs, lim.max_insns,
+				    lim.max_maps);
 	}
 	g->nsegs = (unsigned)nseg;
 	g->seg_ends = ends;

@@ -9,8 +9,16 @@ struct dt_cg;
 struct dt_compiler;
 struct dt_group;
 
-/* Spread g's clauses over programs (g->nsegs, g->seg_ends); error if the chain is too long. */
-int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs);
+/*
+ * Spread g's clauses over programs (g->nsegs, g->seg_ends) so that each
+ * keeps within the kernel's limits on functions, verifier work and maps;
+ * error if the chain is too long.  Every program also carries the ERROR
+ * clauses: error_funcs functions that use error_maps maps.
+ */
+int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs,
+		  size_t error_maps);
+/* How many distinct maps the ERROR clauses (group eg, or NULL) use. */
+size_t cg_chain_error_maps(struct dt_compiler *cc, const struct dt_group *eg);
 /* Where the probe context travels in the scratch area (DCTX_SIZE bytes). */
 uint32_t cg_chain_carry_off(struct dt_compiler *cc);
 /* Save the probe context and tail-call program k of the chain of `head`; R6 the context. */

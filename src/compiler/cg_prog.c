@@ -667,10 +667,12 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		exclusive |= g->mech->exclusive;
 	}
 	/* dt_error calls every ERROR clause: they take room in every program. */
-	size_t error_funcs = 0;
+	size_t error_funcs = 0, error_maps = 0;
 	for (size_t i = 0; i < ps->groups.n; i++)
-		if (ps->groups.v[i]->mech->section == NULL)
+		if (ps->groups.v[i]->mech->section == NULL) {
 			error_funcs = ps->groups.v[i]->stmts.n;
+			error_maps = cg_chain_error_maps(cc, ps->groups.v[i]);
+		}
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL) {
@@ -678,7 +680,7 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			ps->error_clauses = true;
 			continue;
 		}
-		if ((rc = cg_chain_plan(cc, g, error_funcs)) < 0) {
+		if ((rc = cg_chain_plan(cc, g, error_funcs, error_maps)) < 0) {
 			dt_arena_free(&arena);
 			return rc;
 		}

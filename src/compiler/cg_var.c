@@ -162,6 +162,13 @@ static int array_key(struct dt_cg *cg, struct dt_ident *id, struct dt_node *keys
 static int dyn_lookup(struct dt_cg *cg, struct dt_node *n, struct dt_ident *id)
 {
 	const char *map = dyn_map(cg, id);
+	/*
+	 * The key (on the stack, or in string temporaries) is needed only by
+	 * the lookup: `self->a + self->b + ...` or `a["x"] + a["y"] + ...` of
+	 * any length fits.
+	 */
+	int mark = cg_stack_mark(cg);
+	uint32_t smark = cg->scratch_off;
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
 						       : array_key(cg, id, n->call.args);
 	int a[2];
@@ -169,7 +176,10 @@ static int dyn_lookup(struct dt_cg *cg, struct dt_node *n, struct dt_ident *id)
 	a[0] = cg_reg_alloc(cg);
 	cg_ld_map_fd(cg, a[0], map);
 	a[1] = key;
-	return cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	int r = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	cg_stack_release(cg, mark);
+	cg->scratch_off = smark;
+	return r;
 }
 
 static int load_from(struct dt_cg *cg, int ptr, struct dt_type *t, int16_t off)

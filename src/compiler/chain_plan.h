@@ -10,6 +10,7 @@
 /* The kernel's limits on one BPF program and on a chain of them. */
 #define DT_BPF_MAX_SUBPROGS	256	/* functions in one program (the verifier's) */
 #define DT_BPF_MAX_TAIL_CALLS	33	/* tail calls one firing may make (MAX_TAIL_CALL_CNT) */
+#define DT_BPF_MAX_USED_MAPS	64	/* maps one program may use (the verifier's MAX_USED_MAPS) */
 /*
  * Functions of a program that are not clauses: the program itself,
  * dt_fault and dt_error, and the run-time library's functions the clauses
@@ -23,27 +24,41 @@
  * room for that.
  */
 #define DT_CHAIN_MAX_INSNS	(1000000 / 8)
+/*
+ * Maps of a program that are not a clause's own: the ring, the per-CPU
+ * info and scratch, .bss, .rodata, the probe table, curcpu, the seen
+ * processes, the two vtime maps, the chain's program array, a provider's
+ * map, with room to spare.
+ */
+#define DT_CHAIN_MAPS_RESERVED	14
 
 struct dt_clause_cost {
 	size_t funcs;	/* BPF functions the clause adds to a program */
 	size_t insns;	/* its instructions */
+	const char *const *maps;	/* the maps it uses (aggregations, variables), distinct */
+	size_t nmaps;
 };
 
 struct dt_chain_limits {
 	size_t max_funcs;	/* clause functions one program may call */
 	size_t max_insns;	/* their instructions in one program */
 	size_t max_progs;	/* programs in one chain */
+	size_t max_maps;	/* distinct clause maps in one program (0: no limit) */
 };
 
-/* The limits for a probe whose programs also carry `error_funcs` ERROR clauses. */
-void dt_chain_limits_default(struct dt_chain_limits *lim, size_t error_funcs);
+/*
+ * The limits for a probe whose programs also carry `error_funcs` ERROR
+ * clauses, which use `error_maps` maps.
+ */
+void dt_chain_limits_default(struct dt_chain_limits *lim, size_t error_funcs, size_t error_maps);
 
 /*
  * Split n clauses, in order, into as few consecutive segments as fit the
  * limits (a clause larger than a program's budget alone gets a program of
- * its own: the verifier then decides).  ends[k] is one past the last
- * clause of segment k; ends holds n entries at most.  Returns the number
- * of segments, or -E2BIG if more than lim->max_progs are needed.
+ * its own: the verifier then decides).  A map two clauses of a segment
+ * both use counts once.  ends[k] is one past the last clause of segment
+ * k; ends holds n entries at most.  Returns the number of segments,
+ * -E2BIG if more than lim->max_progs are needed, -ENOMEM.
  */
 int dt_chain_plan(const struct dt_clause_cost *cost, size_t n, const struct dt_chain_limits *lim,
 		  size_t *ends);

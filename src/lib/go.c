@@ -22,6 +22,7 @@
 #include "bpf/runtime.h"
 #include "compiler/cg.h"
 #include "compiler/cg_vtime.h"
+#include "compiler/chain_plan.h"
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "consumer/oformat.h"
@@ -170,6 +171,16 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 					    "kernel allows at most %d BPF functions in one program "
 					    "(one per clause of a probe, and the run-time functions "
 					    "they call)", what, nclauses, BPF_MAX_SUBPROGS);
+		/*
+		 * Clauses are spread over chained programs by the maps they use
+		 * (cg_chain.c): one clause (with the ERROR clauses) used too many.
+		 */
+		if (nclauses > 0 && strstr(err, "number of maps per program") != NULL)
+			return dt_set_error(dtp->core, -E2BIG, "failed to enable '%s': a clause uses "
+					    "more maps than the kernel allows in one BPF program (%d): "
+					    "each aggregation, thread-local and associative array is a "
+					    "map; spread them over several clauses for the probe", what,
+					    DT_BPF_MAX_USED_MAPS);
 		/* No program refused: a map was (ENOMEM, E2BIG ... from its size). */
 		int mrc;
 		if (failed == NULL && rc != -EPERM && (mrc = dt_map_refused_error(dtp, rt->obj, rc)) < 0)

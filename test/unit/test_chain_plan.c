@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 #include <gelf.h>
@@ -92,7 +93,7 @@ static void test_default_limits(void **state)
 	struct dt_clause_cost *c = costs(5000, 40);
 	size_t ends[5000];
 
-	dt_chain_limits_default(&lim, 0);
+	dt_chain_limits_default(&lim, 0, 0);
 	assert_int_equal(lim.max_progs, 34);
 	assert_true(lim.max_funcs + DT_CHAIN_FUNCS_RESERVED == DT_BPF_MAX_SUBPROGS);
 	/* 5,000 small clauses fit in one chain; every clause in one program, in order. */
@@ -105,8 +106,93 @@ static void test_default_limits(void **state)
 	}
 	assert_int_equal(ends[n - 1], 5000);
 	/* ERROR clauses take room in every program. */
-	dt_chain_limits_default(&lim, 300);
+	dt_chain_limits_default(&lim, 300, 0);
 	assert_int_equal(lim.max_funcs, 1);
+	/* Maps: the kernel's 64 a program, less the fixed ones and the ERROR clauses'. */
+	dt_chain_limits_default(&lim, 0, 0);
+	assert_true(lim.max_maps + DT_CHAIN_MAPS_RESERVED == DT_BPF_MAX_USED_MAPS);
+	dt_chain_limits_default(&lim, 2, 10);
+	assert_true(lim.max_maps + DT_CHAIN_MAPS_RESERVED + 10 == DT_BPF_MAX_USED_MAPS);
+	free(c);
+}
+
+/* Map names "m<k>" for k in [from, from + n). */
+static const char **names(const char **pool, size_t from, size_t n)
+{
+	const char **v = calloc(n ? n : 1, sizeof(*v));
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = pool[from + i];
+	return v;
+}
+
+static const char *pool[200];
+static char poolbuf[200][8];
+
+static void fill_pool(void)
+{
+	for (size_t i = 0; i < 200; i++) {
+		snprintf(poolbuf[i], sizeof(poolbuf[i]), "m%zu", i);
+		pool[i] = poolbuf[i];
+	}
+}
+
+/* Clauses with maps of their own: a program takes as many as its maps allow. */
+static void test_by_maps(void **state)
+{
+	(void)state;
+	struct dt_chain_limits lim = { 1000, 1000000, 34, 50 };
+	struct dt_clause_cost *c = costs(10, 10);
+	const char **m[10];
+	size_t ends[10];
+
+	fill_pool();
+	for (size_t i = 0; i < 10; i++) {
+		m[i] = names(pool, 10 * i, 10);
+		c[i].maps = m[i], c[i].nmaps = 10;
+	}
+	assert_int_equal(dt_chain_plan(c, 10, &lim, ends), 2);
+	assert_int_equal(ends[0], 5);
+	assert_int_equal(ends[1], 10);
+	/* No map limit: one program. */
+	lim.max_maps = 0;
+	assert_int_equal(dt_chain_plan(c, 10, &lim, ends), 1);
+	for (size_t i = 0; i < 10; i++)
+		free(m[i]);
+	free(c);
+}
+
+/* A map that several clauses use counts once in their program. */
+static void test_shared_maps(void **state)
+{
+	(void)state;
+	struct dt_chain_limits lim = { 1000, 1000000, 34, 50 };
+	struct dt_clause_cost *c = costs(100, 10);
+	const char **shared, **own;
+	size_t ends[100];
+
+	fill_pool();
+	shared = names(pool, 0, 30);
+	for (size_t i = 0; i < 100; i++)
+		c[i].maps = shared, c[i].nmaps = 30;
+	assert_int_equal(dt_chain_plan(c, 100, &lim, ends), 1);
+	/* Clause 50 adds 25 new maps: 30 + 25 > 50, so it starts a program; so does clause 51. */
+	own = names(pool, 100, 25);
+	c[50].maps = own, c[50].nmaps = 25;
+	assert_int_equal(dt_chain_plan(c, 100, &lim, ends), 3);
+	assert_int_equal(ends[0], 50);
+	assert_int_equal(ends[1], 51);
+	assert_int_equal(ends[2], 100);
+	/* A clause with more maps than a program holds gets one of its own. */
+	free(own);
+	own = names(pool, 100, 80);
+	c[50].maps = own, c[50].nmaps = 80;
+	assert_int_equal(dt_chain_plan(c, 100, &lim, ends), 3);
+	assert_int_equal(ends[0], 50);
+	assert_int_equal(ends[1], 51);
+	free(own);
+	free(shared);
 	free(c);
 }
 
@@ -149,6 +235,8 @@ int main(void)
 		cmocka_unit_test(test_by_instructions),
 		cmocka_unit_test(test_chain_too_long),
 		cmocka_unit_test(test_default_limits),
+		cmocka_unit_test(test_by_maps),
+		cmocka_unit_test(test_shared_maps),
 		cmocka_unit_test(test_runtime_fits_reserve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
