@@ -38,9 +38,9 @@ static void rename(struct bpf_insn *in, int from, int to)
 
 	if (in->dst_reg == from)
 		in->dst_reg = (uint8_t)to;
-	/* ld_imm64's src_reg says what the constant is; an ALU immediate has none. */
-	if (in->src_reg == from && !cg_opt_is_ldimm64(in) &&
-	    ((cls != BPF_ALU && cls != BPF_ALU64) || BPF_SRC(in->code) == BPF_X))
+	/* Only a register operand: ld_imm64's src_reg says what the constant is, a store of an immediate or an ALU immediate has none. */
+	if (in->src_reg == from && (cls == BPF_LDX || cls == BPF_STX ||
+				    ((cls == BPF_ALU || cls == BPF_ALU64) && BPF_SRC(in->code) == BPF_X)))
 		in->src_reg = (uint8_t)to;
 }
 

@@ -133,6 +133,29 @@ static void forward_stops_at_redefinition(void **state)
 	KEEP(cg_opt_copyprop, in);
 }
 
+/* Renaming r0: the unused src_reg fields (0) of an immediate store and an ALU immediate stay 0. */
+static void rename_r0_only_operands(void **state)
+{
+	(void)state;
+	const struct bpf_insn in[] = {
+		I_MOV64_IMM(BPF_R0, 3),
+		I_ST(BPF_DW, BPF_FP, -8, 1),
+		I_ALU64_IMM(BPF_ADD, BPF_R0, 2),
+		I_ALU64_IMM(BPF_ADD, BPF_R5, 2),
+		I_MOV64_REG(BPF_R7, BPF_R0),
+		I_MOV64_REG(BPF_R1, BPF_R7),
+		I_CALL_HELPER(BPF_FUNC_trace_printk), I_EXIT(),
+	};
+	const struct bpf_insn want[] = {
+		I_MOV64_IMM(BPF_R1, 3),
+		I_ST(BPF_DW, BPF_FP, -8, 1),
+		I_ALU64_IMM(BPF_ADD, BPF_R1, 2),
+		I_ALU64_IMM(BPF_ADD, BPF_R5, 2),
+		I_CALL_HELPER(BPF_FUNC_trace_printk), I_EXIT(),
+	};
+	EXPECT(cg_opt_copyprop, in, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +167,7 @@ int main(void)
 		cmocka_unit_test(keep_dest_used_between),
 		cmocka_unit_test(forward_after_call),
 		cmocka_unit_test(forward_stops_at_redefinition),
+		cmocka_unit_test(rename_r0_only_operands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
