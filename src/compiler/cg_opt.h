@@ -28,6 +28,9 @@
 
 struct dt_cg;
 
+/* How far a pass looks from one instruction for what it needs: past it, it assumes nothing (keeps compiling linear). */
+#define CG_OPT_WINDOW 256
+
 struct cg_opt {
 	struct bpf_insn *insn;		/* the function's instructions, changed in place */
 	size_t n;

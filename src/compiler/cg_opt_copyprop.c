@@ -59,11 +59,11 @@ static size_t prev_in_block(const struct cg_opt *o, size_t i)
 
 static bool coalesce(struct cg_opt *o, size_t m)
 {
-	int a = o->insn[m].dst_reg, b = o->insn[m].src_reg;
+	int a = o->insn[m].dst_reg, b = o->insn[m].src_reg, seen = 0;
 
 	if (o->live[m] & R(b))
 		return false;
-	for (size_t j = prev_in_block(o, m); j < o->n; j = prev_in_block(o, j)) {
+	for (size_t j = prev_in_block(o, m); j < o->n && seen++ < CG_OPT_WINDOW; j = prev_in_block(o, j)) {
 		const struct bpf_insn *in = &o->insn[j];
 		uint16_t u = cg_opt_uses(in), d = cg_opt_defs(in);
 		if (!renamable(in) || ((u | d) & R(a)))
@@ -109,10 +109,11 @@ static bool substitute(struct bpf_insn *in, int a, int b)
 
 static bool propagate(struct cg_opt *o, size_t m)
 {
-	int a = o->insn[m].dst_reg, b = o->insn[m].src_reg;
+	int a = o->insn[m].dst_reg, b = o->insn[m].src_reg, seen = 0;
 	bool changed = false;
 
-	for (size_t j = cg_opt_next(o, m + 1); j < o->n && !o->leader[j]; j = cg_opt_next(o, j + 1)) {
+	for (size_t j = cg_opt_next(o, m + 1); j < o->n && !o->leader[j] && seen++ < CG_OPT_WINDOW;
+	     j = cg_opt_next(o, j + 1)) {
 		struct bpf_insn *in = &o->insn[j];
 		uint16_t u = cg_opt_uses(in), d = cg_opt_defs(in);
 		if (cg_opt_is_call(in) || cg_opt_is_exit(in) ||

@@ -90,9 +90,10 @@ static bool forward(struct cg_opt *o)
 static bool dead_store(const struct cg_opt *o, size_t i)
 {
 	const struct bpf_insn *s = &o->insn[i];
-	int off = s->off, size = size_bytes(s);
+	int off = s->off, size = size_bytes(s), seen = 0;
 
-	for (size_t j = cg_opt_next(o, i + 1); j < o->n; j = cg_opt_next(o, j + 1)) {
+	for (size_t j = cg_opt_next(o, i + 1); j < o->n && seen++ < CG_OPT_WINDOW;
+	     j = cg_opt_next(o, j + 1)) {
 		const struct bpf_insn *in = &o->insn[j];
 		int cls = BPF_CLASS(in->code);
 		if (o->leader[j] || cg_opt_is_call(in) || cg_opt_is_jump(in))
