@@ -12,7 +12,7 @@ bpflog bpflogsize bufpolicy bufresize bufsize cleanrate core cpp cppargs cpphdrs
 cpu ctfpath ctypes debug debugassert defaultargs define destructive disasm droptags
 dtypes dynvarsize empty errtags evaltime fbtmech flowindent grabanon incdir iregs
 jstackframes jstackstrsize kdefs knodefs late lazyload ldpath libdir linkmode linknommap
-linktype lockmem maxframes modpath nolibs noresolve nspec oformat pcapsize pgmax
+linktype lockmem maxframes modpath nolibs nooptimize noresolve nspec oformat pcapsize pgmax
 preallocate printsize procfspath pspec quiet quietresize rawbytes scratchsize specsize
 stackframes stackindent statusrate stdc strip strsize switchrate syslibdir sysslice tree
 tregs udefs undef unodefs useruid ustackframes verbose version zdefs"

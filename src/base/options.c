@@ -127,6 +127,7 @@ static const struct optdef opts[] = {
 	{ "linknommap", OK_ANYFLAG, CT, O(linknommap) },
 	{ "modpath", OK_STRING, CT, O(modpath), true },
 	{ "nolibs", OK_CFLAG, CT, O(nolibs) },
+	{ "nooptimize", OK_CFLAG, CT, O(nooptimize) },
 	{ "pgmax", OK_ATOI, CT, O(pgmax), .aux = 0 },
 	{ "preallocate", OK_PREALLOC, CT },
 	{ "procfspath", OK_STRING, CT, O(procfspath), true },

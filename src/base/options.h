@@ -23,6 +23,7 @@ struct dt_options {
 	bool strip, lazyload, linknommap;	/* accepted: nothing to strip or map here */
 	bool core;			/* the CLI dumps core at exit */
 	bool debug;			/* libdtrace DEBUG messages on stderr */
+	bool nooptimize;		/* no optimisation passes over the generated BPF */
 	/* Run-time */
 	bool quiet, flowindent, destructive, rawbytes, aggsortkey, aggsortrev, aggpercpu;
 	bool noresolve, grabanon, quietresize;

@@ -126,9 +126,17 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 				size = asz;
 		}
 		uint32_t off = cg_rec_alloc(cg, size, 1);
-		int s = cg_expr_string(cg, n);
-		int d = rec_ptr(cg, off);
-		cg_strcpy(cg, d, s, size);
+		if (size == 16 && n->kind == N_IDENT && n->id != NULL && n->id->kind == IDK_BVAR &&
+		    n->id->code == BV_EXECNAME && !cg_bvar_other_thread(cg)) {
+			/* execname straight into the record: the comm, zero-padded to its 16 bytes. */
+			int a[2] = { rec_ptr(cg, off), cg_reg_alloc(cg) };
+			cg_emit(cg, I_MOV64_IMM(a[1], 16));
+			cg_call_helper_void(cg, BPF_FUNC_get_current_comm, a, 2);
+		} else {
+			int s = cg_expr_string(cg, n);
+			int d = rec_ptr(cg, off);
+			cg_strcpy(cg, d, s, size);
+		}
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->off = off;
 		it->size = size;

@@ -165,11 +165,11 @@ static int bucket_of(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
 	return idx;
 }
 
-/* Apply the aggregating function to the value at p (a map value or a fresh buffer). */
-static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int incr, bool fresh)
+/* Apply the aggregating function to the value at p (a map value). */
+static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int incr)
 {
 	bool needs_t = ad->func == AGG_COUNT || ad->func == AGG_SUM || ad->func == AGG_AVG ||
-		       ((ad->func == AGG_MIN || ad->func == AGG_MAX) && !fresh);
+		       ad->func == AGG_MIN || ad->func == AGG_MAX;
 	int t = needs_t ? cg_reg_alloc(cg) : -1;
 
 	switch (ad->func) {
@@ -186,11 +186,6 @@ static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int i
 	case AGG_MIN:
 	case AGG_MAX:
 		/* value, then how many values this CPU has seen (0: none yet). */
-		if (fresh) {
-			cg_emit(cg, I_STX(BPF_DW, p, val, 0));
-			cg_emit(cg, I_ST(BPF_DW, p, 8, 1));
-			break;
-		}
 		{
 			int set = cg_label_new(cg), keep = cg_label_new(cg);
 			cg_emit(cg, I_LDX(BPF_DW, t, p, 8));
@@ -273,33 +268,35 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	int done = cg_label_new(cg), insert = cg_label_new(cg);
 	int p = lookup(cg, ad, kb);
 	cg_jmp_imm(cg, BPF_JEQ, p, 0, insert);
-	apply(cg, ad, p, val, incr, false);
+	apply(cg, ad, p, val, incr);
 	cg_ja(cg, done);
 	cg_reg_free(cg, p);
 
-	/* A new key: build its value with the update applied, insert if absent. */
+	/*
+	 * A new key: insert it with a zero value (from .rodata: no buffer to
+	 * fill, no scratch) if absent, then update it as found.  A zero value
+	 * updated is what DTrace's first update gives.  Gone again by the
+	 * time it is looked up, the consumer cleared it after this update.
+	 */
 	cg_label_place(cg, insert);
-	struct buf vb = buf_alloc(cg, ad->value_size);
-	buf_zero(cg, vb, ad->value_size);
-	int vp = buf_ptr(cg, vb, 0);
-	apply(cg, ad, vp, val, incr, true);
-	cg_reg_free(cg, vp);
 	int a[4];
 	a[0] = cg_reg_alloc(cg);
 	cg_ld_map_fd(cg, a[0], ad->map_name);
 	a[1] = buf_ptr(cg, kb, 0);
-	a[2] = buf_ptr(cg, vb, 0);
+	a[2] = cg_reg_alloc(cg);
+	cg_ld_rodata(cg, a[2], cg_rodata_zeros(cg, ad->value_size));
 	a[3] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
 	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, done);
-	int full = cg_label_new(cg);
+	int again = cg_label_new(cg), full = cg_label_new(cg);
+	cg_jmp_imm(cg, BPF_JEQ, rc, 0, again);
 	cg_jmp_imm(cg, BPF_JNE, rc, -EEXIST, full);
 	cg_reg_free(cg, rc);
-	/* Another program inserted it meanwhile: update that one. */
+	/* (Or another program inserted it meanwhile.) */
+	cg_label_place(cg, again);
 	p = lookup(cg, ad, kb);
-	cg_jmp_imm(cg, BPF_JEQ, p, 0, full);
-	apply(cg, ad, p, val, incr, false);
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, done);
+	apply(cg, ad, p, val, incr);
 	cg_ja(cg, done);
 	cg_label_place(cg, full);
 	cg_count_drop(cg, CPU_AGG_DROPS);

@@ -3,6 +3,7 @@
 
 #include "base/core.h"
 #include "compiler/cg.h"
+#include "compiler/cg_opt.h"
 #include "compiler/compiler.h"
 
 static _Noreturn void oom(struct dt_cg *cg)
@@ -173,6 +174,7 @@ void cg_resolve(struct dt_cg *cg)
 {
 	cg_reg_place_stores(cg);
 	cg_drop_unreachable(cg);
+	cg_optimize(cg);
 	for (size_t i = 0; i < cg->fixups.n; i++) {
 		struct cg_fixup *f = &cg->fixups.v[i];
 		int target = cg->labels.v[f->label].pos;

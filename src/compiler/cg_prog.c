@@ -17,6 +17,7 @@
 #include "base/rdesc.h"
 #include "compiler/cg.h"
 #include "compiler/cg_chain.h"
+#include "compiler/cg_dctx.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/cg_vtime.h"
@@ -390,6 +391,8 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	cg_label_place(&cg, skip);
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());
+	if (!cc->core->opts.nooptimize)
+		cg_dctx_trim(&cg, dctx);
 	cg_resolve(&cg);
 	cg_fini(&cg);
 	for (unsigned k = 1; k < g->nsegs; k++)
