@@ -93,12 +93,13 @@ DT_RT u64 dt_rt_lltostr(u64 w, u64 v, u64 base, u64 nb)
 	char *t = d + DT_SBUF(nb);	/* digits are built from the end of t */
 	int neg = base == 10 && (__s64)v < 0;
 	u64 u = neg ? (u64)0 - v : v;
-	int p = 68;
+	/* Unsigned: a sign-extended int index loses its bounds in older verifiers (6.1). */
+	u64 p = 68;
 
 	if (base < 2 || base > 36)
 		base = 10;
 	t[p] = '\0';
-	for (int i = 0; i < 64 && u != 0; i++) {
+	for (u64 i = 0; i < 64 && u != 0; i++) {
 		u64 r = u % base;
 		t[--p] = (char)(r < 10 ? '0' + r : 'a' + r - 10);
 		u /= base;

@@ -110,7 +110,11 @@ static long clean_step(u64 i, void *arg)
 	struct clean_ctx *x = arg;
 	u64 nb = x->nb, *st = x->st;
 
-	if (i >= nb)
+	/*
+	 * Bounds by constants as well as by nb: older verifiers (6.1) do not
+	 * bound an index by a comparison with another register.
+	 */
+	if (i >= nb || i > DT_LOOP_MAX)
 		return 1;
 	char c = x->src[i];
 	if (c != '/' && c != '\0')
@@ -119,17 +123,18 @@ static long clean_step(u64 i, void *arg)
 	if (i < cs)		/* the root's slash */
 		return 0;
 	st[1] = i + 1;
-	if (cs >= nb || j >= nb)
+	if (cs >= nb || j >= nb || cs > DT_LOOP_MAX || j > DT_LOOP_MAX)
 		return 1;
 	u64 clen = i - cs;
 	const char *comp = x->src + cs;
 	if (clen == 0 || (clen == 1 && comp[0] == '.')) {
 		/* empty or "." */
 	} else if (clen == 2 && comp[0] == '.' && comp[1] == '.') {
-		u64 depth = st[2];
-		if (depth > 0 && depth <= nb / 2) {
-			st[2] = depth - 1;
-			st[0] = x->stack[depth - 1];
+		/* depth - 1, wrapping at 0: 6.1's verifier bounds it only when checked as is. */
+		u64 up = st[2] - 1;
+		if (up < nb / 2 && up < DT_LOOP_MAX) {
+			st[2] = up;
+			st[0] = x->stack[up];
 		} else if (!x->rooted) {
 			/* A leading "..": kept, and never taken back. */
 			u64 k = j;
@@ -143,7 +148,7 @@ static long clean_step(u64 i, void *arg)
 		}
 	} else {
 		u64 depth = st[2];
-		if (depth >= nb / 2)
+		if (depth >= nb / 2 || depth >= DT_LOOP_MAX)
 			return 1;
 		x->stack[depth] = (__u16)j;
 		st[2] = depth + 1;
@@ -191,6 +196,8 @@ DT_RT u64 dt_rt_cleanpath(u64 w, u64 s, u64 nb)
 	}
 	if (j >= nb)
 		j = nb - 1;
+	if (j > DT_LOOP_MAX)
+		j = 0;
 	d[j] = '\0';
 	return w;
 }
