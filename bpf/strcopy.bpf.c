@@ -81,25 +81,34 @@ DT_RT u64 dt_rt_strcase(u64 w, u64 s, u64 nb, u64 upper)
 	return w;
 }
 
-/* lltostr(v[, base]): digits 0-9a-z, a minus sign in base 10 only. */
+/*
+ * lltostr(v[, base]), DTrace's rule: digits 0-9a-z; base 10 alone is
+ * signed (a minus sign), other bases show the 64-bit pattern; base 16
+ * has a "0x" prefix and base 8 a leading 0 (0 is "0x0" and "0").  The
+ * caller has checked 2 <= base <= 36.
+ */
 DT_RT u64 dt_rt_lltostr(u64 w, u64 v, u64 base, u64 nb)
 {
 	char *d = (char *)w;
 	char *t = d + DT_SBUF(nb);	/* digits are built from the end of t */
 	int neg = base == 10 && (__s64)v < 0;
 	u64 u = neg ? (u64)0 - v : v;
-	int p = 66;
+	int p = 68;
 
 	if (base < 2 || base > 36)
 		base = 10;
 	t[p] = '\0';
-	for (int i = 0; i < 64; i++) {
+	for (int i = 0; i < 64 && u != 0; i++) {
 		u64 r = u % base;
 		t[--p] = (char)(r < 10 ? '0' + r : 'a' + r - 10);
 		u /= base;
-		if (u == 0)
-			break;
 	}
+	if (v == 0 && base == 16)
+		t[--p] = '0';
+	if (base == 16)
+		t[--p] = 'x';
+	if (v == 0 || base == 8 || base == 16)
+		t[--p] = '0';
 	if (neg)
 		t[--p] = '-';
 	bpf_probe_read_kernel_str(d, nb, t + p);

@@ -147,6 +147,9 @@ struct dt_group {
 	bool uses_scratch;
 	char name[32];			/* the program's function name */
 	unsigned copy;			/* the copy being built (dt_mech.copies), 0 the first */
+	/* Programs the clauses are spread over, chained by tail calls (cg_chain.c); 0, 1: one. */
+	unsigned nsegs;
+	size_t *seg_ends;		/* one past each program's last clause */
 	struct bo_func *fn;
 	struct bpf_program *prog;
 	DT_VEC(struct bpf_link *) links;

@@ -50,9 +50,19 @@ static int verifier_error(struct bpf_program *prog, const char *log, const char 
 	}
 	if (rc == -ENOSPC)
 		rc = -EACCES;
+	/*
+	 * The verifier's budget for one program (a million instructions walked,
+	 * 8192 branches pending): a probe's clauses are spread over programs,
+	 * but one clause is never split.
+	 */
+	const char *hint = strstr(reason, "too complex") != NULL ||
+			   strstr(reason, "program is too large") != NULL
+				   ? " (the verifier's budget for one clause: split the clause into "
+				     "several clauses for the same probe, which may be any number)"
+				   : "";
 	if (pos[0] != '\0')
-		return bo_errf(err, errlen, rc, "BPF verifier rejected the clause at %s: %s", pos,
-			       reason[0] ? reason : strerror(-rc));
+		return bo_errf(err, errlen, rc, "BPF verifier rejected the clause at %s: %s%s", pos,
+			       reason[0] ? reason : strerror(-rc), hint);
 	return bo_errf(err, errlen, rc, "BPF verifier rejected program '%s': %s",
 		       bpf_program__name(prog), reason[0] ? reason : strerror(-rc));
 }

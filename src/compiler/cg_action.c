@@ -23,6 +23,12 @@ uint32_t cg_rec_alloc(struct dt_cg *cg, uint32_t size, uint32_t align)
 {
 	uint32_t off = DT_ALIGN(cg->rec_off, align ? align : 1);
 
+	/* A record's data is stored at 16-bit offsets from its start. */
+	if ((uint64_t)off + size > (uint64_t)INT16_MAX + 1)
+		dt_cerror(cg->pcb, "D_UNKNOWN", cg->line,
+			  "the clause traces more than %d bytes, the most one record holds: trace "
+			  "less in one clause (several clauses for the same probe share the work) "
+			  "or lower strsize", INT16_MAX + 1);
 	cg->rec_off = off + size;
 	return off;
 }

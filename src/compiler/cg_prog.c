@@ -16,10 +16,12 @@
 #include "base/provider.h"
 #include "base/rdesc.h"
 #include "compiler/cg.h"
+#include "compiler/cg_chain.h"
 #include "compiler/cg_dctx.h"
 #include "compiler/cg_impl.h"
 #include "compiler/cg_stack.h"
 #include "compiler/cg_vtime.h"
+#include "compiler/chain_plan.h"
 #include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
@@ -249,6 +251,63 @@ static void pctx_leave(struct dt_cg *cg, int pctx)
 	cg_emit(cg, I_XADD(BPF_DW, BPF_R1, BPF_R2, CPU_PCTX));
 }
 
+/* The clauses of program `seg` of g's chain (all of them if there is no chain). */
+static void call_clauses(struct dt_cg *cg, struct dt_group *g, unsigned seg, int dctx, int out,
+			 bool end)
+{
+	size_t from = seg > 0 ? g->seg_ends[seg - 1] : 0;
+	size_t to = g->nsegs > 1 ? g->seg_ends[seg] : g->stmts.n;
+
+	for (size_t i = from; i < to; i++) {
+		struct dt_stmt *st = g->stmts.v[i];
+		call_clause(cg, st, dctx);
+		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
+		if ((st->has_exit || st->may_fault) && !end &&
+		    i + 1 < g->stmts.n) {
+			cg_ld_bss(cg, BPF_R1, BSS_STATE);
+			cg_emit(cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
+			cg_jmp_imm(cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, out);
+		}
+	}
+}
+
+/*
+ * Program k (1 ..) of the chain that starts with program `head`: the
+ * probe context and scratch level the first program took, its clauses,
+ * the tail call to the next, or, at the end, the level given back.
+ */
+static void build_link(struct dt_pcb *pcb, struct dt_group *g, const char *head,
+		       const char *section, unsigned k, bool pctx_held, bool end)
+{
+	struct dt_cg cg;
+	char name[64];
+
+	dt_chain_prog_name(head, k, name, sizeof(name));
+	struct bo_func *fn = new_func(pcb->cc, name, section, 1);
+	if (fn == NULL)
+		dt_cnomem(pcb);
+	cg_init(&cg, pcb, pcb->cc->obj, fn);
+	int skip = cg_label_new(&cg), out = cg_label_new(&cg);
+	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
+	int pctx = pctx_held ? cg_stack_alloc(&cg, 8) : 0;
+
+	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
+	cg_chain_resume(&cg, dctx, pctx, out, skip);
+	call_clauses(&cg, g, k, dctx, out, end);
+	if (k + 1 < g->nsegs)
+		cg_chain_next(&cg, head, k + 1, dctx);
+	cg_label_place(&cg, out);
+	cg_chain_unmark(&cg, dctx);
+	scratch_release(&cg, dctx);
+	if (pctx != 0)
+		pctx_leave(&cg, pctx);
+	cg_label_place(&cg, skip);
+	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(&cg, I_EXIT());
+	cg_resolve(&cg);
+	cg_fini(&cg);
+}
+
 /*
  * `exclusive`: a mechanism of the object fires in code the object's own
  * programs run (fexit on the kernel's lock functions).  Then, as DTrace
@@ -317,18 +376,12 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 		cg_ld_bss(&cg, BPF_R1, BSS_FILLED);
 		cg_emit(&cg, I_ST(BPF_W, BPF_R1, 0, 0));
 	}
-	for (size_t i = 0; i < g->stmts.n; i++) {
-		struct dt_stmt *st = g->stmts.v[i];
-		call_clause(&cg, st, dctx);
-		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
-		if ((st->has_exit || st->may_fault) && !end &&
-		    i + 1 < g->stmts.n) {
-			cg_ld_bss(&cg, BPF_R1, BSS_STATE);
-			cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
-			cg_jmp_imm(&cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, out);
-		}
-	}
+	call_clauses(&cg, g, 0, dctx, out, end);
+	if (g->nsegs > 1)
+		cg_chain_next(&cg, name, 1, dctx);
 	cg_label_place(&cg, out);
+	if (g->nsegs > 1)
+		cg_chain_unmark(&cg, dctx);
 	if (g->uses_scratch)
 		scratch_release(&cg, dctx);
 	if (pctx != 0) {
@@ -342,6 +395,8 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 		cg_dctx_trim(&cg, dctx);
 	cg_resolve(&cg);
 	cg_fini(&cg);
+	for (unsigned k = 1; k < g->nsegs; k++)
+		build_link(pcb, g, name, section, k, exclusive && !g->mech->by_consumer, end);
 }
 
 /*
@@ -483,11 +538,35 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 	return (uint32_t)p;
 }
 
+/* The program array of each chain of g (one per copy of its program): program k at k. */
+static int add_chain_maps(struct dt_compiler *cc, struct dt_group *g)
+{
+	unsigned copies = g->mech->copies ? g->mech->copies(cc->reg, g) : 0;
+	char head[48], map[64];
+
+	for (unsigned c = 0; c <= copies; c++) {
+		snprintf(head, sizeof(head), c ? "%s_%u" : "%s", g->name, c);
+		dt_chain_map_name(head, map, sizeof(map));
+		const char *name = dt_arena_strdup(&cc->core->arena, map);
+		if (name == NULL ||
+		    add_map(cc, name, BPF_MAP_TYPE_PROG_ARRAY, 4, 4, g->nsegs, 0) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	uint32_t scratch = cg_locals_base(cc) + DT_ALIGN(cc->locals_size, 8);
 	int rc = 0;
+
+	/* Chained programs pass the probe context on at the end of the scratch area. */
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->nsegs > 1) {
+			scratch = cg_chain_carry_off(cc) + DCTX_SIZE;
+			break;
+		}
 
 	if (ncpus <= 0)
 		ncpus = 1;
@@ -543,6 +622,8 @@ static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->add_maps != NULL && g->mech->add_maps(cc->reg, g, cc->obj) < 0)
 			return -EINVAL;
+		if (g->nsegs > 1 && add_chain_maps(cc, g) < 0)
+			return -ENOMEM;
 	}
 	return rc ? -ENOMEM : 0;
 }
@@ -588,12 +669,21 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		}
 		exclusive |= g->mech->exclusive;
 	}
+	/* dt_error calls every ERROR clause: they take room in every program. */
+	size_t error_funcs = 0;
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->mech->section == NULL)
+			error_funcs = ps->groups.v[i]->stmts.n;
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL) {
 			error_group = g;
 			ps->error_clauses = true;
 			continue;
+		}
+		if ((rc = cg_chain_plan(cc, g, error_funcs)) < 0) {
+			dt_arena_free(&arena);
+			return rc;
 		}
 		if (g->mech->by_consumer) {
 			if (strcmp(g->probes.v[0]->desc[3], "BEGIN") == 0)

@@ -179,6 +179,15 @@ int cg_strfn(struct dt_cg *cg, struct dt_node *n)
 		struct dt_node *base = arg(n, 1);
 		a[1] = cg_expr(cg, arg(n, 0));
 		a[2] = base ? int_arg(cg, base, cg->cc->core->types.t_int) : imm(cg, 10);
+		if (base != NULL) {
+			/* DTrace: a base outside 2..36 is an illegal operation. */
+			int ok = cg_label_new(cg), bad = cg_label_new(cg);
+			cg_jmp_imm(cg, BPF_JSLT, a[2], 2, bad);
+			cg_jmp_imm(cg, BPF_JSLE, a[2], 36, ok);
+			cg_label_place(cg, bad);
+			cg_fault(cg, DT_FLT_ILLOP, -1);
+			cg_label_place(cg, ok);
+		}
 		a[0] = work(cg);
 		a[3] = imm(cg, nb);
 		return cg_call_func(cg, "dt_rt_lltostr", a, 4);

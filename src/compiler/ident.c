@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/core.h"
+#include "base/optval.h"
 #include "base/types.h"
 #include "compiler/compiler.h"
 #include "compiler/parser.h"
@@ -152,6 +153,70 @@ static const struct builtin builtins[] = {
 	{ "vtimestamp", IDK_BVAR, BV_VTIMESTAMP, "uint64_t" },
 	{ "walltimestamp", IDK_BVAR, BV_WALLTIMESTAMP, "int64_t" },
 };
+
+/*
+ * The D versions that introduced the built-ins added after 1.0 (DTrace's
+ * di_vers of its global identifiers; the rest are 1.0), sorted by name.
+ */
+static const struct {
+	const char *name;
+	uint32_t vers;
+} later_builtins[] = {
+	{ "freopen", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "func", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "htonl", DT_VERSION_NUMBER(1, 3, 0) },
+	{ "htonll", DT_VERSION_NUMBER(1, 3, 0) },
+	{ "htons", DT_VERSION_NUMBER(1, 3, 0) },
+	{ "index", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "inet_ntoa", DT_VERSION_NUMBER(1, 5, 0) },
+	{ "inet_ntoa6", DT_VERSION_NUMBER(1, 5, 0) },
+	{ "inet_ntop", DT_VERSION_NUMBER(1, 5, 0) },
+	{ "link_ntop", DT_VERSION_NUMBER(1, 5, 0) },
+	{ "llquantize", DT_VERSION_NUMBER(1, 6, 4) },
+	{ "mod", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "ntohl", DT_VERSION_NUMBER(1, 3, 0) },
+	{ "ntohll", DT_VERSION_NUMBER(1, 3, 0) },
+	{ "ntohs", DT_VERSION_NUMBER(1, 3, 0) },
+	{ "pcap", DT_VERSION_NUMBER(1, 6, 4) },
+	{ "print", DT_VERSION_NUMBER(1, 9, 0) },
+	{ "rindex", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "setopt", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "stddev", DT_VERSION_NUMBER(1, 6, 0) },
+	{ "strchr", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "strrchr", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "strstr", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "strtok", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "substr", DT_VERSION_NUMBER(1, 1, 0) },
+	{ "sym", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "tolower", DT_VERSION_NUMBER(1, 8, 0) },
+	{ "toupper", DT_VERSION_NUMBER(1, 8, 0) },
+	{ "uaddr", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "ucaller", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "ufunc", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "umod", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "ustackdepth", DT_VERSION_NUMBER(1, 2, 0) },
+	{ "usym", DT_VERSION_NUMBER(1, 2, 0) },
+};
+
+static uint32_t builtin_version(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(later_builtins); i++)
+		if (strcmp(name, later_builtins[i].name) == 0)
+			return later_builtins[i].vers;
+	return DT_VERSION_NUMBER(1, 0, 0);
+}
+
+/*
+ * As DTrace leaves out of its global identifiers those newer than the
+ * version asked for: a program written for D 1.0 may name a variable
+ * strstr.  The D libraries are written for the compiler's own version.
+ */
+struct dt_ident *dt_ident_builtin_visible(struct dt_pcb *pcb, const char *name)
+{
+	if (!pcb->is_dlib && !pcb->is_library && builtin_version(name) > pcb->cc->core->opts.vmax)
+		return NULL;
+	return dt_ident_builtin(pcb->cc, name);
+}
 
 /* One dt_ident per built-in, made on first lookup and kept in the handle. */
 struct dt_ident *dt_ident_builtin(struct dt_compiler *cc, const char *name)

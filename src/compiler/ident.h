@@ -112,6 +112,12 @@ struct dt_ident {
 /* Built-in identifier by name (variables, actions, subroutines, aggfuncs). */
 struct dt_ident *dt_ident_builtin(struct dt_compiler *cc, const char *name);
 
+/*
+ * The built-in as a program sees it: none when the D version the program
+ * asked for (-x version) predates it.  The D libraries see them all.
+ */
+struct dt_ident *dt_ident_builtin_visible(struct dt_pcb *pcb, const char *name);
+
 /* Find a user identifier (variable/inline) by name, or a built-in. */
 struct dt_ident *dt_ident_lookup_any(struct dt_compiler *cc, const char *name);
 

@@ -98,7 +98,7 @@ static bool lexer_knows(struct parser *p, const struct dt_token *t)
 	const char *name = t->sval, *src = p->lx.src;
 	size_t n = strlen(name);
 
-	if (dt_ident_builtin(p->pcb->cc, name) != NULL || dt_ident_lookup_any(p->pcb->cc, name) != NULL)
+	if (dt_ident_builtin_visible(p->pcb, name) != NULL || dt_ident_lookup_any(p->pcb->cc, name) != NULL)
 		return true;
 	for (size_t at = 0; at + n <= t->start; at++) {
 		if (memcmp(src + at, name, n) != 0 || (at > 0 && is_word_char(src[at - 1])) ||

@@ -319,7 +319,9 @@ static void act_rules(struct dt_pcb *pcb, struct dt_node *call)
 		break;
 	}
 	case ACT_TRACEMEM:
-		if (!dt_type_is_integer(a->type) && !dt_type_is_pointer(a->type))
+		/* DTrace's dt_node_is_pointer(): an array is a pointer here too. */
+		if (!dt_type_is_integer(a->type) && !dt_type_is_pointer(a->type) &&
+		    !dt_type_is_array(a->type))
 			dt_cerror(pcb, "D_TRACEMEM_ADDR", a->line,
 				  "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
 				  dt_sema_node_typestr(pcb, a));

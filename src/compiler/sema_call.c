@@ -29,7 +29,7 @@ static bool is_function(const struct dt_ident *id)
  */
 struct dt_ident *dt_sema_callee(struct dt_pcb *pcb, const char *name, int line)
 {
-	struct dt_ident *id = dt_ident_builtin(pcb->cc, name);
+	struct dt_ident *id = dt_ident_builtin_visible(pcb, name);
 
 	if (id == NULL)
 		id = dt_sema_resolve(pcb, name);

@@ -175,7 +175,7 @@ struct dt_ident *dt_sema_resolve(struct dt_pcb *pcb, const char *name)
 		    (id = dt_ident_user(cc, IDK_INLINE, name)) != NULL ||
 		    (id = dt_ident_user(cc, IDK_ARRAY, name)) != NULL ||
 		    (id = dt_ident_user(cc, IDK_ENUM, name)) != NULL ||
-		    (id = dt_ident_builtin(cc, name)) != NULL)
+		    (id = dt_ident_builtin_visible(pcb, name)) != NULL)
 			return id;
 		/* Perhaps the D library defines it. */
 		if (pcb->is_dlib || dt_dlib_provide(cc, name) <= 0)
@@ -603,7 +603,7 @@ static void cook_operand(struct dt_pcb *pcb, struct dt_node *n)
 
 static bool is_actfunc(struct dt_pcb *pcb, struct dt_node *n)
 {
-	struct dt_ident *id = n->kind == N_CALL ? dt_ident_builtin(pcb->cc, n->call.name) : NULL;
+	struct dt_ident *id = n->kind == N_CALL ? dt_ident_builtin_visible(pcb, n->call.name) : NULL;
 
 	return id != NULL && id->kind == IDK_ACTION;
 }

@@ -112,7 +112,7 @@ const int64_t *dt_aggval_cpu_view(const struct dt_aggdesc *ad, const int64_t *sr
 int64_t dt_aggval_avg(const int64_t *w, uint64_t normal);
 /* avg() as printa's %@ prints it: the same in unsigned arithmetic (pfprint_average). */
 uint64_t dt_aggval_avg_unsigned(const int64_t *w, uint64_t normal);
-/* stddev(): DTrace's integer sqrt(sumsq/normal/n - (sum/normal/n)^2), 0 if empty. */
+/* stddev(): DTrace's integer sqrt(sumsq/normal/normal/n - (sum/normal/n)^2), 0 if empty. */
 uint64_t dt_aggval_stddev(const int64_t *w, uint64_t normal);
 
 /* What a histogram sorts by: the weighted sum of its buckets, then the zero bucket. */

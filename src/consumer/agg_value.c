@@ -151,7 +151,8 @@ uint64_t dt_aggval_stddev(const int64_t *w, uint64_t normal)
 	if (n == 0)
 		return 0;
 	unsigned __int128 sumsq = ((unsigned __int128)(uint64_t)w[3] << 64) | (uint64_t)w[2];
-	unsigned __int128 avg_of_squares = sumsq / nm / n;
+	/* DTrace divides the sum of squares by normal twice (normal squared). */
+	unsigned __int128 avg_of_squares = sumsq / nm / nm / n;
 	int64_t avg = sdiv(sdiv(w[1], (int64_t)nm), (int64_t)n);
 	uint64_t a = avg < 0 ? 0 - (uint64_t)avg : (uint64_t)avg;
 	/* DTrace subtracts in 128 bits without checking: it wraps as well. */

@@ -25,6 +25,7 @@
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "consumer/oformat.h"
+#include "lib/chain_fill.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
 #include "lib/map_limits.h"
@@ -105,7 +106,7 @@ static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *lin
 		if (p != NULL && (rc = g->mech->prepare(dtp->reg, g, p)) < 0)
 			return rc;
 	}
-	return 0;
+	return dt_chain_prepare(dtp, rt);
 }
 
 /* The first verifier log buffer of each program; bpflogsize bounds the retry. */
@@ -285,7 +286,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	*rt->wakemark = wakemark(dtp, rt);
 	struct bpf_map *ci = bpf_object__find_map_by_name(rt->obj, MAP_CPUINFO);
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
-	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0)
+	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0 ||
+	    (rc = dt_chain_fill(dtp, rt)) < 0)
 		goto fail;
 	for (size_t i = 0; i < rt->ps.groups.n; i++) {
 		struct dt_group *g = rt->ps.groups.v[i];

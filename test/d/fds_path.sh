@@ -18,6 +18,13 @@ fs=$(awk -v m="$mnt" '$2 == m { t = $3 } END { print t }' /proc/self/mounts)
 printf '#!/bin/sh\nexec "%s" "%s" "%s" "%s" "%s"\n' "$DT_WORKLOADS/fds_work" \
     "$dir/sub dir/file.txt" "$dir/gone" "$dir" "/sub dir/file.txt" > "$dir/run"
 chmod +x "$dir/run"
+# The workload's descriptor numbers are in the output: whatever the caller
+# left open (ctest, CI's pipes) must not shift them, so dtrace and the
+# workload start with only 0, 1 and 2 (and bash's own script, close-on-exec).
+for d in /proc/$$/fd/*; do
+	n=${d##*/}
+	[ "$n" -gt 2 ] && [ "$n" != 255 ] && eval "exec $n>&-"
+done
 
 "$1" -q -c "$dir/run" -o "$dir/d.out" -n '
 syscall::read:entry /pid == $target && arg2 == 7777/ {

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Limits are reported, not hit blindly: a map the kernel refuses names the
 # option that sized it (a memory cgroup makes the kernel refuse: BPF maps
-# are charged to it), and more clauses for one probe than one BPF program
-# may hold fail with the limit, while fewer work.
+# are charged to it); more clauses for one probe than one BPF program may
+# hold run in programs chained by tail calls (the chain's own limit:
+# clause_chain_limit.sh).
 d=$1
 cg=
 if [ -f /sys/fs/cgroup/cgroup.controllers ]; then

@@ -75,5 +75,10 @@ run rawtp-sigint INT -q -n 'rawtp:sched::sched_switch { n++; }'
 # lockstat: each probe's program on contention_end, its companion on contention_begin, its map.
 run lockstat-sigterm TERM -q -n 'lockstat:::adaptive-block, lockstat:::spin-spin { n++; }'
 run cpc-sigkill KILL -q -n 'cpc:::cpu_clock-all-1000000 { n++; }'
+# More clauses than one program holds: programs chained through a program array.
+for ((i = 0; i < 300; i++)); do echo 'syscall:::entry { n++; }'; done > $t.chain.d
+run chain-sigint INT -q -s $t.chain.d
+{ cat $t.chain.d; echo 'tick-1s { exit(0); }'; } > $t.chain-exit.d
+run chain-exit wait -q -s $t.chain-exit.d
 "$d" -q -n 'BEGIN { x = ; }' > /dev/null 2>&1; echo "compile-error: rc $?"
-rm -f $t
+rm -f $t $t.chain.d $t.chain-exit.d

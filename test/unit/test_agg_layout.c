@@ -707,8 +707,11 @@ static void test_avg_stddev_arithmetic(void **state)
 	dt_sb_init(&sb);
 	for (uint32_t id = 0; id < 3; id++)
 		fk_printa(f, &sb, NULL, &id, 1);
-	/* 301/10/2 = 15; -7/2/2 = -1; sqrt(1000/2/2 - (40/2/2)^2) = sqrt(150) = 12 */
-	assert_output("\n               15\n\n               -1\n\n               12\n", sb.s);
+	/*
+	 * 301/10/2 = 15; -7/2/2 = -1; dt_stddev divides the sum of squares by
+	 * normal twice: sqrt(1000/2/2/2 - (40/2/2)^2) = sqrt(25) = 5.
+	 */
+	assert_output("\n               15\n\n               -1\n\n                5\n", sb.s);
 	dt_sb_free(&sb);
 	fk_close(f);
 }
