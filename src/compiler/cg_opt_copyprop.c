@@ -138,13 +138,24 @@ static bool propagate(struct cg_opt *o, size_t m)
 
 bool cg_opt_copyprop(struct cg_opt *o)
 {
-	bool changed = false;
+	bool changed = false, stale = false;
 
 	cg_opt_liveness(o);
-	for (size_t i = cg_opt_next(o, 0); i < o->n; i = cg_opt_next(o, i + 1))
-		if (is_move(&o->insn[i]) && !coalesce(o, i))
-			changed |= propagate(o, i);
-		else if (is_move(&o->insn[i]))
+	for (size_t i = cg_opt_next(o, 0); i < o->n; i = cg_opt_next(o, i + 1)) {
+		if (!is_move(&o->insn[i]))
+			continue;
+		/*
+		 * Coalescing trusts the liveness; once a propagation made later
+		 * instructions read a move's source, the source is live where the
+		 * liveness says dead: no more coalescing until the next round
+		 * computes it again (propagation does not use it).
+		 */
+		if (!stale && coalesce(o, i)) {
 			changed = true;
+			continue;
+		}
+		if (propagate(o, i))
+			changed = stale = true;
+	}
 	return changed;
 }

@@ -6,6 +6,11 @@
 #define CLOBBERED (R(0) | ARGS)
 #define ALL ((uint16_t)0x7ff)
 
+/* Newer atomic forms the system's linux/bpf.h may not name. */
+#ifndef BPF_LOAD_ACQ
+#define BPF_LOAD_ACQ 0x100
+#endif
+
 bool cg_opt_is_ldimm64(const struct bpf_insn *in)
 {
 	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
@@ -50,6 +55,9 @@ uint16_t cg_opt_uses(const struct bpf_insn *in)
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_ATOMIC && in->imm == BPF_CMPXCHG)
 			return R(in->dst_reg) | R(in->src_reg) | R(0);
+		/* dst = load_acquire(src + off): dst is written, not read. */
+		if (BPF_MODE(in->code) == BPF_ATOMIC && in->imm == BPF_LOAD_ACQ)
+			return R(in->src_reg);
 		return R(in->dst_reg) | R(in->src_reg);
 	case BPF_LD:
 		return cg_opt_is_ldimm64(in) ? 0 : ALL;
@@ -76,6 +84,8 @@ uint16_t cg_opt_defs(const struct bpf_insn *in)
 			return 0;
 		if (in->imm == BPF_CMPXCHG)
 			return R(0);
+		if (in->imm == BPF_LOAD_ACQ)
+			return R(in->dst_reg);
 		return (in->imm & BPF_FETCH) ? R(in->src_reg) : 0;
 	case BPF_LD:
 		return cg_opt_is_ldimm64(in) ? R(in->dst_reg) : CLOBBERED;
