@@ -276,7 +276,8 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	 * A new key: insert it with a zero value (from .rodata: no buffer to
 	 * fill, no scratch) if absent, then update it as found.  A zero value
 	 * updated is what DTrace's first update gives.  Gone again by the
-	 * time it is looked up, the consumer cleared it after this update.
+	 * time it is looked up (the consumer's trunc() removed it meanwhile),
+	 * the update is counted as a drop: never lost without a word.
 	 */
 	cg_label_place(cg, insert);
 	int a[4];
@@ -295,7 +296,7 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	/* (Or another program inserted it meanwhile.) */
 	cg_label_place(cg, again);
 	p = lookup(cg, ad, kb);
-	cg_jmp_imm(cg, BPF_JEQ, p, 0, done);
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, full);
 	apply(cg, ad, p, val, incr);
 	cg_ja(cg, done);
 	cg_label_place(cg, full);
