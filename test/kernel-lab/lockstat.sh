@@ -10,8 +10,11 @@ W=$DT_WORKLOADS
 t=/tmp/lockstat
 mkdir -p $t
 drops() { grep -v 'nested probe drop' | sed -E 's/pid [0-9]+/pid N/'; }
+# Each section's title, on stdout and on the console: a hung guest's last
+# console lines say which section it hung in.
+section() { echo "$1"; echo "lockstat.sh: $1" >/dev/console 2>/dev/null; }
 
-echo "== whatlock.d, the Dynamic Tracing Guide's, on date: adaptive and spin locks taken"
+section "== whatlock.d, the Dynamic Tracing Guide's, on date: adaptive and spin locks taken"
 cat > $t/whatlock.d <<'D'
 lockstat:::adaptive-acquire
 /execname == "date"/
@@ -28,7 +31,7 @@ D
 "$d" -s $t/whatlock.d -c date 2>$t/err | awk 'NF == 2 { print $1, ($2 > 0) }' | sort
 drops < $t/err
 
-echo "== a mutex the workload blocks on: adaptive-block, then its acquire, then its release"
+section "== a mutex the workload blocks on: adaptive-block, then its acquire, then its release"
 "$d" -q -c "$W/lock_work pipe" -n '
 lockstat:::adaptive-block /pid == $target && execname == "pipe_waiter"/ {
 	self->m = arg0;
@@ -43,7 +46,7 @@ lockstat:::adaptive-release /self->m == arg0/ {
 	self->m = 0;
 }' 2>&1 | drops
 
-echo "== tasklist_lock, a reader/writer spin lock: as many writer releases as acquisitions"
+section "== tasklist_lock, a reader/writer spin lock: as many writer releases as acquisitions"
 tl=0x$(grep ' tasklist_lock$' /proc/kallsyms | cut -d' ' -f1)
 "$d" -q -c "$W/lock_work pipe" -n '
 lockstat:::rw-acquire /pid == $target && arg0 == '$tl' && args[1] == RW_WRITER/ { a++; }
@@ -51,13 +54,13 @@ lockstat:::rw-release /pid == $target && arg0 == '$tl' && args[1] == RW_WRITER/ 
 END { printf("acquired at least 4 times (2 threads created, 3 exit) %d, released as often %d\n",
     a >= 4, a == r); }' 2>&1 | drops
 
-echo "== spin locks the workload takes and releases (args[0] is arg0, typed)"
+section "== spin locks the workload takes and releases (args[0] is arg0, typed)"
 "$d" -q -c "$W/lock_work pipe" -n '
 lockstat:::spin-acquire /pid == $target/ { @["acquired", args[0] == (spinlock_t *)arg0] = count(); }
 lockstat:::spin-release /pid == $target/ { @["released", args[0] == (spinlock_t *)arg0] = count(); }
 END { printa("%s %d %@d\n", @); }' 2>&1 | drops | sed -E 's/ [1-9][0-9]*$/ N/'
 
-echo "== contention probes on this kernel"
+section "== contention probes on this kernel"
 "$d" -q -c "$W/lock_work" -n '
 lockstat:::adaptive-block /pid == $target && execname == "pipe_waiter"/ {
 	@[probename] = sum(args[1] > 0);
@@ -69,7 +72,7 @@ lockstat:::adaptive-acquire-error /pid == $target && execname == "tty_waiter"/ {
 	@[probename] = sum(args[1] == -EINTR);
 }
 END { printa("%s %@d\n", @); }' 2>&1 | drops
-echo "== the ring buffer's lock a clause's printf takes is not traced: nested probe drops"
+section "== the ring buffer's lock a clause's printf takes is not traced: nested probe drops"
 "$d" -q -c date -n 'lockstat:::spin-acquire /pid == $target/ { printf("x\n"); }' 2>$t/err |
 	grep -c '^x$' | awk '{ print "records", ($1 > 0) }'
 grep -q '^dtrace: [0-9]* nested probe drops* on CPU [0-9]*$' $t/err && echo "nested probe drops reported"
