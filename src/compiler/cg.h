@@ -262,6 +262,8 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
 bool cg_known_imm(struct dt_cg *cg, int reg, int64_t *v);
 /* Remove instructions no path reaches (cg_dce.c); cg_resolve does it. */
 void cg_drop_unreachable(struct dt_cg *cg);
+/* Labels, fixups, relocations and lines after dropping instructions (cg_dce.c). */
+void cg_renumber(struct dt_cg *cg, const uint32_t *newpos, uint32_t k);
 /* Sign- or zero-extend a register to 64 bits from type t's width. */
 void cg_normalize(struct dt_cg *cg, int reg, struct dt_type *t);
 /* Read `size` bytes at a kernel/user address into a register value. */

@@ -25,6 +25,53 @@ static bool is_ld_imm64(const struct bpf_insn *in)
 	return in->code == (BPF_LD | BPF_IMM | BPF_DW);
 }
 
+/*
+ * Labels, fixups, relocations and line info after instructions were
+ * dropped: the kept ones moved to newpos[i], k of them (newpos[n] == k),
+ * and instruction i was dropped when newpos[i] == newpos[i + 1].  A label
+ * or a line at a dropped instruction moves to the next kept one; a fixup
+ * or a relocation of one goes with it.
+ */
+void cg_renumber(struct dt_cg *cg, const uint32_t *newpos, uint32_t k)
+{
+	struct bo_func *fn = cg->fn;
+	size_t m = 0;
+
+	for (size_t i = 0; i < cg->labels.n; i++)
+		if (cg->labels.v[i].pos >= 0)
+			cg->labels.v[i].pos = (int)newpos[cg->labels.v[i].pos];
+	for (size_t i = 0; i < cg->fixups.n; i++) {
+		uint32_t at = cg->fixups.v[i].insn;
+		if (newpos[at] == newpos[at + 1])
+			continue;
+		cg->fixups.v[m] = cg->fixups.v[i];
+		cg->fixups.v[m++].insn = newpos[at];
+	}
+	cg->fixups.n = m;
+	m = 0;
+	for (size_t i = 0; i < fn->relocs.n; i++) {
+		uint32_t at = fn->relocs.v[i].insn;
+		if (newpos[at] == newpos[at + 1])
+			continue;
+		fn->relocs.v[m] = fn->relocs.v[i];
+		fn->relocs.v[m++].insn = newpos[at];
+	}
+	fn->relocs.n = m;
+	m = 0;
+	for (size_t i = 0; i < fn->lines.n; i++) {
+		uint32_t p = newpos[fn->lines.v[i].insn];
+		/* A line whose first instruction went away starts at the next kept one. */
+		if (p >= k || (m > 0 && fn->lines.v[m - 1].insn == p)) {
+			if (p < k && m > 0)
+				fn->lines.v[m - 1] = fn->lines.v[i], fn->lines.v[m - 1].insn = p;
+			continue;
+		}
+		fn->lines.v[m] = fn->lines.v[i];
+		fn->lines.v[m++].insn = p;
+	}
+	fn->lines.n = m;
+}
+
 void cg_drop_unreachable(struct dt_cg *cg)
 {
 	struct bo_func *fn = cg->fn;
@@ -89,38 +136,7 @@ void cg_drop_unreachable(struct dt_cg *cg)
 		if (live[i])
 			fn->insns.v[newpos[i]] = fn->insns.v[i];
 	fn->insns.n = k;
-	for (size_t i = 0; i < cg->labels.n; i++)
-		if (cg->labels.v[i].pos >= 0)
-			cg->labels.v[i].pos = (int)newpos[cg->labels.v[i].pos];
-	size_t m = 0;
-	for (size_t i = 0; i < cg->fixups.n; i++) {
-		if (!live[cg->fixups.v[i].insn])
-			continue;
-		cg->fixups.v[m] = cg->fixups.v[i];
-		cg->fixups.v[m++].insn = newpos[cg->fixups.v[i].insn];
-	}
-	cg->fixups.n = m;
-	m = 0;
-	for (size_t i = 0; i < fn->relocs.n; i++) {
-		if (!live[fn->relocs.v[i].insn])
-			continue;
-		fn->relocs.v[m] = fn->relocs.v[i];
-		fn->relocs.v[m++].insn = newpos[fn->relocs.v[i].insn];
-	}
-	fn->relocs.n = m;
-	m = 0;
-	for (size_t i = 0; i < fn->lines.n; i++) {
-		uint32_t p = newpos[fn->lines.v[i].insn];
-		/* A line whose first instruction went away starts at the next kept one. */
-		if (p >= k || (m > 0 && fn->lines.v[m - 1].insn == p)) {
-			if (p < k && m > 0)
-				fn->lines.v[m - 1] = fn->lines.v[i], fn->lines.v[m - 1].insn = p;
-			continue;
-		}
-		fn->lines.v[m] = fn->lines.v[i];
-		fn->lines.v[m++].insn = p;
-	}
-	fn->lines.n = m;
+	cg_renumber(cg, newpos, k);
 out:
 	free(target), free(newpos), free(live), free(stack);
 }

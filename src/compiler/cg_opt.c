@@ -101,38 +101,7 @@ static void apply(struct dt_cg *cg, struct cg_opt *o, uint32_t *newpos, const bo
 		if (!o->del[i])
 			fn->insns.v[newpos[i]] = o->insn[i];
 	fn->insns.n = k;
-	for (size_t i = 0; i < cg->labels.n; i++)
-		if (cg->labels.v[i].pos >= 0)
-			cg->labels.v[i].pos = (int)newpos[cg->labels.v[i].pos];
-	size_t m = 0;
-	for (size_t i = 0; i < cg->fixups.n; i++) {
-		if (o->del[cg->fixups.v[i].insn])
-			continue;
-		cg->fixups.v[m] = cg->fixups.v[i];
-		cg->fixups.v[m++].insn = newpos[cg->fixups.v[i].insn];
-	}
-	cg->fixups.n = m;
-	m = 0;
-	for (size_t i = 0; i < fn->relocs.n; i++) {
-		if (o->del[fn->relocs.v[i].insn])
-			continue;
-		fn->relocs.v[m] = fn->relocs.v[i];
-		fn->relocs.v[m++].insn = newpos[fn->relocs.v[i].insn];
-	}
-	fn->relocs.n = m;
-	m = 0;
-	for (size_t i = 0; i < fn->lines.n; i++) {
-		uint32_t p = newpos[fn->lines.v[i].insn];
-		/* A line whose first instruction went away starts at the next kept one. */
-		if (p >= k || (m > 0 && fn->lines.v[m - 1].insn == p)) {
-			if (p < k && m > 0)
-				fn->lines.v[m - 1] = fn->lines.v[i], fn->lines.v[m - 1].insn = p;
-			continue;
-		}
-		fn->lines.v[m] = fn->lines.v[i];
-		fn->lines.v[m++].insn = p;
-	}
-	fn->lines.n = m;
+	cg_renumber(cg, newpos, k);
 }
 
 void cg_optimize(struct dt_cg *cg)
