@@ -19,9 +19,9 @@
 #define CPU_DYN_DROPS	8
 #define CPU_AGG_DROPS	16
 #define CPU_SPEC_DROPS	24
-#define CPU_NEST	32
+#define CPU_NEST	32	/* bit k: scratch level k in use (cg_prog.c) */
 #define CPU_PCTX	40	/* programs running (exclusive objects: cg_prog.c) */
-#define CPU_NESTED_DROPS 48	/* firings inside another program, not run */
+#define CPU_NESTED_DROPS 48	/* firings inside another program (or with no scratch level), not run */
 #define CPU_INFO_SIZE	56
 
 /* Names of the object's maps. */

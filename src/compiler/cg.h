@@ -33,7 +33,7 @@ struct dt_progset;
 #define DCTX_SCRATCH	16	/* per-CPU scratch area (0 if none) */
 #define DCTX_TS		24	/* cached timestamp (0: not read yet) */
 #define DCTX_ARGS	32	/* u64 args[10] */
-#define DCTX_NEST	112	/* pointer to the scratch nesting counter */
+#define DCTX_NEST	112	/* pointer to the CPU's scratch levels in use (CPU_NEST) */
 #define DCTX_ERRNO	120	/* s64 errno for this firing */
 #define DCTX_EPID	128	/* u64 fault address for the error path */
 #define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */

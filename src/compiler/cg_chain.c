@@ -204,12 +204,13 @@ void cg_chain_unmark(struct dt_cg *cg, int dctx)
 	cg_label_place(cg, none);
 }
 
-void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip)
+void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int lvl, int release, int skip)
 {
 	int key = cg_stack_alloc(cg, 8);
 	int found = cg_label_new(cg);
 
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_SCRATCH, 0));
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, lvl, 0));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
 	cg_ld_map_fd(cg, BPF_R1, MAP_CPUINFO);
 	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
@@ -222,21 +223,20 @@ void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip
 	if (pctx != 0)
 		cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, pctx));
 	/*
-	 * The first program's level: the one whose saved context is this
-	 * firing's, from the CPU's highest level down (levels are taken and
-	 * given back in nesting order, but a preempted program may hold one
-	 * below a later program's).
+	 * The first program's level: the one in use whose saved context is
+	 * this firing's (other firings on this CPU, preempted, may hold
+	 * levels too, in any order).
 	 */
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R7, CPU_NEST));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R0, DT_SCRATCH_NEST));
 	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
 	for (int i = 0; i < DT_SCRATCH_NEST; i++) {
 		int next = cg_label_new(cg);
-		cg_emit(cg, I_ALU64_IMM(BPF_SUB, BPF_R8, 1));
-		cg_jmp_imm(cg, BPF_JGE, BPF_R8, DT_SCRATCH_NEST, release);
+		cg_emit(cg, I_LDX(BPF_DW, BPF_R8, BPF_R7, CPU_NEST));
+		cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R8, 1 << i));
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R8, 0, next);
 		cg_emit(cg, I_MOV64_REG(BPF_R0, BPF_R9));
-		cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R8));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R0, i));
 		cg_emit(cg, I_STX(BPF_W, BPF_FP, BPF_R0, key));
 		cg_ld_map_fd(cg, BPF_R1, MAP_SCRATCH);
 		cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
@@ -245,10 +245,12 @@ void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip
 		cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, next);
 		cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_R0,
 				  (int32_t)cg_chain_carry_off(cg->cc) + DCTX_CTX));
+		cg_emit(cg, I_ST(BPF_DW, BPF_FP, lvl, 1 << i));
 		cg_jmp_reg(cg, BPF_JEQ, BPF_R1, BPF_R6, found);
 		cg_label_place(cg, next);
 	}
-	/* (Not found: cannot be; the level is given back all the same.) */
+	/* (Not found: cannot be; then no level is given back.) */
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, lvl, 0));
 	cg_ja(cg, release);
 	cg_label_place(cg, found);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx + DCTX_SCRATCH));

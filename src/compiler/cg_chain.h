@@ -26,10 +26,11 @@ void cg_chain_next(struct dt_cg *cg, const char *head, unsigned k, int dctx);
 /*
  * In a chained program: find the scratch level the first took and the
  * probe context it saved, into the dctx at fp + dctx (and the CPU's
- * info into the slot at fp + pctx, if not 0).  Jumps to `release` (give
- * the level back) or `skip` if one is missing (neither can be).
+ * info into the slot at fp + pctx, if not 0), the level's mask into the
+ * slot at fp + lvl (for scratch_release).  Jumps to `release` (give the
+ * level back) or `skip` if one is missing (neither can be).
  */
-void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int release, int skip);
+void cg_chain_resume(struct dt_cg *cg, int dctx, int pctx, int lvl, int release, int skip);
 /* At the end of a chain, before its level is given back: the level is no longer its. */
 void cg_chain_unmark(struct dt_cg *cg, int dctx);
 

@@ -109,12 +109,31 @@ out:
 	return rc;
 }
 
-/* Take a scratch nesting level into dctx; jumps to `skip` if none. */
-static void scratch_acquire(struct dt_cg *cg, int dctx, int skip)
+/* Give back the level whose mask is at fp + lvl (none if 0). */
+static void scratch_release(struct dt_cg *cg, int dctx, int lvl)
+{
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, dctx + DCTX_NEST));
+	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, lvl));
+	cg_emit(cg, I_ALU64_IMM(BPF_XOR, BPF_R1, -1));
+	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R1, CPU_NEST, BPF_AND));
+}
+
+/*
+ * A firing's scratch area is one of the CPU's DT_SCRATCH_NEST levels: bit
+ * k of the CPU's CPU_NEST word is set while level k is in use.  A bit per
+ * level, not a count of levels: programs the kernel may preempt (uprobes;
+ * fentry and system call tracepoints on a preemptible kernel) give their
+ * levels back in any order, and a count would then hand out a level a
+ * preempted program still uses.  The mask of the level taken is kept at
+ * fp + lvl for scratch_release.  With every level taken the firing is not
+ * run and counted as a nested probe drop.
+ */
+static void scratch_acquire(struct dt_cg *cg, int dctx, int lvl, int skip)
 {
 	int key = cg_stack_alloc(cg, 8);
-	int bad = cg_label_new(cg);
+	int got = cg_label_new(cg), bad = cg_label_new(cg);
 
+	cg_emit(cg, I_ST(BPF_DW, BPF_FP, lvl, 0));
 	cg_emit(cg, I_ST(BPF_DW, BPF_FP, key, 0));
 	cg_ld_map_fd(cg, BPF_R1, MAP_CPUINFO);
 	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
@@ -123,11 +142,24 @@ static void scratch_acquire(struct dt_cg *cg, int dctx, int skip)
 	cg_jmp_imm(cg, BPF_JEQ, BPF_R0, 0, skip);
 	cg_emit(cg, I_MOV64_REG(BPF_R7, BPF_R0));
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R7, dctx + DCTX_NEST));
-	/* level = atomic fetch-add of the CPU's nesting counter */
-	cg_emit(cg, I_MOV64_IMM(BPF_R8, 1));
-	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R8, CPU_NEST,
-			     BPF_ADD | BPF_FETCH));
-	cg_jmp_imm(cg, BPF_JGE, BPF_R8, DT_SCRATCH_NEST, bad);
+	for (int k = 0; k < DT_SCRATCH_NEST; k++) {
+		int taken = cg_label_new(cg);
+		cg_emit(cg, I_MOV64_IMM(BPF_R8, 1 << k));
+		cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R8, CPU_NEST,
+				     BPF_OR | BPF_FETCH));
+		cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R8, 1 << k));
+		cg_jmp_imm(cg, BPF_JNE, BPF_R8, 0, taken);
+		cg_emit(cg, I_MOV64_IMM(BPF_R8, k));
+		cg_ja(cg, got);
+		cg_label_place(cg, taken);
+	}
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, 1));
+	cg_emit(cg, I_XADD(BPF_DW, BPF_R7, BPF_R1, CPU_NESTED_DROPS));
+	cg_ja(cg, skip);
+	cg_label_place(cg, got);
+	cg_emit(cg, I_MOV64_IMM(BPF_R1, 1));
+	cg_emit(cg, I_ALU64_REG(BPF_LSH, BPF_R1, BPF_R8));
+	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R1, lvl));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_emit(cg, I_ALU64_IMM(BPF_MUL, BPF_R0, DT_SCRATCH_NEST));
 	cg_emit(cg, I_ALU64_REG(BPF_ADD, BPF_R0, BPF_R8));
@@ -140,19 +172,11 @@ static void scratch_acquire(struct dt_cg *cg, int dctx, int skip)
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, BPF_R0, dctx + DCTX_SCRATCH));
 	int ok = cg_label_new(cg);
 	cg_ja(cg, ok);
-	/* Too deeply nested (or no area): give the level back, skip the event. */
+	/* No area (cannot be: the map has every CPU's levels): give the level back. */
 	cg_label_place(cg, bad);
-	cg_emit(cg, I_MOV64_IMM(BPF_R1, -1));
-	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R1, CPU_NEST, BPF_ADD));
+	scratch_release(cg, dctx, lvl);
 	cg_ja(cg, skip);
 	cg_label_place(cg, ok);
-}
-
-static void scratch_release(struct dt_cg *cg, int dctx)
-{
-	cg_emit(cg, I_LDX(BPF_DW, BPF_R7, BPF_FP, dctx + DCTX_NEST));
-	cg_emit(cg, I_MOV64_IMM(BPF_R1, -1));
-	cg_emit(cg, bpf_insn(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_R7, BPF_R1, CPU_NEST, BPF_ADD));
 }
 
 static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
@@ -290,15 +314,16 @@ static void build_link(struct dt_pcb *pcb, struct dt_group *g, const char *head,
 	int skip = cg_label_new(&cg), out = cg_label_new(&cg);
 	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
 	int pctx = pctx_held ? cg_stack_alloc(&cg, 8) : 0;
+	int lvl = cg_stack_alloc(&cg, 8);
 
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
-	cg_chain_resume(&cg, dctx, pctx, out, skip);
+	cg_chain_resume(&cg, dctx, pctx, lvl, out, skip);
 	call_clauses(&cg, g, k, dctx, out, end);
 	if (k + 1 < g->nsegs)
 		cg_chain_next(&cg, head, k + 1, dctx);
 	cg_label_place(&cg, out);
 	cg_chain_unmark(&cg, dctx);
-	scratch_release(&cg, dctx);
+	scratch_release(&cg, dctx, lvl);
 	if (pctx != 0)
 		pctx_leave(&cg, pctx);
 	cg_label_place(&cg, skip);
@@ -341,7 +366,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
 	}
 	/* (BEGIN and END run by the consumer: nothing of the object runs then.) */
-	int pctx = 0, leave = skip;
+	int pctx = 0, leave = skip, lvl = 0;
 	if (exclusive && !g->mech->by_consumer) {
 		pctx = cg_stack_alloc(&cg, 8);
 		leave = cg_label_new(&cg);
@@ -359,7 +384,8 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
 	g->mech->cg_prologue(&cg, g, dctx, g->args_used, leave);
 	if (g->uses_scratch) {
-		scratch_acquire(&cg, dctx, leave);
+		lvl = cg_stack_alloc(&cg, 8);
+		scratch_acquire(&cg, dctx, lvl, leave);
 		/* strtok()'s state lives for one firing. */
 		if (cc->uses_strtok) {
 			cg_emit(&cg, I_LDX(BPF_DW, BPF_R1, BPF_FP, dctx + DCTX_SCRATCH));
@@ -383,7 +409,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	if (g->nsegs > 1)
 		cg_chain_unmark(&cg, dctx);
 	if (g->uses_scratch)
-		scratch_release(&cg, dctx);
+		scratch_release(&cg, dctx, lvl);
 	if (pctx != 0) {
 		cg_label_place(&cg, leave);
 		pctx_leave(&cg, pctx);
