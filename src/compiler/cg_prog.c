@@ -365,6 +365,15 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
 		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
 	}
+	/*
+	 * -x cpu: probes fire on that CPU only (as DTrace).  Perf events are
+	 * opened on it alone; the rest are checked here (BEGIN and END run
+	 * on it: the consumer asks the kernel to).
+	 */
+	if (cc->core->opts.cpu >= 0 && !g->mech->by_consumer) {
+		cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
+		cg_jmp_imm(&cg, BPF_JNE, BPF_R0, (int32_t)cc->core->opts.cpu, skip);
+	}
 	/* (BEGIN and END run by the consumer: nothing of the object runs then.) */
 	int pctx = 0, leave = skip, lvl = 0;
 	if (exclusive && !g->mech->by_consumer) {
