@@ -147,16 +147,21 @@ static int add_cmd(struct options *o, enum cmd_kind kind, enum dtrace_pspec ps, 
 	return 0;
 }
 
-/* Split "-c" command text into words (no shell). */
+/*
+ * Split "-c" command text into words (no shell, no quoting), at any of
+ * the white space characters DTrace's make_argv() splits at: a command
+ * built from a list with newlines in it gets one word per line.
+ */
 static char **split_words(const char *s, int *np)
 {
+	static const char ws[] = " \f\n\r\t\v";
 	char **v = NULL;
 	int n = 0;
 	char *copy = strdup(s), *save = NULL;
 
 	if (copy == NULL)
 		return NULL;
-	for (char *w = strtok_r(copy, " \t", &save); w != NULL; w = strtok_r(NULL, " \t", &save)) {
+	for (char *w = strtok_r(copy, ws, &save); w != NULL; w = strtok_r(NULL, ws, &save)) {
 		char **nv = realloc(v, sizeof(*v) * (size_t)(n + 2));
 		if (nv == NULL)
 			break;
