@@ -43,6 +43,25 @@ static bool same_clauses(const struct probe_clauses *a, const struct dt_group *g
 	return true;
 }
 
+
+/*
+ * What one entry of aggregation ad takes of aggsize, as DTrace counts it:
+ * a string key takes strsize bytes whatever its own size (the map holds
+ * only as much as the longest string the key can be), so that aggsize
+ * holds as many entries as it does in DTrace, and a full one drops as
+ * DTrace's does.
+ */
+static uint64_t agg_entry_size(const struct dt_compiler *cc, const struct dt_aggdesc *ad)
+{
+	uint64_t key = 0;
+
+	for (int i = 0; i < ad->nkeys; i++)
+		key += ad->keys[i].kind == DT_AGGKEY_STRING
+		       ? DT_ALIGN((uint64_t)cc->core->opts.strsize, 8) : ad->keys[i].size;
+	if (key < ad->key_size)
+		key = ad->key_size;
+	return key + ad->value_size;
+}
 static int form_groups(struct dt_compiler *cc, struct dt_progset *ps)
 {
 	size_t np = cc->reg->probes.n;
@@ -644,7 +663,7 @@ static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 	}
 	for (size_t i = 0; i < cc->descs->aggs.n; i++) {
 		struct dt_aggdesc *ad = cc->descs->aggs.v[i];
-		uint64_t max = (uint64_t)cc->core->opts.aggsize / (ad->key_size + ad->value_size);
+		uint64_t max = (uint64_t)cc->core->opts.aggsize / agg_entry_size(cc, ad);
 		/* DTrace's message (one entry of @name does not fit in aggsize). */
 		if (max < 1)
 			return dt_set_error(cc->core, -E2BIG, "Enabling exceeds size of buffer");
