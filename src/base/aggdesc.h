@@ -3,7 +3,11 @@
  * each aggregation (its function, key layout, value layout and map), and
  * the value layouts the BPF side keeps in the per-CPU hash maps.
  *
- * Map: one BPF_MAP_TYPE_PERCPU_HASH per aggregation, named map_name.
+ * Map: one BPF_MAP_TYPE_PERCPU_HASH per aggregation, named map_name.  A
+ * clause with more aggregations than a program may use maps reaches the
+ * rest through an array of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS, struct
+ * dt_aggouter) holding the maps of one key and value size: the loader
+ * puts each such aggregation's map at its slot.
  * Key: the key tuple, each component at an 8-aligned offset (integers as
  * 8-byte values, sign- or zero-extended from their type; strings as
  * strsize bytes, NUL-padded); an aggregation without keys has an 8-byte
@@ -86,6 +90,8 @@ struct dt_aggdesc {
 	uint32_t key_size;
 	uint32_t value_size;	/* bytes per CPU */
 	const char *map_name;
+	int32_t outer;		/* its array of maps (dt_descs.agg_outer), or -1: none */
+	uint32_t outer_slot;	/* ... and its index there */
 	/* The value's type size and signedness (for sum/min/max printing). */
 	uint32_t arg_size;
 	bool arg_signed;
@@ -101,6 +107,13 @@ struct dt_aggdesc {
 	/* llquantize */
 	uint16_t llq_factor, llq_lmag, llq_hmag, llq_steps;
 	uint32_t nbuckets;	/* quantize/lquantize/llquantize */
+};
+
+/* An array of aggregation maps of one key and value size. */
+struct dt_aggouter {
+	const char *name;
+	uint32_t key_size, value_size;
+	uint32_t n;		/* slots (aggregations) */
 };
 
 /* The bucket index of value v in an llquantize aggregation. */

@@ -16,4 +16,5 @@ void dt_descs_free(struct dt_descs *d)
 	dt_vec_free(&d->rdescs);
 	dt_vec_free(&d->cdescs);
 	dt_vec_free(&d->aggs);
+	dt_vec_free(&d->agg_outer);
 }

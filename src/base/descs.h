@@ -15,11 +15,13 @@
 struct dt_rdesc;
 struct dt_cdesc;
 struct dt_aggdesc;
+struct dt_aggouter;
 
 struct dt_descs {
 	DT_VEC(struct dt_rdesc *) rdescs;	/* record descriptions by id */
 	DT_VEC(struct dt_cdesc *) cdescs;	/* what errors say of each exec'ed clause */
 	DT_VEC(struct dt_aggdesc *) aggs;	/* aggregations by id */
+	DT_VEC(struct dt_aggouter *) agg_outer;	/* arrays of aggregation maps */
 	DT_VEC(void *) formats;		/* parsed printf formats (struct dt_pf_format) */
 	bool need_probe_map;		/* some clause reads probe names at run time */
 	bool need_curcpu_map;		/* some clause reads curcpu (lib/curcpu.c) */

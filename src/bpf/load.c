@@ -207,6 +207,10 @@ int bo_map_refused(struct bpf_object *obj, char *name, size_t namelen)
 	struct bpf_map *map;
 
 	bpf_object__for_each_map(map, obj) {
+		/* (An array of maps needs the model it was given: not tried alone.) */
+		if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    bpf_map__type(map) == BPF_MAP_TYPE_HASH_OF_MAPS)
+			continue;
 		LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = bpf_map__map_flags(map));
 		int fd = bpf_map_create(bpf_map__type(map), NULL, bpf_map__key_size(map),
 					bpf_map__value_size(map), bpf_map__max_entries(map), &opts);

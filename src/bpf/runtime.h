@@ -32,6 +32,7 @@ struct dt_runtime {
 	struct dt_specstate *specs;	/* speculations (consumer/spec.c), NULL if unused */
 	struct dt_waitset *wait;	/* what the consumer sleeps on (consumer/waitset.c) */
 	struct bpf_link *vtime_link;	/* dt_vtime_switch on sched_switch, if vtimestamp is read */
+	DT_VEC(int) outer_models;	/* maps arrays of maps are made from (lib/agg_outer.c) */
 };
 
 #endif

@@ -9,6 +9,8 @@
 
 #include "base/aggdesc.h"
 #include "base/core.h"
+#include "base/descs.h"
+#include "base/object.h"
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
@@ -225,12 +227,93 @@ static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int i
 	cg_reg_free(cg, t);
 }
 
-static int lookup(struct dt_cg *cg, struct dt_aggdesc *ad, struct buf kb)
+/*
+ * A program may use 64 maps, 14 of them its own (chain_plan.h): a clause
+ * that would use more than DIRECT_MAPS reaches its further aggregations
+ * through arrays of maps, one array per key and value size, each one map
+ * however many aggregations it holds.  The first DIRECT_MAPS stay direct
+ * (one helper call less per update).
+ */
+#define DIRECT_MAPS 40
+
+/* Whether the clause uses map `name` already; *n: the distinct maps it uses, up to DIRECT_MAPS. */
+static bool clause_uses_map(const struct dt_cg *cg, const char *name, size_t *n)
+{
+	const char *seen[DIRECT_MAPS];
+	bool uses = false;
+
+	*n = 0;
+	for (size_t i = 0; i < cg->fn->relocs.n; i++) {
+		const struct bo_reloc *r = &cg->fn->relocs.v[i];
+		if (r->kind != BO_RELOC_MAP_FD)
+			continue;
+		if (strcmp(r->target, name) == 0)
+			uses = true;
+		if (cg->agg_indirect)
+			continue;
+		size_t j = 0;
+		while (j < *n && strcmp(seen[j], r->target) != 0)
+			j++;
+		if (j == *n && *n < DIRECT_MAPS)
+			seen[(*n)++] = r->target;
+	}
+	return uses;
+}
+
+/* ad's slot in the array of maps of its key and value size (made on first need). */
+static const struct dt_aggouter *outer_of(struct dt_cg *cg, struct dt_aggdesc *ad)
+{
+	struct dt_descs *d = cg->cc->descs;
+
+	if (ad->outer < 0) {
+		size_t i = 0;
+		while (i < d->agg_outer.n && (d->agg_outer.v[i]->key_size != ad->key_size ||
+					      d->agg_outer.v[i]->value_size != ad->value_size))
+			i++;
+		if (i == d->agg_outer.n) {
+			struct dt_aggouter *o = dt_arena_zalloc(&cg->cc->core->arena, sizeof(*o));
+			if (o == NULL || dt_vec_push(&d->agg_outer, o) < 0 ||
+			    (o->name = dt_arena_printf(&cg->cc->core->arena, "dt_aggs_%zu", i)) == NULL)
+				dt_cnomem(cg->pcb);
+			o->key_size = ad->key_size;
+			o->value_size = ad->value_size;
+		}
+		ad->outer = (int32_t)i;
+		ad->outer_slot = d->agg_outer.v[i]->n++;
+	}
+	return d->agg_outer.v[ad->outer];
+}
+
+/* A register holding ad's map: its fd, or (indirect) its pointer from its array; `fail` if none. */
+static int agg_map(struct dt_cg *cg, struct dt_aggdesc *ad, int fail)
+{
+	size_t n;
+	bool uses = clause_uses_map(cg, ad->map_name, &n);
+
+	if (!uses && !cg->agg_indirect && n >= DIRECT_MAPS)
+		cg->agg_indirect = true;
+	if (uses || !cg->agg_indirect) {
+		int r = cg_reg_alloc(cg);
+		cg_ld_map_fd(cg, r, ad->map_name);
+		return r;
+	}
+	const struct dt_aggouter *o = outer_of(cg, ad);
+	int key = cg_stack_alloc(cg, 8);
+	int a[2] = { cg_reg_alloc(cg), cg_reg_alloc(cg) };
+	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)key, (int32_t)ad->outer_slot));
+	cg_ld_map_fd(cg, a[0], o->name);
+	cg_emit(cg, I_MOV64_REG(a[1], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], key));
+	int m = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	cg_jmp_imm(cg, BPF_JEQ, m, 0, fail);
+	return m;
+}
+
+static int lookup(struct dt_cg *cg, struct dt_aggdesc *ad, struct buf kb, int fail)
 {
 	int a[2];
 
-	a[0] = cg_reg_alloc(cg);
-	cg_ld_map_fd(cg, a[0], ad->map_name);
+	a[0] = agg_map(cg, ad, fail);
 	a[1] = buf_ptr(cg, kb, 0);
 	return cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
 }
@@ -265,8 +348,8 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	cg_check_tuple(cg, agg->agg.keys);
 	build_key(cg, ad, agg->agg.keys, kb);
 
-	int done = cg_label_new(cg), insert = cg_label_new(cg);
-	int p = lookup(cg, ad, kb);
+	int done = cg_label_new(cg), insert = cg_label_new(cg), full = cg_label_new(cg);
+	int p = lookup(cg, ad, kb, full);
 	cg_jmp_imm(cg, BPF_JEQ, p, 0, insert);
 	apply(cg, ad, p, val, incr);
 	cg_ja(cg, done);
@@ -281,21 +364,20 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	 */
 	cg_label_place(cg, insert);
 	int a[4];
-	a[0] = cg_reg_alloc(cg);
-	cg_ld_map_fd(cg, a[0], ad->map_name);
+	a[0] = agg_map(cg, ad, full);
 	a[1] = buf_ptr(cg, kb, 0);
 	a[2] = cg_reg_alloc(cg);
 	cg_ld_rodata(cg, a[2], cg_rodata_zeros(cg, ad->value_size));
 	a[3] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
 	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
-	int again = cg_label_new(cg), full = cg_label_new(cg);
+	int again = cg_label_new(cg);
 	cg_jmp_imm(cg, BPF_JEQ, rc, 0, again);
 	cg_jmp_imm(cg, BPF_JNE, rc, -EEXIST, full);
 	cg_reg_free(cg, rc);
 	/* (Or another program inserted it meanwhile.) */
 	cg_label_place(cg, again);
-	p = lookup(cg, ad, kb);
+	p = lookup(cg, ad, kb, full);
 	cg_jmp_imm(cg, BPF_JEQ, p, 0, full);
 	apply(cg, ad, p, val, incr);
 	cg_ja(cg, done);

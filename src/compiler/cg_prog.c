@@ -672,6 +672,11 @@ static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 		rc |= add_map(cc, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
 			      ad->value_size, (uint32_t)max, BPF_F_NO_PREALLOC);
 	}
+	/* (Filled with the aggregations' maps once loaded: lib/agg_outer.c.) */
+	for (size_t i = 0; i < cc->descs->agg_outer.n; i++) {
+		const struct dt_aggouter *o = cc->descs->agg_outer.v[i];
+		rc |= add_map(cc, o->name, BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, o->n, 0);
+	}
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->add_maps != NULL && g->mech->add_maps(cc->reg, g, cc->obj) < 0)

@@ -265,6 +265,7 @@ static struct dt_aggdesc *new_aggdesc(struct dt_pcb *pcb, struct dt_ident *id,
 	ad->nkeys = nk;
 	ad->keys = dt_arena_zalloc(&cc->core->arena, sizeof(*ad->keys) * (size_t)(nk + 1));
 	ad->map_name = dt_arena_printf(&cc->core->arena, "dt_agg_%u", ad->id);
+	ad->outer = -1;
 	if (ad->keys == NULL || ad->map_name == NULL)
 		dt_cnomem(pcb);
 	int i = 0;

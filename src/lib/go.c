@@ -26,6 +26,7 @@
 #include "compiler/program.h"
 #include "consumer/consume.h"
 #include "consumer/oformat.h"
+#include "lib/agg_outer.h"
 #include "lib/chain_fill.h"
 #include "lib/curcpu.h"
 #include "lib/dt_impl.h"
@@ -107,6 +108,8 @@ static int open_object(dtrace_hdl_t *dtp, struct dt_runtime *rt, const void *lin
 		if (p != NULL && (rc = g->mech->prepare(dtp->reg, g, p)) < 0)
 			return rc;
 	}
+	if ((rc = dt_agg_outer_prepare(dtp, rt)) < 0)
+		return rc;
 	return dt_chain_prepare(dtp, rt);
 }
 
@@ -141,6 +144,7 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		rc = bo_load_logged(rt->obj, dtp->cc->obj->source_name, log_size,
 				    dtp->core->opts.bpflog ? stderr : NULL, &failed, &log_cut, err,
 				    sizeof(err));
+		dt_agg_outer_release(rt);
 		if (rc == 0 || !log_cut || log_size >= log_max)
 			break;
 		bo_close(rt->obj);
@@ -178,8 +182,9 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		if (nclauses > 0 && strstr(err, "number of maps per program") != NULL)
 			return dt_set_error(dtp->core, -E2BIG, "failed to enable '%s': a clause uses "
 					    "more maps than the kernel allows in one BPF program (%d): "
-					    "each aggregation, thread-local and associative array is a "
-					    "map; spread them over several clauses for the probe", what,
+					    "each thread-local and associative array is a map (its "
+					    "aggregations share arrays of maps); spread them over several "
+					    "clauses for the probe", what,
 					    DT_BPF_MAX_USED_MAPS);
 		/* No program refused: a map was (ENOMEM, E2BIG ... from its size). */
 		int mrc;
@@ -298,7 +303,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	struct bpf_map *ci = bpf_object__find_map_by_name(rt->obj, MAP_CPUINFO);
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
 	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0 ||
-	    (rc = dt_chain_fill(dtp, rt)) < 0)
+	    (rc = dt_chain_fill(dtp, rt)) < 0 || (rc = dt_agg_outer_fill(dtp, rt)) < 0)
 		goto fail;
 	for (size_t i = 0; i < rt->ps.groups.n; i++) {
 		struct dt_group *g = rt->ps.groups.v[i];
@@ -361,6 +366,7 @@ void dt_runtime_destroy(struct dtrace_hdl *dtp)
 	dt_consume_close(dtp->cons);
 	if (rt->obj != NULL)
 		bo_close(rt->obj);
+	dt_agg_outer_release(rt);
 	free(rt->drops_seen);
 	free(rt);
 	dtp->cons->rt = NULL;
