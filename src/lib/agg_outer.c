@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,27 +45,56 @@ int dt_agg_outer_prepare(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	return 0;
 }
 
+/*
+ * Each slot of each array (the kernel waits for an RCU grace period after
+ * every update of an array of maps from user space: one batch per array
+ * waits once where the kernel allows batches).
+ */
 int dt_agg_outer_fill(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 {
 	const struct dt_descs *d = dtp->cc->descs;
+	int rc = 0;
 
-	for (size_t i = 0; i < d->aggs.n; i++) {
-		const struct dt_aggdesc *ad = d->aggs.v[i];
-		if (ad->outer < 0)
-			continue;
-		const struct dt_aggouter *o = d->agg_outer.v[ad->outer];
+	for (size_t i = 0; i < d->agg_outer.n && rc == 0; i++) {
+		const struct dt_aggouter *o = d->agg_outer.v[i];
 		struct bpf_map *om = bpf_object__find_map_by_name(rt->obj, o->name);
-		struct bpf_map *am = bpf_object__find_map_by_name(rt->obj, ad->map_name);
-		if (om == NULL || am == NULL)
-			return dt_set_error(dtp->core, -ENOENT, "map %s missing",
-					    om == NULL ? o->name : ad->map_name);
-		uint32_t slot = ad->outer_slot;
-		int fd = bpf_map__fd(am);
-		if (bpf_map_update_elem(bpf_map__fd(om), &slot, &fd, BPF_ANY) < 0)
-			return dt_set_error(dtp->core, -errno, "cannot put map %s in %s: %s",
-					    ad->map_name, o->name, strerror(errno));
+		uint32_t *keys = calloc(o->n, sizeof(*keys));
+		int *fds = calloc(o->n, sizeof(*fds));
+		uint32_t n = 0;
+		if (keys == NULL || fds == NULL) {
+			rc = dt_set_error(dtp->core, -ENOMEM, "out of memory");
+		} else if (om == NULL) {
+			rc = dt_set_error(dtp->core, -ENOENT, "map %s missing", o->name);
+		}
+		for (size_t j = 0; j < d->aggs.n && rc == 0; j++) {
+			const struct dt_aggdesc *ad = d->aggs.v[j];
+			if (ad->outer != (int32_t)i)
+				continue;
+			struct bpf_map *am = bpf_object__find_map_by_name(rt->obj, ad->map_name);
+			if (am == NULL || n >= o->n) {
+				rc = dt_set_error(dtp->core, -ENOENT, "map %s missing", ad->map_name);
+				break;
+			}
+			keys[n] = ad->outer_slot;
+			fds[n++] = bpf_map__fd(am);
+		}
+		if (rc == 0 && n > 0) {
+			uint32_t count = n;
+			LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_ANY);
+			if (bpf_map_update_batch(bpf_map__fd(om), keys, fds, &count, &opts) < 0 ||
+			    count != n) {
+				for (uint32_t k = 0; k < n && rc == 0; k++)
+					if (bpf_map_update_elem(bpf_map__fd(om), &keys[k], &fds[k],
+								BPF_ANY) < 0)
+						rc = dt_set_error(dtp->core, -errno, "cannot put the maps "
+								  "of aggregations in %s: %s", o->name,
+								  strerror(errno));
+			}
+		}
+		free(keys);
+		free(fds);
 	}
-	return 0;
+	return rc;
 }
 
 void dt_agg_outer_release(struct dt_runtime *rt)
