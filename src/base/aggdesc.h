@@ -4,8 +4,8 @@
  * the value layouts the BPF side keeps in the per-CPU hash maps.
  *
  * Map: one BPF_MAP_TYPE_PERCPU_HASH per aggregation, named map_name.  A
- * clause with more aggregations than a program may use maps reaches the
- * rest through an array of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS, struct
+ * clause with more aggregations than a program may use maps reaches them
+ * through arrays of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS, struct
  * dt_aggouter) holding the maps of one key and value size: the loader
  * puts each such aggregation's map at its slot.
  * Key: the key tuple, each component at an 8-aligned offset (integers as

@@ -143,7 +143,7 @@ struct dt_cg {
 	 * its own (cg_clause.c); REG_REC is 0 between them.
 	 */
 	bool split;
-	bool agg_indirect;		/* further aggregations through arrays of maps (cg_agg.c) */
+	bool agg_planned, agg_indirect;	/* the clause's aggregations through arrays of maps (cg_agg.c) */
 	bool rec_open;			/* split: a block's record is reserved */
 	bool block_exit;		/* the current basic block calls exit() */
 	uint32_t size_insn, fill_insn;	/* split: the open record's patch points */

@@ -18,6 +18,7 @@
 #include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/program.h"
+#include "compiler/walk.h"
 
 /* Where a buffer lives: a stack slot or a scratch offset. */
 struct buf {
@@ -228,36 +229,45 @@ static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int i
 }
 
 /*
- * A program may use 64 maps, 14 of them its own (chain_plan.h): a clause
- * that would use more than DIRECT_MAPS reaches its further aggregations
- * through arrays of maps, one array per key and value size, each one map
- * however many aggregations it holds.  The first DIRECT_MAPS stay direct
- * (one helper call less per update).
+ * A program may use 64 maps, 14 of them its own (chain_plan.h), and the
+ * ERROR clauses' with them.  A clause naming more than DIRECT_AGGS
+ * aggregations reaches every one of them through arrays of maps, one array
+ * per key and value size, each one map however many aggregations it holds
+ * (at the cost of a helper call more per update); other clauses use their
+ * aggregations' maps directly.
  */
-#define DIRECT_MAPS 40
+#define DIRECT_AGGS 32
 
-/* Whether the clause uses map `name` already; *n: the distinct maps it uses, up to DIRECT_MAPS. */
-static bool clause_uses_map(const struct dt_cg *cg, const char *name, size_t *n)
+/* The distinct aggregations the clause being generated names (up to DIRECT_AGGS + 1). */
+static size_t clause_aggs(struct dt_cg *cg)
 {
-	const char *seen[DIRECT_MAPS];
-	bool uses = false;
+	const struct dt_aggdesc *seen[DIRECT_AGGS + 1];
+	struct dt_walk w = { 0 };
+	struct dt_node *n;
+	size_t k = 0;
 
-	*n = 0;
-	for (size_t i = 0; i < cg->fn->relocs.n; i++) {
-		const struct bo_reloc *r = &cg->fn->relocs.v[i];
-		if (r->kind != BO_RELOC_MAP_FD)
-			continue;
-		if (strcmp(r->target, name) == 0)
-			uses = true;
-		if (cg->agg_indirect)
-			continue;
-		size_t j = 0;
-		while (j < *n && strcmp(seen[j], r->target) != 0)
-			j++;
-		if (j == *n && *n < DIRECT_MAPS)
-			seen[(*n)++] = r->target;
+	dt_walk_push(cg->pcb, &w, cg->stmt->clause->clause.body);
+	dt_walk_push(cg->pcb, &w, cg->stmt->clause->clause.pred);
+	while ((n = dt_walk_pop(&w)) != NULL && k <= DIRECT_AGGS) {
+		if (n->kind == N_AGG && n->id != NULL && n->id->agg != NULL) {
+			size_t j = 0;
+			while (j < k && seen[j] != n->id->agg)
+				j++;
+			if (j == k)
+				seen[k++] = n->id->agg;
+		}
+		dt_walk_push(cg->pcb, &w, n->next);
+		dt_walk_push(cg->pcb, &w, n->elsebody);
+		dt_walk_push(cg->pcb, &w, n->body);
+		dt_walk_push(cg->pcb, &w, n->cond);
+		dt_walk_push(cg->pcb, &w, n->r);
+		dt_walk_push(cg->pcb, &w, n->l);
+		if (n->kind == N_AGG)
+			dt_walk_push(cg->pcb, &w, n->agg.keys);
+		if (n->kind == N_CALL || n->kind == N_INDEX)
+			dt_walk_push(cg->pcb, &w, n->call.args);
 	}
-	return uses;
+	return k;
 }
 
 /* ad's slot in the array of maps of its key and value size (made on first need). */
@@ -287,12 +297,12 @@ static const struct dt_aggouter *outer_of(struct dt_cg *cg, struct dt_aggdesc *a
 /* A register holding ad's map: its fd, or (indirect) its pointer from its array; `fail` if none. */
 static int agg_map(struct dt_cg *cg, struct dt_aggdesc *ad, int fail)
 {
-	size_t n;
-	bool uses = clause_uses_map(cg, ad->map_name, &n);
-
-	if (!uses && !cg->agg_indirect && n >= DIRECT_MAPS)
-		cg->agg_indirect = true;
-	if (uses || !cg->agg_indirect) {
+	if (!cg->agg_planned) {
+		cg->agg_planned = true;
+		cg->agg_indirect = cg->stmt != NULL && cg->stmt->clause != NULL &&
+				   clause_aggs(cg) > DIRECT_AGGS;
+	}
+	if (!cg->agg_indirect) {
 		int r = cg_reg_alloc(cg);
 		cg_ld_map_fd(cg, r, ad->map_name);
 		return r;

@@ -24,7 +24,7 @@ trap 'rm -rf "$t"' EXIT
 grep -E '^(begin|getppid|a0|a79|getppid [0-9]) ' "$t/out"
 echo "aggregations printed at exit: $(grep -cE '^[[:space:]]+[0-9]+$' "$t/out") plain, $(grep -cE '^[[:space:]]+getppid[[:space:]]+2$' "$t/out") keyed"
 # One clause with 300 aggregations (more maps than a program may use):
-# the clause reaches those past the first 40 maps through arrays of maps,
+# the clause reaches them through arrays of maps (more than 32 of them),
 # one per key and value size, on BEGIN and on a system call.
 {
 	echo '#pragma D option quiet'
