@@ -332,3 +332,30 @@ char *dt_read_file(const char *path, size_t *lenp)
 	errno = saved;
 	return buf;
 }
+
+bool dt_cpulist_has(const char *list, long long cpu)
+{
+	const char *p = list;
+
+	while (*p != '\0' && *p != '\n') {
+		char *end;
+		errno = 0;
+		long long lo = strtoll(p, &end, 10), hi = lo;
+		if (end == p || errno != 0 || lo < 0)
+			return false;
+		p = end;
+		if (*p == '-') {
+			hi = strtoll(p + 1, &end, 10);
+			if (end == p + 1 || errno != 0 || hi < lo)
+				return false;
+			p = end;
+		}
+		if (cpu >= lo && cpu <= hi)
+			return true;
+		if (*p == ',')
+			p++;
+		else if (*p != '\0' && *p != '\n')
+			return false;
+	}
+	return false;
+}

@@ -70,5 +70,10 @@ bool dt_has_glob(const char *s);
 
 /* Read a whole (small, e.g. tracefs/procfs) file; NUL-terminated; caller frees. */
 char *dt_read_file(const char *path, size_t *lenp);
+/*
+ * Whether a kernel CPU list ("0-3,5,7-8\n", as /sys/devices/system/cpu/online
+ * reads) holds cpu; false for a malformed list.
+ */
+bool dt_cpulist_has(const char *list, long long cpu);
 
 #endif

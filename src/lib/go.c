@@ -182,9 +182,10 @@ static int load(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		if (nclauses > 0 && strstr(err, "number of maps per program") != NULL)
 			return dt_set_error(dtp->core, -E2BIG, "failed to enable '%s': a clause uses "
 					    "more maps than the kernel allows in one BPF program (%d): "
-					    "each thread-local and associative array is a map (its "
-					    "aggregations share arrays of maps); spread them over several "
-					    "clauses for the probe", what,
+					    "each thread-local and associative array is a map, and so "
+					    "are aggregations (or, past 32 in a clause, each key and "
+					    "value size of them); spread them over several clauses for "
+					    "the probe", what,
 					    DT_BPF_MAX_USED_MAPS);
 		/* No program refused: a map was (ENOMEM, E2BIG ... from its size). */
 		int mrc;
@@ -239,6 +240,26 @@ static int dt_check_bufsize(struct dtrace_hdl *dtp)
 	return 0;
 }
 
+/* -x cpu=N: N must be a CPU that is online, or the probes would never fire. */
+static int dt_check_cpu(struct dtrace_hdl *dtp)
+{
+	long long cpu = dtp->core->opts.cpu;
+
+	if (cpu < 0)
+		return 0;
+	char *online = dt_read_file("/sys/devices/system/cpu/online", NULL);
+	bool ok = online != NULL && dt_cpulist_has(online, cpu);
+	if (!ok) {
+		char *nl = online != NULL ? strchr(online, '\n') : NULL;
+		if (nl != NULL)
+			*nl = '\0';
+		dt_set_error(dtp->core, -EINVAL, "cpu %lld is not online (online: %s)", cpu,
+			     online != NULL ? online : "unknown");
+	}
+	free(online);
+	return ok ? 0 : -EINVAL;
+}
+
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	struct dt_runtime *rt;
@@ -256,7 +277,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return rc;
 	if ((rc = dt_oformat_check(dtp->cons)) < 0)
 		return rc;
-	if ((rc = dt_check_bufsize(dtp)) < 0)
+	if ((rc = dt_check_cpu(dtp)) < 0 || (rc = dt_check_bufsize(dtp)) < 0)
 		return rc;
 	/*
 	 * lockmem: the locked-memory limit DTrace sets before creating its maps

@@ -1,7 +1,8 @@
 #!/bin/sh
 # -x cpu=N: probes fire on CPU N only, system call probes too (not just
 # the profile and BEGIN/END probes, which are bound to a CPU anyway).
-# Two runs of the workload, pinned one to each of CPUs 0 and 1.
+# Two runs of the workload, pinned one to each of CPUs 0 and 1; a CPU
+# that is not online is refused.
 d=$1
 W=${DT_WORKLOADS:?}
 [ "$(nproc)" -ge 2 ] || { echo "needs two CPUs" >&2; exit 77; }
@@ -19,3 +20,5 @@ for c in 0 1; do
 	syscall::getppid:entry /execname == "getppid_loop"/ { @[cpu] = count(); }
 	END { printa("cpu %d: %@d calls\n", @); }'
 done
+# A CPU that is not online is refused: its probes would never fire.
+"$d" -q -x cpu=4096 -n 'syscall::getppid:entry { @ = count(); }' 2>&1 | sed 's/(online: .*)/(online: ...)/'
