@@ -25,6 +25,13 @@
 int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 {
 	int err[2];
+	/*
+	 * evaltime=exec: stopped inside execve(), after the new image is in
+	 * place and before the call returns, so that tracing sees the
+	 * return (proc:::exec-success) as DTrace does; the other evaltimes
+	 * stop once it has returned, before the program's first instruction.
+	 */
+	bool in_exec = pc->core->opts.evaltime == DT_EVAL_EXEC;
 
 	if (pipe2(err, O_CLOEXEC) < 0)
 		return dt_set_error(pc->core, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
@@ -40,8 +47,13 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 		/* Die with dtrace, even by SIGKILL (unless dtrace died already). */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 			_exit(127);
-		/* Stop at the exec, before the program runs (SIGTRAP). */
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+		/*
+		 * Stop at the exec, before the program runs (SIGTRAP); with
+		 * evaltime=exec first before it, for the parent to ask for
+		 * the stop inside execve() (PTRACE_EVENT_EXEC).
+		 */
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0 &&
+		    (!in_exec || raise(SIGSTOP) == 0))
 			execvp(argv[0], argv);
 		int e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -53,6 +65,21 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 	pid_t r;
 	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	if (in_exec && r == pid && WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP) {
+		/* EXITKILL: it does not outlive us, even before its exec. */
+		long opts = PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
+		if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)opts) < 0 ||
+		    ptrace(PTRACE_CONT, pid, NULL, NULL) < 0)
+			status = 0;	/* not stopped: fails below */
+		else
+			while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+				;
+		if (r == pid && WIFSTOPPED(status) && (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			r = -1;
+		}
+	}
 	if (r != pid || !WIFSTOPPED(status)) {
 		if (read(err[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
 			e = ECHILD;

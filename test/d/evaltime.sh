@@ -1,0 +1,26 @@
+#!/bin/bash
+# -x evaltime: with exec, the -c command is stopped inside its exec, so
+# tracing sees the exec return (proc:::exec-success, syscall::execve:return)
+# of $target; with the other values (postinit is DTrace's default) it starts
+# after the exec, which is not seen.  exec-success fires where
+# syscall::execve:return does, in the new image.  A command that cannot be
+# executed is an error either way.
+d=$1
+prog='proc:::exec-success /pid == $target/ { printf("exec-success %s\n", execname); }
+syscall::execve:return /pid == $target/ { printf("execve returned %d\n", arg0); }
+proc:::exit /pid == $target/ { printf("exit %d\n", args[0]); }'
+for t in exec preinit postinit main default; do
+	echo "== evaltime=$t"
+	if [ $t = default ]; then
+		"$d" -q -c /bin/true -n "$prog"
+	else
+		"$d" -q -x evaltime=$t -c /bin/true -n "$prog"
+	fi
+	echo "rc=$?"
+done
+echo "== evaltime=exec, a command that does not exist"
+"$d" -q -x evaltime=exec -c /nonexistent/cmd -n "$prog" 2>&1
+echo "rc=$?"
+echo "== exec-success in a child of the target: the new image's name"
+"$d" -q -c '/bin/sh -c /bin/true;exit' -n 'proc:::exec-success /ppid == $target/ { printf("%s %s\n", execname, curpsinfo->pr_psargs); }'
+echo "rc=$?"
