@@ -1,4 +1,10 @@
 /* Process control through the API: -c and -p (base/proc.c does the work). */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "base/proc.h"
 #include "consumer/consume.h"
 #include "consumer/proc_follow.h"
@@ -23,6 +29,22 @@ static uint64_t func_addr(struct dt_uproc *up, const char *name, bool in_exec)
 	return 0;
 }
 
+/* Whether the process runs a 64-bit program. */
+static bool is_elf64(pid_t pid)
+{
+	char path[64], ident[EI_NIDENT];
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, ident, sizeof(ident)) == (ssize_t)sizeof(ident))
+		ok = memcmp(ident, ELFMAG, SELFMAG) == 0 && ident[EI_CLASS] == ELFCLASS64;
+	close(fd);
+	return ok;
+}
+
 /*
  * Where the -c command waits while tracing starts, as DTrace's evaltime
  * (dt_proc_attach()): exec, in its exec call (dt_proc_create() stopped it
@@ -44,7 +66,8 @@ static int run_to_evaltime(dtrace_hdl_t *dtp, pid_t pid)
 	if (rc < 0 || when == DT_EVAL_PREINIT)
 		return dtp->procs->child_exited ? 0 : rc;
 	uint64_t main_addr = func_addr(up, "main", true);
-	if (main_addr == 0) {
+	/* The first argument in a register: the x86-64 calling convention only. */
+	if (main_addr == 0 && is_elf64(pid)) {
 		uint64_t start = func_addr(up, "__libc_start_main", false);
 		if (start == 0 || dt_proc_run_to(dtp->procs, pid, start) != 1)
 			return 0;
