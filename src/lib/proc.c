@@ -61,10 +61,13 @@ static int run_to_evaltime(dtrace_hdl_t *dtp, pid_t pid)
 
 	if (when == DT_EVAL_EXEC)
 		return 0;
-	/* Runs it to its entry point and reads its mappings. */
-	int rc = dt_uproc_get(dtp->reg, pid, &up);
-	if (rc < 0 || when == DT_EVAL_PREINIT)
-		return dtp->procs->child_exited ? 0 : rc;
+	/*
+	 * Runs it to its entry point and reads its mappings.  Where that
+	 * fails it waits where it is: a pid probe would say why; one that
+	 * died is seen to exit once tracing runs.
+	 */
+	if (dt_uproc_get(dtp->reg, pid, &up) < 0 || when == DT_EVAL_PREINIT)
+		return 0;
 	uint64_t main_addr = func_addr(up, "main", true);
 	/* The first argument in a register: the x86-64 calling convention only. */
 	if (main_addr == 0 && is_elf64(pid)) {
