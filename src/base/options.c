@@ -216,6 +216,7 @@ void dt_options_init(struct dt_options *o)
 	o->jstackstrsize = 512;
 	o->stackindent = 14;
 	o->cpu = -1;
+	o->evaltime = DT_EVAL_POSTINIT;	/* DTrace's default */
 	o->tregs = 8;
 	o->iregs = 8;
 	o->bufpolicy = DT_BUFPOLICY_SWITCH;

@@ -25,6 +25,13 @@
 int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 {
 	int err[2];
+	/*
+	 * evaltime=exec: stopped inside execve(), after the new image is in
+	 * place and before the call returns, so that tracing sees the
+	 * return (proc:::exec-success) as DTrace does; the other evaltimes
+	 * stop once it has returned, before the program's first instruction.
+	 */
+	bool in_exec = pc->core->opts.evaltime == DT_EVAL_EXEC;
 
 	if (pipe2(err, O_CLOEXEC) < 0)
 		return dt_set_error(pc->core, -errno, "failed to execute %s: %s", argv[0], strerror(errno));
@@ -40,8 +47,13 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 		/* Die with dtrace, even by SIGKILL (unless dtrace died already). */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 			_exit(127);
-		/* Stop at the exec, before the program runs (SIGTRAP). */
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+		/*
+		 * Stop at the exec, before the program runs (SIGTRAP); with
+		 * evaltime=exec first before it, for the parent to ask for
+		 * the stop inside execve() (PTRACE_EVENT_EXEC).
+		 */
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0 &&
+		    (!in_exec || raise(SIGSTOP) == 0))
 			execvp(argv[0], argv);
 		int e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -53,6 +65,21 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 	pid_t r;
 	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	if (in_exec && r == pid && WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP) {
+		/* EXITKILL: it does not outlive us, even before its exec. */
+		long opts = PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
+		if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)opts) < 0 ||
+		    ptrace(PTRACE_CONT, pid, NULL, NULL) < 0)
+			status = 0;	/* not stopped: fails below */
+		else
+			while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+				;
+		if (r == pid && WIFSTOPPED(status) && (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			r = -1;
+		}
+	}
 	if (r != pid || !WIFSTOPPED(status)) {
 		if (read(err[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
 			e = ECHILD;
@@ -74,7 +101,7 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 }
 
 /* AT_ENTRY of a process, from /proc/PID/auxv (0 if unknown). */
-static uint64_t entry_point(pid_t pid)
+uint64_t dt_proc_entry_point(pid_t pid)
 {
 	char path[64];
 	uint64_t av[2], entry = 0;
@@ -92,26 +119,22 @@ static uint64_t entry_point(pid_t pid)
 }
 
 /*
- * Run the -c child, stopped at its exec, to its entry point: the dynamic
- * linker has then mapped its shared libraries (what the pid and usdt
- * providers look at), and the program itself has not run yet.  A
- * breakpoint at AT_ENTRY, put back as it was once hit.
+ * Run the stopped -c child to `addr`: a breakpoint there, put back as it
+ * was once hit.  1 when it got there, 0 when it could not be sent there
+ * (it stays where it was), a negative errno when it exited on the way.
  */
-int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
+int dt_proc_run_to(struct dt_procs *pc, pid_t pid, uint64_t addr)
 {
+	if (pid != pc->child_pid || !pc->child_stopped)
+		return 0;
+
 #if defined(__x86_64__)
-	if (pid != pc->child_pid || !pc->child_stopped || pc->child_at_entry)
-		return 0;
-	pc->child_at_entry = true;
-	uint64_t entry = entry_point(pid);
-	if (entry == 0)
-		return 0;
 	errno = 0;
-	long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)entry, NULL);
+	long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
 	if (errno != 0)
 		return 0;
 	long bp = (long)(((unsigned long)word & ~0xffUL) | 0xccUL);
-	if (ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)bp) < 0)
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)bp) < 0)
 		return 0;
 	struct user_regs_struct regs;
 	int sig = 0, status;
@@ -125,25 +148,61 @@ int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
 			pc->child_stopped = false;
 			pc->child_exited = true;
 			pc->child_status = status;
-			return dt_set_error(pc->core, -ESRCH, "process %d exited before its entry point",
-					    (int)pid);
+			return -ESRCH;
 		}
 		if (!WIFSTOPPED(status))
 			continue;
 		sig = WSTOPSIG(status);
+		/* A ptrace event stop (evaltime=exec's) is no signal to pass on. */
+		if (sig == SIGTRAP && (status >> 16) != 0)
+			sig = 0;
 		if (sig == SIGTRAP) {
 			sig = 0;
-			if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == entry + 1)
+			if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == addr + 1)
 				break;
 		}
 	}
-	ptrace(PTRACE_POKETEXT, pid, (void *)entry, (void *)word);
-	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == entry + 1) {
-		regs.rip = entry;
+	ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word);
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0 && regs.rip == addr + 1) {
+		regs.rip = addr;
 		ptrace(PTRACE_SETREGS, pid, NULL, &regs);
 	}
+	return 1;
 #else
 	(void)pc;
+	(void)pid;
+	(void)addr;
+	return 0;
+#endif
+}
+
+/*
+ * Run the -c child, stopped at its exec, to its entry point: the dynamic
+ * linker has then mapped its shared libraries (what the pid and usdt
+ * providers look at), and the program itself has not run yet.
+ */
+int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
+{
+	if (pid != pc->child_pid || !pc->child_stopped || pc->child_at_entry)
+		return 0;
+	pc->child_at_entry = true;
+	uint64_t entry = dt_proc_entry_point(pid);
+	if (entry == 0)
+		return 0;
+	if (dt_proc_run_to(pc, pid, entry) == -ESRCH)
+		return dt_set_error(pc->core, -ESRCH, "process %d exited before its entry point",
+				    (int)pid);
+	return 0;
+}
+
+uint64_t dt_proc_first_arg(pid_t pid)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) == 0)
+		return regs.rdi;
+#else
 	(void)pid;
 #endif
 	return 0;

@@ -6,6 +6,7 @@
 #define DT_PROC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/util.h"
@@ -33,6 +34,20 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp);
 
 /* Run a -c child still stopped at its exec to its entry point (pid provider). */
 int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid);
+
+/* AT_ENTRY of a process (0 if unknown). */
+uint64_t dt_proc_entry_point(pid_t pid);
+
+/*
+ * Run the stopped -c child on to `addr` (a breakpoint, put back once hit):
+ * 1 when it got there, 0 when it could not be sent (it stays where it
+ * was), -ESRCH (no message) if it exited on the way; dt_proc_status()
+ * then has its status.
+ */
+int dt_proc_run_to(struct dt_procs *pc, pid_t pid, uint64_t addr);
+
+/* A stopped process's first integer argument register (0 if unknown). */
+uint64_t dt_proc_first_arg(pid_t pid);
 
 /* Let the stopped -c child run: detached, or still traced to be followed (proc_follow.h). */
 int dt_proc_detach(struct dt_procs *pc, bool follow);

@@ -836,12 +836,23 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 	}
 
 	int rc = E_SUCCESS;
-	bool done = false;
+	bool done = false, intr_seen = false;
+	/* DTrace's testing mode: no newline at an interrupt (it lands anywhere). */
+	bool testing = getenv("_DTRACE_TESTING") != NULL;
 	while (!done) {
 		if (!g_intr)
 			dtrace_sleep(dtp);
 		if (g_intr)
 			done = true;
+		/*
+		 * As DTrace's main: a newline once interrupted (^C, SIGTERM),
+		 * even with -q, before what is still to be printed.
+		 */
+		if (g_intr && !intr_seen) {
+			intr_seen = true;
+			if (!testing && !dtrace_oformat(dtp))
+				fputc('\n', out);
+		}
 		switch (dtrace_work(dtp)) {
 		case DTRACE_WORKSTATUS_DONE:
 			done = true;

@@ -1,13 +1,97 @@
 /* Process control through the API: -c and -p (base/proc.c does the work). */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "base/proc.h"
 #include "consumer/consume.h"
 #include "consumer/proc_follow.h"
 #include "consumer/symbolize.h"
 #include "lib/dt_impl.h"
+#include "providers/elf_syms.h"
+#include "providers/uproc.h"
+
+/* A function's run-time address in the process: in the executable or not (0: none). */
+static uint64_t func_addr(struct dt_uproc *up, const char *name, bool in_exec)
+{
+	for (size_t i = 0; i < up->objs.n; i++) {
+		struct dt_uobj *o = &up->objs.v[i];
+		struct dt_elf *e;
+		const struct dt_elf_sym *sym;
+
+		if (o->is_exec != in_exec || (e = dt_uobj_elf(o)) == NULL)
+			continue;
+		if ((sym = dt_elf_lookup(e, name)) != NULL && sym->func && sym->addr != 0)
+			return sym->addr + (uint64_t)dt_uobj_bias(o);
+	}
+	return 0;
+}
+
+/* Whether the process runs a 64-bit program. */
+static bool is_elf64(pid_t pid)
+{
+	char path[64], ident[EI_NIDENT];
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, ident, sizeof(ident)) == (ssize_t)sizeof(ident))
+		ok = memcmp(ident, ELFMAG, SELFMAG) == 0 && ident[EI_CLASS] == ELFCLASS64;
+	close(fd);
+	return ok;
+}
+
+/*
+ * Where the -c command waits while tracing starts, as DTrace's evaltime
+ * (dt_proc_attach()): exec, in its exec call (dt_proc_create() stopped it
+ * there); preinit, at its entry point; postinit (the default) and main, at
+ * main(), found by the executable's symbol or else as __libc_start_main()'s
+ * first argument; a program where neither is found waits at its entry
+ * point, as DTrace's does.  What it did before is not traced: its dynamic
+ * linker's work, its constructors.
+ */
+static int run_to_evaltime(dtrace_hdl_t *dtp, pid_t pid)
+{
+	int64_t when = dtp->core->opts.evaltime;
+	struct dt_uproc *up;
+
+	if (when == DT_EVAL_EXEC)
+		return 0;
+	/*
+	 * Runs it to its entry point and reads its mappings.  Where that
+	 * fails it waits where it is: a pid probe would say why; one that
+	 * died is seen to exit once tracing runs.
+	 */
+	if (dt_uproc_get(dtp->reg, pid, &up) < 0 || when == DT_EVAL_PREINIT)
+		return 0;
+	uint64_t main_addr = func_addr(up, "main", true);
+	/* The first argument in a register: the x86-64 calling convention only. */
+	if (main_addr == 0 && is_elf64(pid)) {
+		uint64_t start = func_addr(up, "__libc_start_main", false);
+		if (start == 0 || dt_proc_run_to(dtp->procs, pid, start) != 1)
+			return 0;
+		main_addr = dt_proc_first_arg(pid);
+	}
+	/* One that dies on the way is seen to exit once tracing runs. */
+	if (main_addr != 0)
+		dt_proc_run_to(dtp->procs, pid, main_addr);
+	return 0;
+}
 
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 {
-	return dt_proc_create(dtp->procs, argv, pidp);
+	pid_t pid;
+	int rc = dt_proc_create(dtp->procs, argv, &pid);
+
+	if (rc < 0)
+		return rc;
+	if (pidp != NULL)
+		*pidp = pid;
+	return run_to_evaltime(dtp, pid);
 }
 
 int dtrace_proc_continue(dtrace_hdl_t *dtp)

@@ -8,7 +8,7 @@
  *   start        the child's return from fork/clone   (in the new process)
  *   lwp-start    the same, for every new thread
  *   exec         sys_enter_execve(at)                 args[0] string (the path)
- *   exec-success sched_process_exec                   (in the new image)
+ *   exec-success sys_exit_execve(at) == 0             (in the new image)
  *   exec-failure sys_exit_execve(at) != 0             args[0] int (the return value, -errno)
  *   exit         sched_process_exit of the last thread args[0] int (CLD_EXITED ...)
  *   lwp-exit     sched_process_exit
@@ -110,6 +110,20 @@ static void exec_failure(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 0, BPF_R7);
 }
 
+/*
+ * As Oracle's: at the return of the exec call, in the new image; after
+ * the ptrace stop inside execve() that -x evaltime=exec waits at.
+ */
+static void exec_success(struct dt_cg *cg, int dctx, uint32_t used, int skip)
+{
+	int16_t ret = sp_tp_offset(cg, "syscalls", "sys_exit_execve", "ret");
+
+	(void)dctx;
+	(void)used;
+	sp_tp_field(cg, BPF_R7, ret, 8, true);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
+}
+
 /* The last thread of the process: its signal_struct has no live thread left. */
 static void exit_probe(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
@@ -184,8 +198,8 @@ static const struct sp_probe probes[] = {
 	  { { "userland char *", "string" } }, exec, false },
 	{ "exec-failure", SP_TP, "syscalls", { "sys_exit_execve", "sys_exit_execveat" }, { NULL },
 	  { { "int", NULL } }, exec_failure, false },
-	{ "exec-success", SP_RAW, "sched", { "sched_process_exec" }, { TASK }, { { NULL } }, NULL,
-	  false },
+	{ "exec-success", SP_TP, "syscalls", { "sys_exit_execve", "sys_exit_execveat" }, { NULL },
+	  { { NULL } }, exec_success, false },
 	{ "exit", SP_RAW, "sched", { "sched_process_exit" }, { TASK }, { { "int", NULL } },
 	  exit_probe, false },
 	{ "lwp-create", SP_RAW, "sched", { "sched_process_fork" }, { TASK, TASK },

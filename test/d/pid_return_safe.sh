@@ -5,6 +5,8 @@
 # where a uretprobe would take argc for the return address) and finish()
 # (it calls _exit); tail(), which returns through a tail call, keeps its
 # return probe.  Named explicitly, such a return probe matches nothing.
+# (_start:entry is not seen either: the -c command is started at main(),
+# DTrace's default evaltime, postinit.)
 w="$DT_WORKLOADS/noreturn_work"
 echo "untraced:"
 "$w" a b
