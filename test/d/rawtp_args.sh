@@ -14,8 +14,11 @@ rawtp:sched::sched_process_fork /args[0]->tgid == $target/ {
 	  arg1 == (uint64_t)args[1]] = count();
 }
 rawtp:lock::contention_begin /pid == $target && execname == "tty_waiter"/ {
-	/* 0x20: LCB_F_MUTEX (how often the waiter spins and blocks varies with the kernel) */
-	@all["begin: all say a mutex"] = min((args[1] & 0x20) != 0 && arg1 == args[1]);
+	/*
+	 * 0x20: LCB_F_MUTEX (how often the waiter spins and blocks varies with
+	 * the kernel; on a busy machine it may wait for other locks too).
+	 */
+	@all["begin: a mutex among them"] = max((args[1] & 0x20) != 0 && arg1 == args[1]);
 }
 rawtp:lock::contention_end /pid == $target && execname == "tty_waiter" && args[1] != 0/ {
 	@["end: -EINTR", args[1] == -EINTR, arg1 == -EINTR] = count();

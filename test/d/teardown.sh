@@ -20,7 +20,7 @@ owned() {
 # Wait until dtrace ($1) holds BPF objects; note them in $2.
 note() {
 	: > "$2"
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		owned "$1" > "$2.new"
 		[ -s "$2.new" ] && { sort -u "$2" "$2.new" -o "$2"; break; }
 		kill -0 "$1" 2>/dev/null || break
@@ -39,10 +39,11 @@ exists() {
 	exit 1
 }
 
-# How many of the noted objects still exist (freed asynchronously).
+# How many of the noted objects still exist (freed asynchronously: after
+# RCU grace periods, which take seconds on a loaded machine; up to 30 s).
 leftovers() {
 	local n
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		n=0
 		while read -r type id; do
 			exists "$type" "$id" && n=$((n + 1))
