@@ -422,6 +422,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
 	if (stmt->uses_alloca)
 		cg_alloca_reset(&cg);
+	cg_bvar_thread_key_once(&cg, c);
+	check_regs_free(&cg, c->line);
 
 	cg.exit_label = cg_label_new(&cg);
 	cg.pred_fault_label = -1;
