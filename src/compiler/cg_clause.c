@@ -12,6 +12,7 @@
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_opt.h"
 #include "compiler/cg_stack.h"
 #include "compiler/compiler.h"
 #include "compiler/ident.h"
@@ -389,6 +390,25 @@ static void block_end(struct dt_cg *cg)
 	cg_label_place(cg, go_on);
 }
 
+/*
+ * Whether the clause reads REG_SCRATCH (only its first instruction sets
+ * it, from DCTX_SCRATCH; the register is reserved for that): a run-time
+ * function or an ERROR clause gets the area only through it or dctx.
+ */
+static bool reads_scratch(const struct bo_func *fn)
+{
+	for (size_t i = 0; i < fn->insns.n; i++) {
+		const struct bpf_insn *in = &fn->insns.v[i];
+		if (cg_opt_is_ldimm64(in)) {
+			i++;
+			continue;
+		}
+		if (cg_opt_uses(in) & (1u << REG_SCRATCH))
+			return true;
+	}
+	return false;
+}
+
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
 {
 	struct dt_compiler *cc = pcb->cc;
@@ -480,6 +500,9 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	if (cg.scratch_max > cc->scratch_max)
 		cc->scratch_max = cg.scratch_max;
 	cg_resolve(&cg);
+	/* Sema marks what may need scratch; after the passes nothing may read it. */
+	if (stmt->uses_scratch && !cc->core->opts.nooptimize && !reads_scratch(fn))
+		stmt->uses_scratch = false;
 	cg_fini(&cg);
 	stmt->func = fn;
 	return 0;
