@@ -75,6 +75,7 @@ void cg_opt_run(struct cg_opt *o)
 		changed |= cg_opt_dce(o);
 		changed |= cg_opt_peephole(o);
 		changed |= cg_opt_jump(o);
+		changed |= cg_opt_purecall(o);
 		if (!changed)
 			break;
 	}
