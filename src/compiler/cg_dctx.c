@@ -115,6 +115,39 @@ out:
 	return need;
 }
 
+uint16_t cg_func_entry_reads(const struct bpf_insn *v, size_t n)
+{
+	const uint16_t all = R(1) | R(2) | R(3) | R(4) | R(5);
+	struct bpf_insn *copy = malloc((n + 1) * sizeof(*copy));
+	int *target = malloc((n + 1) * sizeof(*target));
+	uint16_t live = all;
+	struct cg_opt o;
+
+	if (copy == NULL || target == NULL || n == 0)
+		goto out;
+	memcpy(copy, v, n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++) {
+		const struct bpf_insn *in = &v[i];
+		target[i] = -1;
+		if (!cg_opt_is_jump(in) || (i > 0 && cg_opt_is_ldimm64(&v[i - 1])))
+			continue;
+		long t = (long)i + 1 + in->off;
+		/* Long jumps and may_goto are not modelled: every argument counts as read. */
+		if ((BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) == BPF_JA) ||
+		    BPF_OP(in->code) == BPF_JCOND || t < 0 || (size_t)t > n)
+			goto out;
+		target[i] = (int)t;
+	}
+	if (cg_opt_init(&o, copy, n, target) < 0)
+		goto out;
+	cg_opt_liveness(&o);
+	live = (cg_opt_uses(&copy[0]) | (o.live[0] & (uint16_t)~cg_opt_defs(&copy[0]))) & all;
+	cg_opt_free(&o);
+out:
+	free(copy), free(target);
+	return live;
+}
+
 static const struct bo_func *func_named(const struct bo_object *obj, const char *name)
 {
 	for (size_t i = 0; name != NULL && i < obj->funcs.n; i++)

@@ -157,9 +157,16 @@ static void scratch_release(struct dt_cg *cg, int dctx)
 
 static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 {
-	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
-	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
+	/* The context and dctx arguments only when the clause reads them. */
+	uint16_t args = cg->cc->core->opts.nooptimize
+				? (1u << BPF_R1) | (1u << BPF_R2)
+				: cg_func_entry_reads(st->func->insns.v, st->func->insns.n);
+	if (args & (1u << BPF_R1))
+		cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	if (args & (1u << BPF_R2)) {
+		cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
+	}
 	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = st->func->name };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
 		dt_cnomem(cg->pcb);
