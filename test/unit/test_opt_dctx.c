@@ -56,6 +56,7 @@ static void escapes(void **state)
 	};
 	const struct bpf_insn rewritten[] = {
 		I_MOV64_REG(BPF_R6, BPF_R2), I_JA(0),
+		I_LDX(BPF_DW, BPF_R0, BPF_R6, DCTX_TS),
 		I_MOV64_REG(BPF_R6, BPF_R1), I_LDX(BPF_DW, BPF_R0, BPF_R6, 0), I_EXIT(),
 	};
 	const struct bpf_insn arith[] = {
@@ -66,6 +67,34 @@ static void escapes(void **state)
 	assert_int_equal(cg_dctx_reads(in_r2, N(in_r2)), ALL);
 	assert_int_equal(cg_dctx_reads(rewritten, N(rewritten)), ALL);
 	assert_int_equal(cg_dctx_reads(arith, N(arith)), ALL);
+}
+
+/* Past the first jump only registers still read hold the pointer: r2 left as it was, r6 set anew. */
+static void dead_copies(void **state)
+{
+	(void)state;
+	const struct bpf_insn r2_left[] = {
+		I_MOV64_REG(BPF_R6, BPF_R2),
+		I_LDX(BPF_DW, BPF_R9, BPF_R6, DCTX_TS),
+		I_JMP_IMM(BPF_JNE, BPF_R9, 0, 1),
+		I_CALL_HELPER(BPF_FUNC_ktime_get_ns),
+		I_LDX(BPF_DW, BPF_R0, BPF_R6, DCTX_TASK),
+		I_EXIT(),
+	};
+	assert_int_equal(cg_dctx_reads(r2_left, N(r2_left)), W(DCTX_TS) | W(DCTX_TASK));
+	const struct bpf_insn r6_anew[] = {
+		I_MOV64_REG(BPF_R6, BPF_R2), I_JA(0),
+		I_MOV64_REG(BPF_R6, BPF_R1), I_LDX(BPF_DW, BPF_R0, BPF_R6, 0), I_EXIT(),
+	};
+	assert_int_equal(cg_dctx_reads(r6_anew, N(r6_anew)), 0);
+	/* r2 read after the jump: everything. */
+	const struct bpf_insn r2_read[] = {
+		I_MOV64_REG(BPF_R6, BPF_R2),
+		I_JMP_IMM(BPF_JNE, BPF_R1, 0, 1),
+		I_LDX(BPF_DW, BPF_R0, BPF_R2, DCTX_TS),
+		I_EXIT(),
+	};
+	assert_int_equal(cg_dctx_reads(r2_read, N(r2_read)), ALL);
 }
 
 #define A(r) (1u << (r))
@@ -114,6 +143,7 @@ int main(void)
 		cmocka_unit_test(nothing_read),
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(entry_reads),
+		cmocka_unit_test(dead_copies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
