@@ -269,15 +269,13 @@ void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off)
 	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3));
 }
 
-/* How many times the clause names a thread-local variable (up to 2). */
-static int tls_refs(struct dt_cg *cg, struct dt_node *clause)
+/* How many times the tree under n names a thread-local variable (up to 2). */
+static int tls_refs(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_walk w = { 0 };
-	struct dt_node *n;
 	int refs = 0;
 
-	dt_walk_push(cg->pcb, &w, clause->clause.body);
-	dt_walk_push(cg->pcb, &w, clause->clause.pred);
+	dt_walk_push(cg->pcb, &w, n);
 	while (refs < 2 && (n = dt_walk_pop(&w)) != NULL) {
 		if (n->kind == N_VAR && n->id != NULL && n->id->kind == IDK_TLS)
 			refs++;
@@ -296,21 +294,63 @@ static int tls_refs(struct dt_cg *cg, struct dt_node *clause)
 }
 
 /*
- * A clause naming thread-local variables more than once computes the
- * thread key (a helper call and a kernel read) once, at its start, into a
- * stack slot it keeps; every access then uses that slot.  The tid and
- * start time of the described thread do not change within a firing, so
- * the key is the same value each access computed before.  A name missed
- * here (none is) would only mean the key is computed at each access.
+ * Whether evaluating the predicate always names a thread-local variable:
+ * the operand evaluated first, down the tree (the left of any binary
+ * operator, && and || included; the condition of ?:), is one.
  */
-void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause)
+static bool pred_names_tls(const struct dt_node *n)
 {
-	if (cg->cc->core->opts.nooptimize || tls_refs(cg, clause) < 2)
-		return;
+	while (n != NULL) {
+		switch (n->kind) {
+		case N_VAR:
+			return n->id != NULL && n->id->kind == IDK_TLS;
+		case N_OP1:
+		case N_OP2:
+		case N_CAST:
+			n = n->l;
+			break;
+		case N_OP3:
+			n = n->cond;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+static void key_once(struct dt_cg *cg)
+{
 	int slot = cg_stack_alloc(cg, 16);
 
 	cg_bvar_thread_key_at(cg, BPF_FP, (int16_t)slot);
 	cg->tls_key_slot = slot;
+}
+
+/*
+ * A clause naming thread-local variables more than once computes the
+ * thread key (a helper call and a kernel read) once, into a stack slot it
+ * keeps; every access then uses that slot.  The tid and start time of
+ * the described thread do not change within a firing, so the key is the
+ * value each access computed before.  It is computed before the
+ * predicate when the predicate always names one, else after it for a
+ * body naming them twice or more: a false predicate costs no more than
+ * before.  A name missed here (none is) only means the key is computed
+ * at each access.
+ */
+void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause, bool before_pred)
+{
+	struct dt_node *pred = clause->clause.pred;
+
+	if (cg->cc->core->opts.nooptimize || cg->tls_key_slot != 0)
+		return;
+	if (before_pred) {
+		if (pred != NULL && pred_names_tls(pred) &&
+		    tls_refs(cg, pred) + tls_refs(cg, clause->clause.body) >= 2)
+			key_once(cg);
+	} else if (tls_refs(cg, clause->clause.body) >= 2) {
+		key_once(cg);
+	}
 }
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)

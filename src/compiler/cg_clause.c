@@ -442,7 +442,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
 	if (stmt->uses_alloca)
 		cg_alloca_reset(&cg);
-	cg_bvar_thread_key_once(&cg, c);
+	cg_bvar_thread_key_once(&cg, c, true);
 	check_regs_free(&cg, c->line);
 
 	cg.exit_label = cg_label_new(&cg);
@@ -460,6 +460,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.pred_fault_label = cg.fault_label;
 		cg.fault_label = -1;
 	}
+	cg_bvar_thread_key_once(&cg, c, false);
+	check_regs_free(&cg, c->line);
 	uint32_t size_insn = 0, fill_insn = 0;
 	bool fill = cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL;
 	if (cg.split) {
