@@ -152,6 +152,7 @@ struct dt_cg {
 	bool user_addrs;		/* the clause records user addresses (cg_stack.c) */
 	int action_index;
 	bool in_pred;
+	int tls_key_slot;		/* fp offset of the clause's thread key, computed once (0: none) */
 
 	/* Scratch usage within the current statement (bytes) */
 	uint32_t scratch_off;

@@ -14,6 +14,7 @@
 #include "compiler/ident.h"
 #include "compiler/program.h"
 #include "compiler/sema_impl.h"
+#include "compiler/walk.h"
 
 static int helper0(struct dt_cg *cg, int helper)
 {
@@ -246,6 +247,16 @@ void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off)
  */
 void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off)
 {
+	if (cg->tls_key_slot != 0) {
+		/* Computed once at the clause's start (cg_clause.c): copied. */
+		int w = cg_reg_alloc(cg);
+		for (int16_t k = 0; k < 16; k += 8) {
+			cg_emit(cg, I_LDX(BPF_DW, w, BPF_FP, (int16_t)(cg->tls_key_slot + k)));
+			cg_emit(cg, I_STX(BPF_DW, base, w, (int16_t)(off + k)));
+		}
+		cg_reg_free(cg, w);
+		return;
+	}
 	cg_bvar_tid_at(cg, base, off);
 	int t = described_task(cg);
 	int d = cg_reg_alloc(cg);
@@ -256,6 +267,90 @@ void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off)
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, d, off + 8));
 	struct cg_arg a[3] = { { CG_ARG_REG, d }, { CG_ARG_IMM, 8 }, { CG_ARG_REG, t } };
 	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel, a, 3));
+}
+
+/* How many times the tree under n names a thread-local variable (up to 2). */
+static int tls_refs(struct dt_cg *cg, struct dt_node *n)
+{
+	struct dt_walk w = { 0 };
+	int refs = 0;
+
+	dt_walk_push(cg->pcb, &w, n);
+	while (refs < 2 && (n = dt_walk_pop(&w)) != NULL) {
+		if (n->kind == N_VAR && n->id != NULL && n->id->kind == IDK_TLS)
+			refs++;
+		dt_walk_push(cg->pcb, &w, n->next);
+		dt_walk_push(cg->pcb, &w, n->elsebody);
+		dt_walk_push(cg->pcb, &w, n->body);
+		dt_walk_push(cg->pcb, &w, n->cond);
+		dt_walk_push(cg->pcb, &w, n->r);
+		dt_walk_push(cg->pcb, &w, n->l);
+		if (n->kind == N_AGG)
+			dt_walk_push(cg->pcb, &w, n->agg.keys);
+		if (n->kind == N_CALL || n->kind == N_INDEX)
+			dt_walk_push(cg->pcb, &w, n->call.args);
+	}
+	return refs;
+}
+
+/*
+ * Whether evaluating the predicate always names a thread-local variable:
+ * the operand evaluated first, down the tree (the left of any binary
+ * operator, && and || included; the condition of ?:), is one.
+ */
+static bool pred_names_tls(const struct dt_node *n)
+{
+	while (n != NULL) {
+		switch (n->kind) {
+		case N_VAR:
+			return n->id != NULL && n->id->kind == IDK_TLS;
+		case N_OP1:
+		case N_OP2:
+		case N_CAST:
+			n = n->l;
+			break;
+		case N_OP3:
+			n = n->cond;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+static void key_once(struct dt_cg *cg)
+{
+	int slot = cg_stack_alloc(cg, 16);
+
+	cg_bvar_thread_key_at(cg, BPF_FP, (int16_t)slot);
+	cg->tls_key_slot = slot;
+}
+
+/*
+ * A clause naming thread-local variables more than once computes the
+ * thread key (a helper call and a kernel read) once, into a stack slot it
+ * keeps; every access then uses that slot.  The tid and start time of
+ * the described thread do not change within a firing, so the key is the
+ * value each access computed before.  It is computed before the
+ * predicate when the predicate always names one, else after it for a
+ * body naming them twice or more: a false predicate costs no more than
+ * before.  A name missed here (none is) only means the key is computed
+ * at each access.
+ */
+void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause, bool before_pred)
+{
+	struct dt_node *pred = clause->clause.pred;
+
+	if (cg->cc->core->opts.nooptimize || cg->tls_key_slot != 0)
+		return;
+	if (before_pred) {
+		if (pred != NULL && pred_names_tls(pred) &&
+		    tls_refs(cg, pred) + tls_refs(cg, clause->clause.body) >= 2)
+			key_once(cg);
+	} else if (tls_refs(cg, clause->clause.body) >= 2) {
+		key_once(cg);
+	}
 }
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n)

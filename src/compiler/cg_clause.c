@@ -12,6 +12,7 @@
 #include "base/types.h"
 #include "compiler/cg.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_opt.h"
 #include "compiler/cg_stack.h"
 #include "compiler/compiler.h"
 #include "compiler/ident.h"
@@ -389,6 +390,25 @@ static void block_end(struct dt_cg *cg)
 	cg_label_place(cg, go_on);
 }
 
+/*
+ * Whether the clause reads REG_SCRATCH (only its first instruction sets
+ * it, from DCTX_SCRATCH; the register is reserved for that): a run-time
+ * function or an ERROR clause gets the area only through it or dctx.
+ */
+static bool reads_scratch(const struct bo_func *fn)
+{
+	for (size_t i = 0; i < fn->insns.n; i++) {
+		const struct bpf_insn *in = &fn->insns.v[i];
+		if (cg_opt_is_ldimm64(in)) {
+			i++;
+			continue;
+		}
+		if (cg_opt_uses(in) & (1u << REG_SCRATCH))
+			return true;
+	}
+	return false;
+}
+
 int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
 {
 	struct dt_compiler *cc = pcb->cc;
@@ -422,6 +442,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
 	if (stmt->uses_alloca)
 		cg_alloca_reset(&cg);
+	cg_bvar_thread_key_once(&cg, c, true);
+	check_regs_free(&cg, c->line);
 
 	cg.exit_label = cg_label_new(&cg);
 	cg.pred_fault_label = -1;
@@ -438,6 +460,8 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.pred_fault_label = cg.fault_label;
 		cg.fault_label = -1;
 	}
+	cg_bvar_thread_key_once(&cg, c, false);
+	check_regs_free(&cg, c->line);
 	uint32_t size_insn = 0, fill_insn = 0;
 	bool fill = cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL;
 	if (cg.split) {
@@ -478,6 +502,9 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	if (cg.scratch_max > cc->scratch_max)
 		cc->scratch_max = cg.scratch_max;
 	cg_resolve(&cg);
+	/* Sema marks what may need scratch; after the passes nothing may read it. */
+	if (stmt->uses_scratch && !cc->core->opts.nooptimize && !reads_scratch(fn))
+		stmt->uses_scratch = false;
 	cg_fini(&cg);
 	stmt->func = fn;
 	return 0;

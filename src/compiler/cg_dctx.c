@@ -58,15 +58,18 @@ static uint32_t access(const struct bpf_insn *in, uint16_t p)
 	return ALL_WORDS;
 }
 
+static uint16_t *func_live(const struct bpf_insn *v, size_t n);
+
 static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool *target)
 {
 	/* Straight-line code from the entry: follow the pointer through moves. */
 	uint32_t need = 0;
 	uint16_t p = R(BPF_R2);
-	size_t i = 0;
+	size_t i = 0, last = 0;
 	while (i < n && (i == 0 || !target[i])) {
 		const struct bpf_insn *in = &v[i];
 		bool end = cg_opt_is_jump(in) || cg_opt_is_exit(in);
+		last = i;
 		if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->off == 0 && (R(in->src_reg) & p)) {
 			p |= R(in->dst_reg);
 		} else {
@@ -77,7 +80,12 @@ static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool 
 		if (end)
 			break;
 	}
-	/* Past it, only registers no call clobbers and nothing writes again keep it. */
+	/* Past it, only the registers still read there hold it (r2 is often left so). */
+	uint16_t *live = func_live(v, n);
+	if (live != NULL)
+		p &= live[last];
+	free(live);
+	/* And only registers no call clobbers and nothing writes again keep it. */
 	if (p & (R(0) | R(1) | R(2) | R(3) | R(4) | R(5)))
 		return ALL_WORDS;
 	for (; i < n; i++) {
@@ -113,6 +121,55 @@ uint32_t cg_dctx_reads(const struct bpf_insn *v, size_t n)
 out:
 	free(target);
 	return need;
+}
+
+/*
+ * The registers live after each instruction of a finished function (its
+ * jumps resolved), or NULL when it cannot tell (long jumps, may_goto,
+ * a jump out of it, no memory).
+ */
+static uint16_t *func_live(const struct bpf_insn *v, size_t n)
+{
+	struct bpf_insn *copy = malloc((n + 1) * sizeof(*copy));
+	int *target = malloc((n + 1) * sizeof(*target));
+	uint16_t *live = NULL;
+	struct cg_opt o;
+
+	if (copy == NULL || target == NULL || n == 0)
+		goto out;
+	memcpy(copy, v, n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++) {
+		const struct bpf_insn *in = &v[i];
+		target[i] = -1;
+		if (!cg_opt_is_jump(in) || (i > 0 && cg_opt_is_ldimm64(&v[i - 1])))
+			continue;
+		long t = (long)i + 1 + in->off;
+		if ((BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) == BPF_JA) ||
+		    BPF_OP(in->code) == BPF_JCOND || t < 0 || (size_t)t > n)
+			goto out;
+		target[i] = (int)t;
+	}
+	if (cg_opt_init(&o, copy, n, target) < 0)
+		goto out;
+	cg_opt_liveness(&o);
+	live = o.live;
+	o.live = NULL;
+	cg_opt_free(&o);
+out:
+	free(copy), free(target);
+	return live;
+}
+
+uint16_t cg_func_entry_reads(const struct bpf_insn *v, size_t n)
+{
+	const uint16_t all = R(1) | R(2) | R(3) | R(4) | R(5);
+	uint16_t *live = func_live(v, n);
+
+	if (live == NULL)
+		return all;
+	uint16_t in = (cg_opt_uses(&v[0]) | (live[0] & (uint16_t)~cg_opt_defs(&v[0]))) & all;
+	free(live);
+	return in;
 }
 
 static const struct bo_func *func_named(const struct bo_object *obj, const char *name)

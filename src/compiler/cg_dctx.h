@@ -14,6 +14,8 @@ struct dt_cg;
  * that gets the dctx pointer in r2 may read; every bit when it cannot tell.
  */
 uint32_t cg_dctx_reads(const struct bpf_insn *insns, size_t n);
+/* The argument registers (bit r: r1 .. r5) a function reads before setting them; all when it cannot tell. */
+uint16_t cg_func_entry_reads(const struct bpf_insn *insns, size_t n);
 /*
  * In the program being built (cg, dctx at fp + dctx), make the stores
  * into dctx words that neither it nor the clauses it calls read no-ops.

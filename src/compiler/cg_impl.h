@@ -74,6 +74,8 @@ int cg_bvar_task(struct dt_cg *cg);
 void cg_bvar_tid_at(struct dt_cg *cg, int base, int16_t off);
 /* The described thread's thread-local key (16 bytes: tid, start time) at base + off. */
 void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off);
+/* The thread key once, before the predicate or after it, if the clause names self-> variables more than once. */
+void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause, bool before_pred);
 /*
  * Refuse `what` (user memory, user registers, stacks, signals: what only
  * the thread running the probe gives) in a clause whose built-in variables

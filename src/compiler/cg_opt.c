@@ -74,6 +74,8 @@ void cg_opt_run(struct cg_opt *o)
 		changed |= cg_opt_copyprop(o);
 		changed |= cg_opt_dce(o);
 		changed |= cg_opt_peephole(o);
+		changed |= cg_opt_jump(o);
+		changed |= cg_opt_purecall(o);
 		if (!changed)
 			break;
 	}
@@ -136,6 +138,17 @@ void cg_optimize(struct dt_cg *cg)
 			ok = false;
 	if (ok && cg_opt_init(&o, copy, n, target) == 0) {
 		cg_opt_run(&o);
+		/* A jump a pass sent elsewhere: its offset from the view, no longer from its label. */
+		size_t m = 0;
+		for (size_t i = 0; i < cg->fixups.n; i++) {
+			uint32_t at = cg->fixups.v[i].insn;
+			if (!o.del[at] && o.target[at] != target[at]) {
+				fixed[at] = false;
+				continue;
+			}
+			cg->fixups.v[m++] = cg->fixups.v[i];
+		}
+		cg->fixups.n = m;
 		apply(cg, &o, newpos, fixed);
 		cg_opt_free(&o);
 	}

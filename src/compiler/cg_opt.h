@@ -76,6 +76,10 @@ bool cg_opt_deadstore(struct cg_opt *o);
 bool cg_opt_copyprop(struct cg_opt *o);
 /* Results nothing reads (cg_opt_dce.c). */
 bool cg_opt_dce(struct cg_opt *o);
+/* Jumps through tests whose outcome is known, inverted tests over gotos, 32-bit tests of sign extensions, unreachable code (cg_opt_jump.c). */
+bool cg_opt_jump(struct cg_opt *o);
+/* A thread-identity helper called again while r0 holds its result (cg_opt_purecall.c). */
+bool cg_opt_purecall(struct cg_opt *o);
 /* Jumps to the next instruction, moves of a register to itself (cg_opt_peephole.c). */
 bool cg_opt_peephole(struct cg_opt *o);
 

@@ -36,6 +36,63 @@ bool cg_opt_is_jump(const struct bpf_insn *in)
 	return jmp_class(in) && BPF_OP(in->code) != BPF_CALL && BPF_OP(in->code) != BPF_EXIT;
 }
 
+/*
+ * The argument registers a helper reads: r1 .. its last argument in the
+ * kernel's prototype (bpf_func_proto); all five for any helper not
+ * listed.  A helper never reads an argument register past its last.
+ */
+static uint16_t helper_args(int32_t id)
+{
+	int n;
+
+	switch (id) {
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_get_numa_node_id:
+	case BPF_FUNC_get_current_pid_tgid:
+	case BPF_FUNC_get_current_uid_gid:
+	case BPF_FUNC_get_current_task:
+	case BPF_FUNC_get_current_task_btf:
+		n = 0;
+		break;
+	case BPF_FUNC_get_attach_cookie:		/* (ctx) */
+	case BPF_FUNC_task_pt_regs:			/* (task) */
+	case BPF_FUNC_send_signal:			/* (sig) */
+	case BPF_FUNC_send_signal_thread:
+		n = 1;
+		break;
+	case BPF_FUNC_map_lookup_elem:			/* (map, key) */
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_get_current_comm:			/* (buf, size) */
+	case BPF_FUNC_ringbuf_submit:			/* (data, flags) */
+	case BPF_FUNC_ringbuf_discard:
+	case BPF_FUNC_ringbuf_query:			/* (ringbuf, flags) */
+		n = 2;
+		break;
+	case BPF_FUNC_probe_read:			/* (dst, size, src) */
+	case BPF_FUNC_probe_read_str:
+	case BPF_FUNC_probe_read_user:
+	case BPF_FUNC_probe_read_kernel:
+	case BPF_FUNC_probe_read_user_str:
+	case BPF_FUNC_probe_read_kernel_str:
+	case BPF_FUNC_ringbuf_reserve:			/* (ringbuf, size, flags) */
+	case BPF_FUNC_tail_call:			/* (ctx, prog_array, index) */
+		n = 3;
+		break;
+	case BPF_FUNC_map_update_elem:			/* (map, key, value, flags) */
+	case BPF_FUNC_ringbuf_output:			/* (ringbuf, data, size, flags) */
+	case BPF_FUNC_get_stack:			/* (ctx, buf, size, flags) */
+	case BPF_FUNC_get_task_stack:			/* (task, buf, size, flags) */
+		n = 4;
+		break;
+	default:
+		return ARGS;
+	}
+	return (uint16_t)(((1u << (n + 1)) - 1) & ~1u);
+}
+
 uint16_t cg_opt_uses(const struct bpf_insn *in)
 {
 	uint16_t x = BPF_SRC(in->code) == BPF_X ? R(in->src_reg) : 0;
@@ -63,7 +120,7 @@ uint16_t cg_opt_uses(const struct bpf_insn *in)
 		return cg_opt_is_ldimm64(in) ? 0 : ALL;
 	default:
 		if (cg_opt_is_call(in))
-			return ARGS;
+			return in->src_reg == 0 ? helper_args(in->imm) : ARGS;
 		if (cg_opt_is_exit(in))
 			return R(0);
 		if (BPF_OP(in->code) == BPF_JA || BPF_OP(in->code) == BPF_JCOND)

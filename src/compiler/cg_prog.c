@@ -200,9 +200,16 @@ static void scratch_acquire(struct dt_cg *cg, int dctx, int lvl, int skip)
 
 static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
 {
-	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
-	cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
+	/* The context and dctx arguments only when the clause reads them. */
+	uint16_t args = cg->cc->core->opts.nooptimize
+				? (1u << BPF_R1) | (1u << BPF_R2)
+				: cg_func_entry_reads(st->func->insns.v, st->func->insns.n);
+	if (args & (1u << BPF_R1))
+		cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
+	if (args & (1u << BPF_R2)) {
+		cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
+	}
 	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = st->func->name };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
 		dt_cnomem(cg->pcb);
@@ -360,7 +367,8 @@ static void build_link(struct dt_pcb *pcb, struct dt_group *g, const char *head,
  * program taking a lock another holds on the same CPU (the ring buffer's)
  * would deadlock.
  */
-static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive)
+static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive,
+			  bool error_scratch)
 {
 	struct dt_compiler *cc = pcb->cc;
 	struct dt_cg cg;
@@ -377,6 +385,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 		g->fn = fn;
 	int skip = cg_label_new(&cg);
 	int dctx = cg_stack_alloc(&cg, DCTX_SIZE);
+	/* dt_error hands this program's scratch area to the ERROR clauses. */
+	bool scratch = g->uses_scratch;
+	for (size_t i = 0; error_scratch && i < g->stmts.n; i++)
+		scratch |= g->stmts.v[i]->may_fault;
 
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	if (g->mech->gated) {
@@ -411,7 +423,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_KSTACK, (int32_t)cg_stack_kskip(g->mech)));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
 	g->mech->cg_prologue(&cg, g, dctx, g->args_used, leave);
-	if (g->uses_scratch) {
+	if (scratch) {
 		lvl = cg_stack_alloc(&cg, 8);
 		scratch_acquire(&cg, dctx, lvl, leave);
 		/* strtok()'s state lives for one firing. */
@@ -436,7 +448,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	cg_label_place(&cg, out);
 	if (g->nsegs > 1)
 		cg_chain_unmark(&cg, dctx);
-	if (g->uses_scratch)
+	if (scratch)
 		scratch_release(&cg, dctx, lvl);
 	if (pctx != 0) {
 		cg_label_place(&cg, leave);
@@ -735,6 +747,11 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			error_funcs = ps->groups.v[i]->stmts.n;
 			error_maps = cg_chain_error_maps(cc, ps->groups.v[i]);
 		}
+	bool error_scratch = false;
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->mech->section == NULL)
+			for (size_t k = 0; k < ps->groups.v[i]->stmts.n; k++)
+				error_scratch |= ps->groups.v[i]->stmts.v[k]->uses_scratch;
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL) {
@@ -752,10 +769,10 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			else
 				ps->end = g;
 		}
-		build_program(&pcb, g, exclusive);
+		build_program(&pcb, g, exclusive, error_scratch);
 		unsigned copies = g->mech->copies ? g->mech->copies(cc->reg, g) : 0;
 		for (g->copy = 1; g->copy <= copies; g->copy++)
-			build_program(&pcb, g, exclusive);
+			build_program(&pcb, g, exclusive, error_scratch);
 		g->copy = 0;
 	}
 	build_fault(&pcb, exclusive);

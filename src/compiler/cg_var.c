@@ -88,9 +88,12 @@ static const char *dyn_map(struct dt_cg *cg, struct dt_ident *id)
  */
 static int tls_key(struct dt_cg *cg)
 {
-	int slot = cg_stack_alloc(cg, 16);
+	int slot = cg->tls_key_slot;
 
-	cg_bvar_thread_key_at(cg, BPF_FP, (int16_t)slot);
+	if (slot == 0) {
+		slot = cg_stack_alloc(cg, 16);
+		cg_bvar_thread_key_at(cg, BPF_FP, (int16_t)slot);
+	}
 	int r = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(r, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, r, slot));

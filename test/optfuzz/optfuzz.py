@@ -225,6 +225,28 @@ def gen(rng):
                 out.append(ins(JMP|CALL,0,0,0,h))
                 for x in (1,2,3,4,5): defd.discard(x)
                 defd.add(0)
+            elif r<0.84 and [x for x in regs if x!=10]:
+                # a test of a boolean made just before (jump threading), or of a sign extension
+                a=rng.choice([x for x in regs if x!=10]); t=rng.choice([x for x in range(0,9) if x!=a])
+                jc=rng.choice([JMP,JMP,JMP32]); op=rng.choice([JEQ,JNE,JGT,JGE,JLT,JLE,JSET,JSGT,JSGE,JSLT,JSLE])
+                if rng.random()<0.5:
+                    mc=rng.choice([ALU64,ALU64,ALU])
+                    out.append(ins(mc|MOV|K,t,0,0,rng.choice([0,1,-1,5])))
+                    out.append(ins(jc|op|K,a,0,1,rng.choice(IMMS)))
+                    out.append(ins(mc|MOV|K,t,0,0,rng.choice([0,1,-1,5])))
+                    jc=rng.choice([JMP,JMP,JMP32]); op=rng.choice([JEQ,JNE,JSGT,JSET,JLT])
+                else:
+                    out.append(ins(ALU64|MOV|X,t,a))
+                    out.append(ins(ALU64|LSH|K,t,0,0,32)); out.append(ins(ALU64|ARSH|K,t,0,0,32))
+                    if rng.random()<0.5: out.append(ins(ALU64|MOV|K,rng.choice([x for x in range(0,9) if x!=t]),0,0,3))
+                    jc=JMP
+                inner=set(defd)|{t}
+                sub=body(rng.randrange(1,5),inner)
+                out.append(ins(jc|op|K,t,0,len(sub),rng.choice([0,1,-1,5,0x7fffffff])))
+                out+=sub
+                newd=(defd|{t}) & inner
+                defd.clear(); defd.update(newd)
+                if rng.random()<0.6: out.append(ins(ALU64|MOV|K,t,0,0,7))
             elif r<0.97:
                 # if / if-else
                 inner=set(defd)
