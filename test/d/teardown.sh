@@ -41,8 +41,13 @@ exists() {
 
 # How many of the noted objects still exist (freed asynchronously: after
 # RCU grace periods, which take seconds on a loaded machine; up to 30 s).
+# The first look waits 2 s: a program array's last close queues its
+# clearing, and an fd opened to it by id (bpftool's look) and closed
+# while that is queued makes Linux (6.18) take a reference it never
+# gives back, so the array would stay because the test looked.
 leftovers() {
 	local n
+	sleep 2
 	for i in $(seq 300); do
 		n=0
 		while read -r type id; do
