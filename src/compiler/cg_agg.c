@@ -256,16 +256,7 @@ static size_t clause_aggs(struct dt_cg *cg)
 			if (j == k)
 				seen[k++] = n->id->agg;
 		}
-		dt_walk_push(cg->pcb, &w, n->next);
-		dt_walk_push(cg->pcb, &w, n->elsebody);
-		dt_walk_push(cg->pcb, &w, n->body);
-		dt_walk_push(cg->pcb, &w, n->cond);
-		dt_walk_push(cg->pcb, &w, n->r);
-		dt_walk_push(cg->pcb, &w, n->l);
-		if (n->kind == N_AGG)
-			dt_walk_push(cg->pcb, &w, n->agg.keys);
-		if (n->kind == N_CALL || n->kind == N_INDEX)
-			dt_walk_push(cg->pcb, &w, n->call.args);
+		dt_walk_push_children(cg->pcb, &w, n);
 	}
 	return k;
 }

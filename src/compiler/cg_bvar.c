@@ -279,16 +279,7 @@ static int tls_refs(struct dt_cg *cg, struct dt_node *n)
 	while (refs < 2 && (n = dt_walk_pop(&w)) != NULL) {
 		if (n->kind == N_VAR && n->id != NULL && n->id->kind == IDK_TLS)
 			refs++;
-		dt_walk_push(cg->pcb, &w, n->next);
-		dt_walk_push(cg->pcb, &w, n->elsebody);
-		dt_walk_push(cg->pcb, &w, n->body);
-		dt_walk_push(cg->pcb, &w, n->cond);
-		dt_walk_push(cg->pcb, &w, n->r);
-		dt_walk_push(cg->pcb, &w, n->l);
-		if (n->kind == N_AGG)
-			dt_walk_push(cg->pcb, &w, n->agg.keys);
-		if (n->kind == N_CALL || n->kind == N_INDEX)
-			dt_walk_push(cg->pcb, &w, n->call.args);
+		dt_walk_push_children(cg->pcb, &w, n);
 	}
 	return refs;
 }

@@ -58,17 +58,7 @@ void dt_sema_check_calls(struct dt_pcb *pcb, struct dt_node *clause)
 	while ((n = dt_walk_pop(&w)) != NULL) {
 		if (n->kind == N_CALL)
 			dt_sema_callee(pcb, n->call.name, n->line);
-		/* Pushed last to first: visited in the order recursion would. */
-		dt_walk_push(pcb, &w, n->next);
-		dt_walk_push(pcb, &w, n->elsebody);
-		dt_walk_push(pcb, &w, n->body);
-		dt_walk_push(pcb, &w, n->cond);
-		dt_walk_push(pcb, &w, n->r);
-		dt_walk_push(pcb, &w, n->l);
-		if (n->kind == N_AGG)
-			dt_walk_push(pcb, &w, n->agg.keys);
-		if (n->kind == N_CALL || n->kind == N_INDEX)
-			dt_walk_push(pcb, &w, n->call.args);
+		dt_walk_push_children(pcb, &w, n);
 	}
 }
 

@@ -18,3 +18,17 @@ void dt_walk_push(struct dt_pcb *pcb, struct dt_walk *w, struct dt_node *n)
 	}
 	w->v[w->n++] = n;
 }
+
+void dt_walk_push_children(struct dt_pcb *pcb, struct dt_walk *w, struct dt_node *n)
+{
+	dt_walk_push(pcb, w, n->next);
+	dt_walk_push(pcb, w, n->elsebody);
+	dt_walk_push(pcb, w, n->body);
+	dt_walk_push(pcb, w, n->cond);
+	dt_walk_push(pcb, w, n->r);
+	dt_walk_push(pcb, w, n->l);
+	if (n->kind == N_AGG)
+		dt_walk_push(pcb, w, n->agg.keys);
+	if (n->kind == N_CALL || n->kind == N_INDEX)
+		dt_walk_push(pcb, w, n->call.args);
+}

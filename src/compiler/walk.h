@@ -19,6 +19,13 @@ struct dt_walk {
 /* Push n (nothing if NULL). */
 void dt_walk_push(struct dt_pcb *pcb, struct dt_walk *w, struct dt_node *n);
 
+/*
+ * Push what follows n in a whole-tree walk: its children and the next
+ * statement or list element, last to first, so that they are popped in
+ * the order recursion would visit them.
+ */
+void dt_walk_push_children(struct dt_pcb *pcb, struct dt_walk *w, struct dt_node *n);
+
 /* The node pushed last, or NULL when none is left. */
 static inline struct dt_node *dt_walk_pop(struct dt_walk *w)
 {
