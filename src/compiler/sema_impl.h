@@ -132,4 +132,17 @@ void dt_sema_lvalue_decl(struct dt_pcb *pcb, struct dt_node *lhs, struct dt_node
 /* A provider declaration (sema_provider.c). */
 void dt_sema_provider(struct dt_pcb *pcb, struct dt_node *n);
 
+/* Shared by sema_expr.c (operands, identifiers, the expression walk) and sema_ops.c (operators). */
+const char *dt_sema_opname(enum dt_tok op);
+void dt_sema_mark_const(struct dt_node *n, struct dt_type *t, int64_t v);
+bool dt_sema_is_bitfield(struct dt_pcb *pcb, struct dt_node *n);
+bool dt_sema_is_null(struct dt_node *n);
+_Noreturn void dt_sema_incompat_ops(struct dt_pcb *pcb, int line, struct dt_node *a,
+				    const char *op, struct dt_node *b);
+bool dt_sema_is_string_like(struct dt_type *t);
+void dt_sema_operand(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_op1(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_op2(struct dt_pcb *pcb, struct dt_node *n);
+void dt_sema_op3(struct dt_pcb *pcb, struct dt_node *n);
+
 #endif
