@@ -58,7 +58,9 @@ void cg_emit(struct dt_cg *cg, struct bpf_insn insn)
 
 	if (fn->insns.n >= CG_INSNS_MAX)
 		dt_cerror(cg->pcb, "D_UNKNOWN", cg->line,
-			  "clause too large: more than %d BPF instructions", CG_INSNS_MAX);
+			  "statement too large: more than %d BPF instructions (a clause is cut "
+			  "into parts between its statements, never within one: split this "
+			  "statement into several)", CG_INSNS_MAX);
 
 	if (cg->line > 0 && (fn->lines.n == 0 || fn->lines.v[fn->lines.n - 1].line != (uint32_t)cg->line)) {
 		struct bo_line l = { .insn = (uint32_t)fn->insns.n, .line = (uint32_t)cg->line };
