@@ -428,10 +428,10 @@ static bool reads_scratch(const struct bo_func *fn)
 /*
  * A clause whose code passes this many instructions (before the passes)
  * is cut into parts at its top-level statements, each a function of its
- * own that the chain planner places like a clause: half a program's
- * budget, so that parts share programs two by two.
+ * own that the chain planner places like a clause: a quarter of a program's
+ * budget, so that parts fill programs with little room left over.
  */
-#define PART_BUDGET (DT_CHAIN_MAX_INSNS / 2)
+#define PART_BUDGET (DT_CHAIN_MAX_INSNS / 4)
 
 /* What one part of a clause is built from, and what building it found. */
 struct part {
@@ -445,6 +445,7 @@ struct part {
 	struct bo_func *fn;
 	struct dt_node *next;		/* the statement where the budget stopped it, or NULL */
 	int action_end;			/* the clause's actions up to its end */
+	struct dt_rdesc *rdesc;		/* its record's description (not split), or NULL */
 	bool may_fault;
 };
 
@@ -485,6 +486,14 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 	cg.parted = p->parted;
 	cg.part_budget = p->budget;
 	cg.records = c->clause.has_body ? cg_clause_records(p->list) : true;
+	/*
+	 * Every part of a clause that records writes a record, held by the
+	 * consumer until the last part's: a fault drops them all, as it drops
+	 * a clause's one record.  (A split clause's blocks are clauses of
+	 * their own to DTrace: their records stand alone.)
+	 */
+	if (p->parted && !p->split && cg_clause_records(c->clause.body))
+		cg.records = true;
 	cg.split = p->split;
 	cg.reg_reserved[REG_DCTX] = true;
 	cg.reg_reserved[REG_SCRATCH] = true;
@@ -498,7 +507,9 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 		if (stmt->rdesc == NULL)
 			stmt->rdesc = cg.rdesc;
 		cg.rec_off = DT_REC_DATA_OFF;
+		cg.rdesc->part_held = p->parted;
 	}
+	p->rdesc = cg.split ? NULL : cg.rdesc;
 	cg_set_line(&cg, p->list != NULL ? p->list->line : c->line);
 
 	cg_emit(&cg, I_MOV64_REG(REG_DCTX, BPF_R2));
@@ -645,6 +656,11 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		p.action_index = p.action_end;
 		p.budget = PART_BUDGET;
 		p.k++;
+	}
+	/* The last part's record ends the clause's firing (consumer/parts.h). */
+	if (p.parted && p.rdesc != NULL) {
+		p.rdesc->part_held = false;
+		p.rdesc->part_last = true;
 	}
 	stmt->parts = dt_arena_zalloc(&cc->core->arena, parts.n * sizeof(*stmt->parts));
 	if (stmt->parts == NULL) {
