@@ -167,6 +167,7 @@ struct dt_cg {
 	 * top-level statement starts a new part, part_next that statement.
 	 */
 	bool parted;
+	struct dt_node *clause;		/* the clause as the function sees it (N_CLAUSE): its part */
 	uint32_t part_budget;
 	struct dt_node *part_next;
 	int stmt_depth;			/* statement lists being generated, nested */

@@ -440,6 +440,8 @@ struct part {
 	bool split;			/* the clause writes a record per basic block */
 	bool parted;			/* the clause has other parts */
 	uint32_t budget;		/* stop at a statement past this many instructions (0: never) */
+	bool more;			/* list is cut short: the clause goes on after it */
+	bool clause_records;		/* the clause writes a record (in some part) */
 	int action_index;		/* the clause's actions before the part */
 	/* out */
 	struct bo_func *fn;
@@ -482,6 +484,7 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 	struct bo_func *fn = new_func(pcb, name, NULL, 2);
 	cg_init(&cg, pcb, obj, fn);
 	cg.stmt = stmt;
+	cg.clause = &pc;
 	cg.action_index = p->action_index;
 	cg.parted = p->parted;
 	cg.part_budget = p->budget;
@@ -492,7 +495,7 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 	 * a clause's one record.  (A split clause's blocks are clauses of
 	 * their own to DTrace: their records stand alone.)
 	 */
-	if (p->parted && !p->split && cg_clause_records(c->clause.body))
+	if (p->parted && !p->split && p->clause_records)
 		cg.records = true;
 	cg.split = p->split;
 	cg.reg_reserved[REG_DCTX] = true;
@@ -594,38 +597,82 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 		cc->scratch_max = cg.scratch_max;
 	p->next = cg.part_next;
 	p->action_end = cg.action_index;
-	/* Cut short: the caller builds it again from the statements it got to. */
-	if (p->next == NULL)
+	/* Cut short (or too short): the caller builds it again. */
+	if (p->next == NULL && !p->more)
 		cg_resolve(&cg);
 	cg_fini(&cg);
 	p->fn = fn;
 }
 
-/* Build p; if the budget stopped it, build it again from the statements it took only. */
-static void build_cut_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt,
-			   struct part *p)
+/* Forget a build of p: its records' descriptions and its code. */
+static void unbuild(struct dt_pcb *pcb, struct dt_stmt *stmt, struct part *p, size_t nrdescs,
+		    struct dt_rdesc *rdesc)
 {
-	struct dt_descs *d = pcb->cc->descs;
-	size_t nrdescs = d->rdescs.n;
-	struct dt_rdesc *rdesc = stmt->rdesc;
-
-	build_part(pcb, obj, stmt, p);
-	if (p->next == NULL)
-		return;
-	/* Drop the first build: its records' descriptions and code. */
-	d->rdescs.n = nrdescs;
+	pcb->cc->descs->rdescs.n = nrdescs;
 	stmt->rdesc = rdesc;
 	dt_vec_free(&p->fn->insns);
 	dt_vec_free(&p->fn->relocs);
 	dt_vec_free(&p->fn->lines);
-	struct dt_node *last = p->list, *next = p->next;
-	while (last->next != next)
-		last = last->next;
-	last->next = NULL;
+}
+
+/* End p->list after its first n statements (0: all); what followed, to put back. */
+static struct dt_node *cut_after(struct part *p, size_t n, struct dt_node **last)
+{
+	struct dt_node *s = p->list;
+
+	*last = NULL;
+	if (n == 0)
+		return NULL;
+	for (size_t i = 1; i < n && s->next != NULL; i++)
+		s = s->next;
+	struct dt_node *rest = s->next;
+	s->next = NULL;
+	*last = s;
+	return rest;
+}
+
+/*
+ * Build p from the statements that fit its budget.  A build over the
+ * clause's remaining statements finds where the budget ends the part,
+ * then the part is built again from those statements alone (what a
+ * function's set-up looks at, its records, speculations and thread key,
+ * is then the part's).  The first build sees `*len` statements (0: all),
+ * twice as many each time that is too few, so that it looks at no more
+ * than about twice the part: a clause's parts cost time in proportion to
+ * the clause.  *len becomes twice the part's statements, for the next.
+ */
+static void build_cut_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt,
+			   struct part *p, size_t *len)
+{
+	size_t nrdescs = pcb->cc->descs->rdescs.n;
+	struct dt_rdesc *rdesc = stmt->rdesc;
+	struct dt_node *last, *rest;
+
+	for (;;) {
+		rest = cut_after(p, *len, &last);
+		p->more = rest != NULL;
+		build_part(pcb, obj, stmt, p);
+		if (last != NULL)
+			last->next = rest;
+		if (p->next != NULL || !p->more)
+			break;
+		unbuild(pcb, stmt, p, nrdescs, rdesc);
+		*len *= 2;
+	}
+	size_t n = 0;
+	for (struct dt_node *s = p->list; s != NULL && s != p->next; s = s->next)
+		n++;
+	*len = 2 * n;
+	if (p->next == NULL)
+		return;
+	unbuild(pcb, stmt, p, nrdescs, rdesc);
+	struct dt_node *next = p->next;
+	rest = cut_after(p, n, &last);
 	p->budget = 0;
+	p->more = false;
 	p->parted = true;
 	build_part(pcb, obj, stmt, p);
-	last->next = next;
+	last->next = rest;
 	p->next = next;
 }
 
@@ -641,10 +688,12 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	};
 	DT_VEC(struct bo_func *) parts = { 0 };
 	bool may_fault = false;
+	size_t len = 0;
 
+	p.clause_records = !c->clause.has_body || cg_clause_records(c->clause.body);
 	/* As one function; past the budget, part after part. */
 	for (;;) {
-		build_cut_part(pcb, obj, stmt, &p);
+		build_cut_part(pcb, obj, stmt, &p, &len);
 		may_fault |= p.may_fault;
 		if (dt_vec_push(&parts, p.fn) < 0) {
 			dt_vec_free(&parts);
