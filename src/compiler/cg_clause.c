@@ -426,10 +426,11 @@ static bool reads_scratch(const struct bo_func *fn)
 }
 
 /*
- * A clause whose code passes this many instructions (before the passes)
- * is cut into parts at its top-level statements, each a function of its
- * own that the chain planner places like a clause: a quarter of a program's
- * budget, so that parts fill programs with little room left over.
+ * A clause whose code passes a program's budget (DT_CHAIN_MAX_INSNS
+ * instructions, before the passes) is cut into parts at its top-level
+ * statements, each a function of its own that the chain planner places
+ * like a clause: the first up to that budget, the others up to a quarter
+ * of it, so that they fill programs with little room left over.
  */
 #define PART_BUDGET (DT_CHAIN_MAX_INSNS / 4)
 
@@ -683,7 +684,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	struct part p = {
 		.list = c->clause.has_body ? c->clause.body : NULL,
 		.split = c->clause.has_body && split_clause(c->clause.body),
-		.budget = c->clause.has_body ? PART_BUDGET : 0,
+		.budget = c->clause.has_body ? DT_CHAIN_MAX_INSNS : 0,
 		.action_index = -1,
 	};
 	DT_VEC(struct bo_func *) parts = { 0 };
