@@ -573,7 +573,11 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 	}
 	if (cg.split) {
 		cg_set_line(&cg, c->line);
-		block_close(&cg);
+		/* A part's end ends a basic block: after one that called exit(), no part runs. */
+		if (p->parted)
+			block_end(&cg);
+		else
+			block_close(&cg);
 	} else if (cg.records) {
 		cg_set_line(&cg, c->line);
 		record_finish(&cg, size_insn, fill_insn);
