@@ -46,9 +46,11 @@ void cg_set_line(struct dt_cg *cg, int line)
 }
 
 /*
- * The most instructions the kernel verifies in one program: a clause is
- * refused well before, and inline definitions that name each other twice
- * (each doubling the code) stop here rather than after astronomical time.
+ * The most instructions the kernel verifies in one program.  A clause is
+ * cut into parts between its statements long before (cg_clause.c), so
+ * only one statement reaches this: inline definitions that name each
+ * other twice (each doubling the code) stop here rather than after
+ * astronomical time.
  */
 #define CG_INSNS_MAX 1000000
 
