@@ -65,6 +65,13 @@ struct dt_rdesc {
 	DT_VEC(struct dt_ritem) items;
 	bool has_exit;
 	bool spec_ctl;		/* has RK_COMMIT/RK_DISCARD items */
+	/*
+	 * A clause cut into parts writes a record per part: those of its
+	 * earlier parts are held by the consumer until its last part's
+	 * (part_last) comes, and dropped if the clause faults first
+	 * (consumer/parts.h).  A part's record with no items prints nothing.
+	 */
+	bool part_held, part_last;
 };
 
 /*

@@ -37,6 +37,14 @@ struct dt_progset;
 #define DCTX_ERRNO	120	/* s64 errno for this firing */
 #define DCTX_EPID	128	/* u64 fault address for the error path */
 #define DCTX_FAULT_PC	136	/* u32 instruction offset of a fault */
+/*
+ * u32: a clause cut into parts (cg_clause.c) keeps here what its later
+ * parts need: DCTX_PART_STOP once the clause has ended early (predicate
+ * false, fault, drop), else the speculation its speculate() chose (0:
+ * none).  Zeroed with DCTX_FAULT_PC by every prologue.
+ */
+#define DCTX_PART	140
+#define DCTX_PART_STOP	0x40000000
 #define DCTX_KSTACK	144	/* u64 kernel stack frames to skip (cg_stack.h) */
 #define DCTX_TASK	152	/* task_struct * built-ins describe, 0: the current one */
 #define DCTX_SIZE	160
@@ -152,6 +160,17 @@ struct dt_cg {
 	bool user_addrs;		/* the clause records user addresses (cg_stack.c) */
 	int action_index;
 	bool in_pred;
+	/*
+	 * A clause too large for one function is cut into parts at its
+	 * top-level statements (cg_clause.c): `parted` while one is built;
+	 * part_budget (0: none) the instructions after which the next
+	 * top-level statement starts a new part, part_next that statement.
+	 */
+	bool parted;
+	struct dt_node *clause;		/* the clause as the function sees it (N_CLAUSE): its part */
+	uint32_t part_budget;
+	struct dt_node *part_next;
+	int stmt_depth;			/* statement lists being generated, nested */
 	int tls_key_slot;		/* fp offset of the clause's thread key, computed once (0: none) */
 
 	/* Scratch usage within the current statement (bytes) */
@@ -314,6 +333,12 @@ void cg_spec_clause_end(struct dt_cg *cg);
 /* Split clauses: the same for the record of the basic block from `first` to the
  * next if; a failed speculate() gives that record up and goes on at `cont`. */
 void cg_spec_block_begin(struct dt_cg *cg, struct dt_node *first);
+/*
+ * In a later part of a clause cut into parts (after cg_spec_clause_begin):
+ * the part's record goes to the speculation an earlier part's speculate()
+ * chose, if any (DCTX_PART).
+ */
+void cg_spec_part_resume(struct dt_cg *cg);
 void cg_spec_block_end(struct dt_cg *cg, int cont);
 
 /* ---- aggregations (cg_agg.c) ---- */

@@ -246,8 +246,11 @@ static size_t clause_aggs(struct dt_cg *cg)
 	struct dt_node *n;
 	size_t k = 0;
 
-	dt_walk_push(cg->pcb, &w, cg->stmt->clause->clause.body);
-	dt_walk_push(cg->pcb, &w, cg->stmt->clause->clause.pred);
+	/* (A part of a clause cut into parts is a function of its own.) */
+	struct dt_node *c = cg->clause != NULL ? cg->clause : cg->stmt->clause;
+
+	dt_walk_push(cg->pcb, &w, c->clause.body);
+	dt_walk_push(cg->pcb, &w, c->clause.pred);
 	while ((n = dt_walk_pop(&w)) != NULL && k <= DIRECT_AGGS) {
 		if (n->kind == N_AGG && n->id != NULL && n->id->agg != NULL) {
 			size_t j = 0;

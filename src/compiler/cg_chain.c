@@ -95,11 +95,11 @@ static int func_maps(const struct dt_compiler *cc, const struct bo_func *fn, nam
 	return rc;
 }
 
-/* The distinct maps of one clause (seen: scratch for func_maps). */
-static int clause_maps(const struct dt_compiler *cc, const struct dt_stmt *st, name_vec *out)
+/* The distinct maps of one clause function (seen: scratch for func_maps). */
+static int clause_maps(const struct dt_compiler *cc, const struct bo_func *fn, name_vec *out)
 {
 	func_vec seen = { 0 };
-	int rc = func_maps(cc, st->func, out, &seen);
+	int rc = func_maps(cc, fn, out, &seen);
 
 	dt_vec_free(&seen);
 	return rc;
@@ -109,10 +109,11 @@ size_t cg_chain_error_maps(struct dt_compiler *cc, const struct dt_group *eg)
 {
 	name_vec all = { 0 };
 	size_t n;
+	int rc = 0;
 
-	for (size_t i = 0; eg != NULL && i < eg->stmts.n; i++)
-		if (clause_maps(cc, eg->stmts.v[i], &all) < 0)
-			break;
+	for (size_t i = 0; eg != NULL && i < eg->stmts.n && rc == 0; i++)
+		for (size_t k = 0; k < eg->stmts.v[i]->nparts && rc == 0; k++)
+			rc = clause_maps(cc, eg->stmts.v[i]->parts[k], &all);
 	n = all.n;
 	dt_vec_free(&all);
 	return n;
@@ -122,9 +123,12 @@ int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs
 		  size_t error_maps)
 {
 	struct dt_chain_limits lim;
-	size_t n = g->stmts.n;
+	size_t n = 0, nclauses = g->stmts.n;
 	int rc = 0;
 
+	/* What the chain divides: each clause's functions (its parts), in order. */
+	for (size_t i = 0; i < nclauses; i++)
+		n += g->stmts.v[i]->nparts;
 	g->nsegs = 1;
 	if (n == 0)
 		return 0;
@@ -135,13 +139,15 @@ int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs
 		free(cost), free(maps);
 		return dt_set_error(cc->core, -ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < n && rc == 0; i++) {
+	for (size_t i = 0, u = 0; i < nclauses && rc == 0; i++) {
 		const struct dt_stmt *st = g->stmts.v[i];
-		cost[i].funcs = 1;
-		cost[i].insns = st->func != NULL ? st->func->insns.n : 0;
-		rc = clause_maps(cc, st, &maps[i]);
-		cost[i].maps = maps[i].v;
-		cost[i].nmaps = maps[i].n;
+		for (size_t k = 0; k < st->nparts && rc == 0; k++, u++) {
+			cost[u].funcs = 1;
+			cost[u].insns = st->parts[k]->insns.n;
+			rc = clause_maps(cc, st->parts[k], &maps[u]);
+			cost[u].maps = maps[u].v;
+			cost[u].nmaps = maps[u].n;
+		}
 	}
 	dt_chain_limits_default(&lim, error_funcs, error_maps);
 	int nseg = rc < 0 ? rc : dt_chain_plan(cost, n, &lim, ends);
@@ -157,8 +163,9 @@ int cg_chain_plan(struct dt_compiler *cc, struct dt_group *g, size_t error_funcs
 		return dt_set_error(cc->core, -E2BIG, "failed to enable '%s': its %zu clauses need more "
 				    "than %zu BPF programs chained by tail calls, and the kernel makes "
 				    "at most %d tail calls per firing (a program holds at most %zu "
-				    "clauses, %zu of their instructions and %zu maps of theirs): "
-				    "enable fewer clauses on the probe, or make them smaller", desc, n,
+				    "clauses or parts of one, %zu of their instructions and %zu maps "
+				    "of theirs): enable fewer clauses on the probe, or make them "
+				    "smaller", desc, nclauses,
 				    lim.max_progs, DT_BPF_MAX_TAIL_CALLS, lim.max_funcs, lim.max_insns,
 				    lim.max_maps);
 	}

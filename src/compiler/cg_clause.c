@@ -14,6 +14,7 @@
 #include "compiler/cg_impl.h"
 #include "compiler/cg_opt.h"
 #include "compiler/cg_stack.h"
+#include "compiler/chain_plan.h"
 #include "compiler/compiler.h"
 #include "compiler/ident.h"
 #include "compiler/nest.h"
@@ -26,6 +27,15 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard);
 /* Instructions a stretch may grow to before its island (jumps reach 32767). */
 #define STRETCH_MAX 16000
 
+void cg_clause_return(struct dt_cg *cg, bool stop)
+{
+	/* A part that ends its clause early tells the parts after it. */
+	if (stop && cg->parted)
+		cg_emit(cg, I_ST(BPF_W, REG_DCTX, DCTX_PART, DCTX_PART_STOP));
+	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
+	cg_emit(cg, I_EXIT());
+}
+
 /* End a stretch: its exits and fault paths, jumped over. */
 static void emit_island(struct dt_cg *cg)
 {
@@ -34,8 +44,7 @@ static void emit_island(struct dt_cg *cg)
 	cg_ja(cg, over);
 	if (cg->exit_label >= 0) {
 		cg_label_place(cg, cg->exit_label);
-		cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
-		cg_emit(cg, I_EXIT());
+		cg_clause_return(cg, true);
 		cg->labels.v[cg->exit_label].old_exit = true;
 		cg->exit_label = cg_label_new(cg);
 	}
@@ -72,7 +81,14 @@ static void block_end(struct dt_cg *cg);
 
 static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 {
+	bool top = cg->stmt_depth++ == 0;
+
 	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		/* The clause's own statements end a part once it is over budget. */
+		if (top && cg->part_budget != 0 && s != list && cg_pos(cg) > cg->part_budget) {
+			cg->part_next = s;
+			break;
+		}
 		dt_nest_check(cg->pcb, s->line, "statement");
 		if (s->kind == N_EXPRSTMT)
 			cg->action_index++;
@@ -86,6 +102,7 @@ static void cg_stmt_list(struct dt_cg *cg, struct dt_node *list)
 		}
 		cg_stmt(cg, s);
 	}
+	cg->stmt_depth--;
 }
 
 static void check_regs_free(struct dt_cg *cg, int line)
@@ -275,8 +292,7 @@ static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
 		dt_cnomem(cg->pcb);
 	cg_emit(cg, I_CALL_PSEUDO());
-	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
-	cg_emit(cg, I_EXIT());
+	cg_clause_return(cg, true);
 }
 
 /* The record's size, now known, into its reservation (and fill check). */
@@ -409,20 +425,80 @@ static bool reads_scratch(const struct bo_func *fn)
 	return false;
 }
 
-int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
+/*
+ * A clause whose code passes a program's budget (DT_CHAIN_MAX_INSNS
+ * instructions, before the passes) is cut into parts at its top-level
+ * statements, each a function of its own that the chain planner places
+ * like a clause: the first up to that budget, the others up to a quarter
+ * of it, so that they fill programs with little room left over.
+ */
+#define PART_BUDGET (DT_CHAIN_MAX_INSNS / 4)
+
+/* What one part of a clause is built from, and what building it found. */
+struct part {
+	unsigned k;			/* which part: 0 holds the predicate */
+	struct dt_node *list;		/* its statements (the clause's from here on) */
+	bool split;			/* the clause writes a record per basic block */
+	bool parted;			/* the clause has other parts */
+	uint32_t budget;		/* stop at a statement past this many instructions (0: never) */
+	bool more;			/* list is cut short: the clause goes on after it */
+	bool clause_records;		/* the clause writes a record (in some part) */
+	int action_index;		/* the clause's actions before the part */
+	/* out */
+	struct bo_func *fn;
+	struct dt_node *next;		/* the statement where the budget stopped it, or NULL */
+	int action_end;			/* the clause's actions up to its end */
+	struct dt_rdesc *rdesc;		/* its record's description (not split), or NULL */
+	bool may_fault;
+};
+
+/* Whether list calls speculate() (a clause calls it once at most: sema). */
+static bool speculates(struct dt_node *list)
+{
+	for (struct dt_node *s = list; s != NULL; s = s->next) {
+		if (is_action(s) && s->l->id->code == ACT_SPECULATE)
+			return true;
+		if ((s->kind == N_IF || s->kind == N_BLOCK) &&
+		    (speculates(s->body) || speculates(s->elsebody)))
+			return true;
+	}
+	return false;
+}
+
+static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt,
+		       struct part *p)
 {
 	struct dt_compiler *cc = pcb->cc;
 	struct dt_node *c = stmt->clause;
+	/* The clause as this part sees it: its statements, the predicate in part 0 only. */
+	struct dt_node pc = *c;
 	char name[64];
 	struct dt_cg cg;
 
-	snprintf(name, sizeof(name), "dt_clause_%u", stmt->id);
+	pc.clause.body = p->list;
+	if (p->k > 0)
+		pc.clause.pred = NULL;
+	if (p->k == 0)
+		snprintf(name, sizeof(name), "dt_clause_%u", stmt->id);
+	else
+		snprintf(name, sizeof(name), "dt_clause_%u_p%u", stmt->id, p->k);
 	struct bo_func *fn = new_func(pcb, name, NULL, 2);
 	cg_init(&cg, pcb, obj, fn);
 	cg.stmt = stmt;
-	cg.action_index = -1;
-	cg.records = c->clause.has_body ? cg_clause_records(c->clause.body) : true;
-	cg.split = c->clause.has_body && split_clause(c->clause.body);
+	cg.clause = &pc;
+	cg.action_index = p->action_index;
+	cg.parted = p->parted;
+	cg.part_budget = p->budget;
+	cg.records = c->clause.has_body ? cg_clause_records(p->list) : true;
+	/*
+	 * Every part of a clause that records writes a record, held by the
+	 * consumer until the last part's: a fault drops them all, as it drops
+	 * a clause's one record.  (A split clause's blocks are clauses of
+	 * their own to DTrace: their records stand alone.)
+	 */
+	if (p->parted && !p->split && p->clause_records)
+		cg.records = true;
+	cg.split = p->split;
 	cg.reg_reserved[REG_DCTX] = true;
 	cg.reg_reserved[REG_SCRATCH] = true;
 	if (cg.split) {
@@ -432,24 +508,39 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.rdesc = new_rdesc(cc, stmt);
 		if (cg.rdesc == NULL)
 			dt_cnomem(pcb);
-		stmt->rdesc = cg.rdesc;
+		if (stmt->rdesc == NULL)
+			stmt->rdesc = cg.rdesc;
 		cg.rec_off = DT_REC_DATA_OFF;
+		cg.rdesc->part_held = p->parted;
 	}
-	cg_set_line(&cg, c->line);
+	p->rdesc = cg.split ? NULL : cg.rdesc;
+	cg_set_line(&cg, p->list != NULL ? p->list->line : c->line);
 
 	cg_emit(&cg, I_MOV64_REG(REG_DCTX, BPF_R2));
 	uint32_t scratch_insn = cg_pos(&cg);
 	cg_emit(&cg, I_LDX(BPF_DW, REG_SCRATCH, REG_DCTX, DCTX_SCRATCH));
-	if (stmt->uses_alloca)
-		cg_alloca_reset(&cg);
-	cg_bvar_thread_key_once(&cg, c, true);
-	check_regs_free(&cg, c->line);
-
 	cg.exit_label = cg_label_new(&cg);
 	cg.pred_fault_label = -1;
-	cg.stretch_start = 0;
 	int done = cg.exit_label;
-	if (c->clause.pred != NULL) {
+	if (p->parted && p->k == 0) {
+		cg_emit(&cg, I_ST(BPF_W, REG_DCTX, DCTX_PART, 0));
+	} else if (p->parted) {
+		/* The clause ended in an earlier part: this one does not run. */
+		int go = cg_label_new(&cg);
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PART));
+		cg_emit(&cg, I_ALU64_IMM(BPF_AND, BPF_R1, DCTX_PART_STOP));
+		cg_jmp_imm(&cg, BPF_JEQ, BPF_R1, 0, go);
+		cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
+		cg_emit(&cg, I_EXIT());
+		cg_label_place(&cg, go);
+	}
+	if (stmt->uses_alloca && p->k == 0)
+		cg_alloca_reset(&cg);
+	cg_bvar_thread_key_once(&cg, &pc, true);
+	check_regs_free(&cg, c->line);
+
+	cg.stretch_start = 0;
+	if (pc.clause.pred != NULL) {
 		cg_set_line(&cg, c->clause.pred->line);
 		cg.in_pred = true;
 		cg_branch_false(&cg, c->clause.pred, done);
@@ -460,7 +551,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		cg.pred_fault_label = cg.fault_label;
 		cg.fault_label = -1;
 	}
-	cg_bvar_thread_key_once(&cg, c, false);
+	cg_bvar_thread_key_once(&cg, &pc, false);
 	check_regs_free(&cg, c->line);
 	uint32_t size_insn = 0, fill_insn = 0;
 	bool fill = cc->core->opts.bufpolicy == DT_BUFPOLICY_FILL;
@@ -470,27 +561,35 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		if (fill)
 			emit_fill_check(&cg, done, &fill_insn);
 		size_insn = emit_reserve(&cg, done);
-		cg_spec_clause_begin(&cg, c->clause.body);
+		cg_spec_clause_begin(&cg, p->list);
+		/* A speculate() of an earlier part holds for this part's record too. */
+		if (p->parted && p->k > 0 && !speculates(p->list))
+			cg_spec_part_resume(&cg);
 	}
 	if (c->clause.has_body) {
-		cg_stmt_list(&cg, c->clause.body);
+		cg_stmt_list(&cg, p->list);
 	} else {
 		/* No action given: DTrace's default action traces nothing but the probe. */
 	}
 	if (cg.split) {
 		cg_set_line(&cg, c->line);
-		block_close(&cg);
+		/* A part's end ends a basic block: after one that called exit(), no part runs. */
+		if (p->parted)
+			block_end(&cg);
+		else
+			block_close(&cg);
 	} else if (cg.records) {
 		cg_set_line(&cg, c->line);
 		record_finish(&cg, size_insn, fill_insn);
 		emit_submit(&cg);
 	}
 	cg_stack_note_proc(&cg);
+	if (p->parted)
+		cg_clause_return(&cg, false);
 	cg_label_place(&cg, cg.exit_label);
-	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
-	cg_emit(&cg, I_EXIT());
+	cg_clause_return(&cg, true);
 
-	stmt->may_fault = cg.pred_fault_label >= 0 || cg.fault_label >= 0 || cg.island_faults;
+	p->may_fault = cg.pred_fault_label >= 0 || cg.fault_label >= 0 || cg.island_faults;
 	if (cg.pred_fault_label >= 0)
 		emit_fault_path(&cg, cg.pred_fault_label, false);
 	if (cg.fault_label >= 0)
@@ -501,11 +600,138 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 		fn->insns.v[scratch_insn] = I_JA(0);
 	if (cg.scratch_max > cc->scratch_max)
 		cc->scratch_max = cg.scratch_max;
-	cg_resolve(&cg);
-	/* Sema marks what may need scratch; after the passes nothing may read it. */
-	if (stmt->uses_scratch && !cc->core->opts.nooptimize && !reads_scratch(fn))
-		stmt->uses_scratch = false;
+	p->next = cg.part_next;
+	p->action_end = cg.action_index;
+	/* Cut short (or too short): the caller builds it again. */
+	if (p->next == NULL && !p->more)
+		cg_resolve(&cg);
 	cg_fini(&cg);
-	stmt->func = fn;
+	p->fn = fn;
+}
+
+/* Forget a build of p: its records' descriptions and its code. */
+static void unbuild(struct dt_pcb *pcb, struct dt_stmt *stmt, struct part *p, size_t nrdescs,
+		    struct dt_rdesc *rdesc)
+{
+	pcb->cc->descs->rdescs.n = nrdescs;
+	stmt->rdesc = rdesc;
+	dt_vec_free(&p->fn->insns);
+	dt_vec_free(&p->fn->relocs);
+	dt_vec_free(&p->fn->lines);
+}
+
+/* End p->list after its first n statements (0: all); what followed, to put back. */
+static struct dt_node *cut_after(struct part *p, size_t n, struct dt_node **last)
+{
+	struct dt_node *s = p->list;
+
+	*last = NULL;
+	if (n == 0)
+		return NULL;
+	for (size_t i = 1; i < n && s->next != NULL; i++)
+		s = s->next;
+	struct dt_node *rest = s->next;
+	s->next = NULL;
+	*last = s;
+	return rest;
+}
+
+/*
+ * Build p from the statements that fit its budget.  A build over the
+ * clause's remaining statements finds where the budget ends the part,
+ * then the part is built again from those statements alone (what a
+ * function's set-up looks at, its records, speculations and thread key,
+ * is then the part's).  The first build sees `*len` statements (0: all),
+ * twice as many each time that is too few, so that it looks at no more
+ * than about twice the part: a clause's parts cost time in proportion to
+ * the clause.  *len becomes twice the part's statements, for the next.
+ */
+static void build_cut_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt,
+			   struct part *p, size_t *len)
+{
+	size_t nrdescs = pcb->cc->descs->rdescs.n;
+	struct dt_rdesc *rdesc = stmt->rdesc;
+	struct dt_node *last, *rest;
+
+	for (;;) {
+		rest = cut_after(p, *len, &last);
+		p->more = rest != NULL;
+		build_part(pcb, obj, stmt, p);
+		if (last != NULL)
+			last->next = rest;
+		if (p->next != NULL || !p->more)
+			break;
+		unbuild(pcb, stmt, p, nrdescs, rdesc);
+		*len *= 2;
+	}
+	size_t n = 0;
+	for (struct dt_node *s = p->list; s != NULL && s != p->next; s = s->next)
+		n++;
+	*len = 2 * n;
+	if (p->next == NULL)
+		return;
+	unbuild(pcb, stmt, p, nrdescs, rdesc);
+	struct dt_node *next = p->next;
+	rest = cut_after(p, n, &last);
+	p->budget = 0;
+	p->more = false;
+	p->parted = true;
+	build_part(pcb, obj, stmt, p);
+	last->next = rest;
+	p->next = next;
+}
+
+int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt)
+{
+	struct dt_compiler *cc = pcb->cc;
+	struct dt_node *c = stmt->clause;
+	struct part p = {
+		.list = c->clause.has_body ? c->clause.body : NULL,
+		.split = c->clause.has_body && split_clause(c->clause.body),
+		.budget = c->clause.has_body ? DT_CHAIN_MAX_INSNS : 0,
+		.action_index = -1,
+	};
+	DT_VEC(struct bo_func *) parts = { 0 };
+	bool may_fault = false;
+	size_t len = 0;
+
+	p.clause_records = !c->clause.has_body || cg_clause_records(c->clause.body);
+	/* As one function; past the budget, part after part. */
+	for (;;) {
+		build_cut_part(pcb, obj, stmt, &p, &len);
+		may_fault |= p.may_fault;
+		if (dt_vec_push(&parts, p.fn) < 0) {
+			dt_vec_free(&parts);
+			dt_cnomem(pcb);
+		}
+		if (p.next == NULL)
+			break;
+		p.list = p.next;
+		p.action_index = p.action_end;
+		p.budget = PART_BUDGET;
+		p.k++;
+	}
+	/* The last part's record ends the clause's firing (consumer/parts.h). */
+	if (p.parted && p.rdesc != NULL) {
+		p.rdesc->part_held = false;
+		p.rdesc->part_last = true;
+	}
+	stmt->parts = dt_arena_zalloc(&cc->core->arena, parts.n * sizeof(*stmt->parts));
+	if (stmt->parts == NULL) {
+		dt_vec_free(&parts);
+		dt_cnomem(pcb);
+	}
+	memcpy(stmt->parts, parts.v, parts.n * sizeof(*stmt->parts));
+	stmt->nparts = parts.n;
+	stmt->func = parts.v[0];
+	stmt->may_fault = may_fault;
+	dt_vec_free(&parts);
+	/* Sema marks what may need scratch; after the passes nothing may read it. */
+	if (stmt->uses_scratch && !cc->core->opts.nooptimize) {
+		bool reads = false;
+		for (size_t i = 0; i < stmt->nparts && !reads; i++)
+			reads = reads_scratch(stmt->parts[i]);
+		stmt->uses_scratch = reads;
+	}
 	return 0;
 }

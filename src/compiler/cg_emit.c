@@ -46,9 +46,11 @@ void cg_set_line(struct dt_cg *cg, int line)
 }
 
 /*
- * The most instructions the kernel verifies in one program: a clause is
- * refused well before, and inline definitions that name each other twice
- * (each doubling the code) stop here rather than after astronomical time.
+ * The most instructions the kernel verifies in one program.  A clause is
+ * cut into parts between its statements long before (cg_clause.c), so
+ * only one statement reaches this: inline definitions that name each
+ * other twice (each doubling the code) stop here rather than after
+ * astronomical time.
  */
 #define CG_INSNS_MAX 1000000
 
@@ -58,7 +60,9 @@ void cg_emit(struct dt_cg *cg, struct bpf_insn insn)
 
 	if (fn->insns.n >= CG_INSNS_MAX)
 		dt_cerror(cg->pcb, "D_UNKNOWN", cg->line,
-			  "clause too large: more than %d BPF instructions", CG_INSNS_MAX);
+			  "statement too large: more than %d BPF instructions (a clause is cut "
+			  "into parts between its statements, never within one: split this "
+			  "statement into several)", CG_INSNS_MAX);
 
 	if (cg->line > 0 && (fn->lines.n == 0 || fn->lines.v[fn->lines.n - 1].line != (uint32_t)cg->line)) {
 		struct bo_line l = { .insn = (uint32_t)fn->insns.n, .line = (uint32_t)cg->line };

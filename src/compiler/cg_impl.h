@@ -122,6 +122,11 @@ void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);
  * over, so that jumps to them stay in range (cg_clause.c).
  */
 void cg_island_if_due(struct dt_cg *cg);
+/*
+ * Return from the clause function; `stop`: the clause ends here, so a
+ * clause cut into parts runs none of the parts after this one.
+ */
+void cg_clause_return(struct dt_cg *cg, bool stop);
 
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);

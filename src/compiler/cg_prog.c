@@ -198,19 +198,19 @@ static void scratch_acquire(struct dt_cg *cg, int dctx, int lvl, int skip)
 	cg_label_place(cg, ok);
 }
 
-static void call_clause(struct dt_cg *cg, struct dt_stmt *st, int dctx)
+static void call_func(struct dt_cg *cg, const struct bo_func *fn, int dctx)
 {
 	/* The context and dctx arguments only when the clause reads them. */
 	uint16_t args = cg->cc->core->opts.nooptimize
 				? (1u << BPF_R1) | (1u << BPF_R2)
-				: cg_func_entry_reads(st->func->insns.v, st->func->insns.n);
+				: cg_func_entry_reads(fn->insns.v, fn->insns.n);
 	if (args & (1u << BPF_R1))
 		cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R6));
 	if (args & (1u << BPF_R2)) {
 		cg_emit(cg, I_MOV64_REG(BPF_R2, BPF_FP));
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, BPF_R2, dctx));
 	}
-	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = st->func->name };
+	struct bo_reloc r = { .insn = cg_pos(cg), .kind = BO_RELOC_CALL, .target = fn->name };
 	if (dt_vec_push(&cg->fn->relocs, r) < 0)
 		dt_cnomem(cg->pcb);
 	cg_emit(cg, I_CALL_PSEUDO());
@@ -301,22 +301,41 @@ static void pctx_leave(struct dt_cg *cg, int pctx)
 	cg_emit(cg, I_XADD(BPF_DW, BPF_R1, BPF_R2, CPU_PCTX));
 }
 
-/* The clauses of program `seg` of g's chain (all of them if there is no chain). */
+/* Every part of every clause, in order: the calls a chain's segments divide. */
+static size_t group_funcs(const struct dt_group *g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->stmts.n; i++)
+		n += g->stmts.v[i]->nparts;
+	return n;
+}
+
+/*
+ * The clause functions of program `seg` of g's chain (all of them if
+ * there is no chain): a clause's parts run one after the other, and
+ * exit() is looked at once the clause's last part has run.
+ */
 static void call_clauses(struct dt_cg *cg, struct dt_group *g, unsigned seg, int dctx, int out,
 			 bool end)
 {
 	size_t from = seg > 0 ? g->seg_ends[seg - 1] : 0;
-	size_t to = g->nsegs > 1 ? g->seg_ends[seg] : g->stmts.n;
+	size_t to = g->nsegs > 1 ? g->seg_ends[seg] : group_funcs(g);
+	size_t u = 0;
 
-	for (size_t i = from; i < to; i++) {
+	for (size_t i = 0; i < g->stmts.n && u < to; i++) {
 		struct dt_stmt *st = g->stmts.v[i];
-		call_clause(cg, st, dctx);
-		/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
-		if ((st->has_exit || st->may_fault) && !end &&
-		    i + 1 < g->stmts.n) {
-			cg_ld_bss(cg, BPF_R1, BSS_STATE);
-			cg_emit(cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
-			cg_jmp_imm(cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, out);
+		for (size_t k = 0; k < st->nparts; k++, u++) {
+			if (u < from || u >= to)
+				continue;
+			call_func(cg, st->parts[k], dctx);
+			/* After exit() (here or in an ERROR clause), the probe's remaining clauses do not run. */
+			if ((st->has_exit || st->may_fault) && !end && k + 1 == st->nparts &&
+			    i + 1 < g->stmts.n) {
+				cg_ld_bss(cg, BPF_R1, BSS_STATE);
+				cg_emit(cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
+				cg_jmp_imm(cg, BPF_JEQ, BPF_R1, DT_STATE_DRAINING, out);
+			}
 		}
 	}
 }
@@ -578,7 +597,8 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 		for (int i = 6; i < 10; i++)
 			cg_emit(&cg, I_ST(BPF_DW, BPF_FP, a + 8 * i, 0));
 		for (size_t i = 0; i < eg->stmts.n; i++)
-			call_clause(&cg, eg->stmts.v[i], dctx);
+			for (size_t k = 0; k < eg->stmts.v[i]->nparts; k++)
+				call_func(&cg, eg->stmts.v[i]->parts[k], dctx);
 	}
 	cg_emit(&cg, I_MOV64_IMM(BPF_R0, 0));
 	cg_emit(&cg, I_EXIT());
@@ -744,7 +764,7 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 	size_t error_funcs = 0, error_maps = 0;
 	for (size_t i = 0; i < ps->groups.n; i++)
 		if (ps->groups.v[i]->mech->section == NULL) {
-			error_funcs = ps->groups.v[i]->stmts.n;
+			error_funcs = group_funcs(ps->groups.v[i]);
 			error_maps = cg_chain_error_maps(cc, ps->groups.v[i]);
 		}
 	bool error_scratch = false;

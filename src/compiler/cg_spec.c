@@ -135,12 +135,49 @@ int cg_spec_speculation(struct dt_cg *cg, struct dt_node *n)
 	return cg_call_func(cg, "dt_rt_speculation", a, 2);
 }
 
+static void submit_ctlonly(struct dt_cg *cg);
+
+/* A failed speculate(): the record goes (what it committed or discarded only) or is dropped. */
+static void fail_record(struct dt_cg *cg)
+{
+	if (cg->spec_nslots > 0) {
+		cg_emit(cg, I_ST(BPF_W, REG_REC, HDR_SPEC_OFF, (int32_t)DT_SPEC_CTLONLY));
+		submit_ctlonly(cg);
+	} else {
+		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+	}
+}
+
+/*
+ * The record's speculation is in its header, 0 if speculate() failed:
+ * then the clause ends, there (not at its end, which a large clause's
+ * jumps do not reach).
+ */
+static void fail_here(struct dt_cg *cg)
+{
+	int good = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_REC, HDR_SPEC_OFF));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R1, 0, good);
+	fail_record(cg);
+	cg_clause_return(cg, true);
+	cg_label_place(cg, good);
+}
+
 /* speculate(id): the record goes to speculation id, or the clause ends. */
 static void act_speculate(struct dt_cg *cg, struct dt_node *call)
 {
 	int a[5];
 
 	a[1] = cg_expr(cg, call->call.args);
+	/*
+	 * The clause's later parts send their records to it too.  (If it
+	 * fails the clause ends, and DCTX_PART says so instead.)
+	 */
+	if (cg->parted && !cg->split)
+		cg_emit(cg, I_STX(BPF_W, REG_DCTX, a[1], DCTX_PART));
 	a[0] = area_reg(cg);
 	a[2] = imm_reg(cg, cg->cc->descs->spec_nspec);
 	a[3] = cg_reg_alloc(cg);
@@ -148,11 +185,39 @@ static void act_speculate(struct dt_cg *cg, struct dt_node *call)
 	cg_emit(cg, I_MOV64_IMM(a[3], 0));	/* the record's size, patched at the end */
 	a[4] = imm_reg(cg, cg->cc->core->opts.specsize);
 	int ok = cg_call_func(cg, "dt_rt_speculate", a, 5);
-	if (cg->spec_fail == 0)
-		cg->spec_fail = cg_label_new(cg) + 1;
-	cg_jmp_imm(cg, BPF_JEQ, ok, 0, cg->spec_fail - 1);
 	cg_emit(cg, I_STX(BPF_W, REG_REC, ok, HDR_SPEC_OFF));
 	cg_reg_free(cg, ok);
+	if (!cg->split) {
+		fail_here(cg);
+		return;
+	}
+	if (cg->spec_fail == 0)
+		cg->spec_fail = cg_label_new(cg) + 1;
+	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_REC, HDR_SPEC_OFF));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R1, 0, cg->spec_fail - 1);
+}
+
+void cg_spec_part_resume(struct dt_cg *cg)
+{
+	int a[5], none = cg_label_new(cg);
+
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_LDX(BPF_W, a[1], REG_DCTX, DCTX_PART));
+	cg_jmp_imm(cg, BPF_JEQ, a[1], 0, none);
+	a[0] = area_reg(cg);
+	a[2] = imm_reg(cg, cg->cc->descs->spec_nspec);
+	a[3] = cg_reg_alloc(cg);
+	cg->spec_size_insn = cg_pos(cg) + 1;
+	cg_emit(cg, I_MOV64_IMM(a[3], 0));	/* the record's size, patched at the end */
+	a[4] = imm_reg(cg, cg->cc->core->opts.specsize);
+	int ok = cg_call_func(cg, "dt_rt_speculate", a, 5);
+	cg_emit(cg, I_STX(BPF_W, REG_REC, ok, HDR_SPEC_OFF));
+	cg_reg_free(cg, ok);
+	/* Gone since (committed or discarded elsewhere): the clause ends, as speculate() failing. */
+	fail_here(cg);
+	/* Counted in the speculation: on a fault it goes to the consumer flagged, not dropped. */
+	cg->spec_used = true;
+	cg_label_place(cg, none);
 }
 
 /* commit(id), discard(id): the use it ended (DT_SPEC_ENDED, or 0) into the next slot. */
@@ -233,18 +298,11 @@ static void patch_size(struct dt_cg *cg)
 	}
 }
 
-/* A failed speculate(): the record goes (what it committed or discarded only) or is dropped. */
+/* A split clause's failed speculate(), at the end of its block. */
 static void fail_path(struct dt_cg *cg)
 {
 	cg_label_place(cg, cg->spec_fail - 1);
-	if (cg->spec_nslots > 0) {
-		cg_emit(cg, I_ST(BPF_W, REG_REC, HDR_SPEC_OFF, (int32_t)DT_SPEC_CTLONLY));
-		submit_ctlonly(cg);
-	} else {
-		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
-		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
-		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
-	}
+	fail_record(cg);
 }
 
 void cg_spec_clause_end(struct dt_cg *cg)
@@ -253,8 +311,7 @@ void cg_spec_clause_end(struct dt_cg *cg)
 	if (cg->spec_fail == 0)
 		return;
 	fail_path(cg);
-	cg_emit(cg, I_MOV64_IMM(BPF_R0, 0));
-	cg_emit(cg, I_EXIT());
+	cg_clause_return(cg, true);
 }
 
 /*

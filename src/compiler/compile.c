@@ -389,9 +389,11 @@ int dt_prog_exec(struct dt_compiler *cc, dtrace_prog_t *pgp)
 		struct dt_stmt *st = pgp->stmts.v[i];
 		struct dt_cdesc *cd = dt_arena_zalloc(&cc->core->arena, sizeof(*cd));
 		if (cd == NULL || dt_vec_push(&cc->stmts, st) < 0 ||
-		    dt_vec_push(&cc->descs->cdescs, cd) < 0 ||
-		    dt_vec_push(&cc->obj->funcs, st->func) < 0)
+		    dt_vec_push(&cc->descs->cdescs, cd) < 0)
 			return dt_set_error(cc->core, -ENOMEM, "out of memory");
+		for (size_t k = 0; k < st->nparts; k++)
+			if (dt_vec_push(&cc->obj->funcs, st->parts[k]) < 0)
+				return dt_set_error(cc->core, -ENOMEM, "out of memory");
 		cd->clause = st->id;
 		cd->nprobes = st->probes.n;
 		cd->probes = st->probes.v;

@@ -25,6 +25,12 @@ struct dt_stmt {
 	struct dt_attr *descattr, *stmtattr;
 	struct dtrace_prog *prog;
 	struct bo_func *func;		/* its BPF function, after codegen */
+	/*
+	 * Its functions in the order they run, func first: more than one
+	 * when the clause is too large for one (cut into parts, cg_clause.c).
+	 */
+	struct bo_func **parts;
+	size_t nparts;
 	struct dt_rdesc *rdesc;		/* the (largest) record it writes, NULL if none */
 	uint32_t args_used;		/* bitmask of argN the clause reads */
 	bool uses_scratch;		/* needs per-CPU scratch memory */

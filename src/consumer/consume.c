@@ -18,6 +18,7 @@
 #include "bpf/runtime.h"
 #include "consumer/agg.h"
 #include "consumer/bufring.h"
+#include "consumer/parts.h"
 #include "consumer/consume.h"
 #include "consumer/consumer.h"
 #include "consumer/freopen.h"
@@ -96,6 +97,7 @@ void dt_consume_close(struct dt_consumer *cs)
 	dt_freopen_fini(cs);
 	dt_waitset_close(cs);
 	dt_bufring_free(cs);
+	dt_parts_free(cs);
 	if (cs->rt && cs->rt->ring) {
 		ring_buffer__free(cs->rt->ring);
 		cs->rt->ring = NULL;

@@ -24,6 +24,7 @@ struct dt_recdec;
 struct dt_symbolizer;
 struct dt_flow;
 struct dt_bufring;
+struct dt_parts;
 struct dt_follow;
 struct dt_ofile;
 
@@ -43,6 +44,7 @@ struct dt_consumer {
 	int out_saved;			/* freopen(): the original output's fd, dup'ed, + 1 (0: none) */
 	struct dt_flow *flow;		/* flowindent state (consumer/flow.c) */
 	struct dt_bufring *bufring;	/* bufpolicy=ring: kept records (consumer/bufring.c) */
+	struct dt_parts *parts;		/* records of clauses cut into parts, held (consumer/parts.c) */
 	struct dt_aggstate *aggstate;	/* consumer-side aggregation state */
 	struct dt_ofile *ofile;		/* oformat=pprof/openmetrics: the file (oformat.c) */
 

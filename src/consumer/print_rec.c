@@ -23,6 +23,7 @@
 #include "consumer/freopen.h"
 #include "consumer/print_trace.h"
 #include "consumer/print_type.h"
+#include "consumer/parts.h"
 #include "consumer/printf.h"
 #include "consumer/rec_actions.h"
 #include "consumer/rec_decode.h"
@@ -170,6 +171,9 @@ static int callback(struct dt_consumer *cs, const struct dt_rdesc *rd, const voi
 	return 0;
 }
 
+static int print_checked(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data,
+			 size_t size);
+
 int dt_print_record(struct dt_consumer *cs, const void *data, size_t size)
 {
 	const struct dt_rec_hdr *h = data;
@@ -182,8 +186,11 @@ int dt_print_record(struct dt_consumer *cs, const void *data, size_t size)
 		return 0;
 	}
 	if (h->desc == 0) {
-		if (size >= DT_REC_DATA_OFF + sizeof(struct dt_rec_error))
+		if (size >= DT_REC_DATA_OFF + sizeof(struct dt_rec_error)) {
+			if (dt_parts_fault(cs, data, size, print_checked) < 0)
+				return -ECANCELED;
 			dt_report_fault(cs, data);
+		}
 		return 0;
 	}
 	const struct dt_rdesc *rd = cs->descs->rdescs.v[h->desc];
@@ -191,6 +198,20 @@ int dt_print_record(struct dt_consumer *cs, const void *data, size_t size)
 		dt_report_error(cs, "truncated record (%zu of %u bytes)", size, rd->size);
 		return 0;
 	}
+	if (rd->part_held || rd->part_last) {
+		int rc = dt_parts_record(cs, rd, data, size, print_checked);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+	}
+	return print_checked(cs, rd, data, size);
+}
+
+/* A record whose description and size are checked: speculated, or printed. */
+static int print_checked(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data,
+			 size_t size)
+{
+	const struct dt_rec_hdr *h = data;
+
 	if (h->spec != 0 || rd->spec_ctl) {
 		int rc = dt_spec_record(cs, rd, data, size);
 		if (rc != 0)
@@ -203,6 +224,9 @@ int dt_emit_record(struct dt_consumer *cs, const struct dt_rdesc *rd, const void
 {
 	const struct dt_rec_hdr *h = data;
 
+	/* A part that records nothing only marks where its clause ends. */
+	if ((rd->part_held || rd->part_last) && rd->items.n == 0)
+		return 0;
 	cs->skip_output = false;
 	dt_agg_firing(cs, h->cpu, h->prid, h->timestamp);
 	if (cs->rec_fn != NULL && callback(cs, rd, data) < 0)

@@ -10,12 +10,17 @@
 #include "compiler/program.h"
 #include "lib/dt_impl.h"
 
-static void print_func(FILE *fp, const struct bo_func *fn, const char *pdesc, uint32_t clid)
+/* Part `part` (0: the only one or the first) of a clause too large for one function. */
+static void print_func(FILE *fp, const struct bo_func *fn, const char *pdesc, uint32_t clid,
+		       size_t part)
 {
 	struct dt_strbuf sb;
 
 	dt_sb_init(&sb);
-	fprintf(fp, "\nDisassembly of clause %s, <dt_clause_%u>:\n", pdesc, clid);
+	if (part == 0)
+		fprintf(fp, "\nDisassembly of clause %s, <dt_clause_%u>:\n", pdesc, clid);
+	else
+		fprintf(fp, "\nDisassembly of clause %s, <dt_clause_%u_p%zu>:\n", pdesc, clid, part);
 	fprintf(fp, "%-4s %-5s  %-20s    %s\n", "INS", "OFF", "OPCODE", "INSTRUCTION");
 	for (size_t i = 0; i < fn->insns.n;) {
 		const char *target = NULL;
@@ -53,7 +58,8 @@ int dtrace_disassemble(dtrace_hdl_t *dtp, FILE *fp)
 				char name[1024];
 				snprintf(name, sizeof(name), "%s:%s:%s:%s", pd->prov, pd->mod, pd->func,
 					 pd->name);
-				print_func(fp, st->func, name, st->id + (uint32_t)k);
+				for (size_t p = 0; p < st->nparts; p++)
+					print_func(fp, st->parts[p], name, st->id + (uint32_t)k, p);
 			}
 		}
 	}
