@@ -392,9 +392,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	if (g->mech->gated) {
-		cg_ld_bss(&cg, BPF_R1, BSS_STATE);
-		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
-		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
+		/* In r0: r1 still holds the context for the prologue's first call. */
+		cg_ld_bss(&cg, BPF_R0, BSS_STATE);
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R0, BPF_R0, 0));
+		cg_jmp_imm(&cg, BPF_JNE, BPF_R0, DT_STATE_ACTIVE, skip);
 	}
 	/*
 	 * -x cpu: probes fire on that CPU only (as DTrace).  Perf events are
