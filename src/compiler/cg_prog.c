@@ -753,13 +753,18 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		if (ps->groups.v[i]->mech->section == NULL)
 			for (size_t k = 0; k < ps->groups.v[i]->stmts.n; k++)
 				error_scratch |= ps->groups.v[i]->stmts.v[k]->uses_scratch;
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->mech->section == NULL) {
+			error_group = ps->groups.v[i];
+			ps->error_clauses = true;
+		}
+	/* First: a program's prologue is trimmed to what these read too (cg_dctx.c). */
+	build_fault(&pcb, exclusive);
+	build_error(&pcb, error_group);
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
-		if (g->mech->section == NULL) {
-			error_group = g;
-			ps->error_clauses = true;
+		if (g->mech->section == NULL)
 			continue;
-		}
 		if ((rc = cg_chain_plan(cc, g, error_funcs, error_maps)) < 0) {
 			dt_arena_free(&arena);
 			return rc;
@@ -776,8 +781,6 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			build_program(&pcb, g, exclusive, error_scratch);
 		g->copy = 0;
 	}
-	build_fault(&pcb, exclusive);
-	build_error(&pcb, error_group);
 	dt_cg_vtime_program(&pcb);
 	if (cc->bss_size < BSS_FIXED)
 		cc->bss_size = BSS_FIXED;
