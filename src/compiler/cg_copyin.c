@@ -34,6 +34,20 @@ static int keep_dest(struct dt_cg *cg, int dst, int32_t off)
 	return keep;
 }
 
+/*
+ * addr and save hold the same address; the call consumes addr and the
+ * fault path reads save: the one that survives calls (r6-r9) is kept, so
+ * that the other goes to the call and nothing waits on the stack.
+ */
+static void keep_survivor(int *addr, int *save)
+{
+	if (*save <= BPF_R5 && *addr > BPF_R5) {
+		int t = *addr;
+		*addr = *save;
+		*save = t;
+	}
+}
+
 int cg_copyinstr_to(struct dt_cg *cg, struct dt_node *n, int32_t rec_off)
 {
 	/*
@@ -50,6 +64,7 @@ int cg_copyinstr_to(struct dt_cg *cg, struct dt_node *n, int32_t rec_off)
 	int save = cg_reg_alloc(cg);
 	int bad = cg_label_new(cg), ok = cg_label_new(cg);
 	cg_emit(cg, I_MOV64_REG(save, addr));
+	keep_survivor(&addr, &save);
 	int a[3];
 	a[0] = buf;
 	a[1] = cg_reg_alloc(cg);
@@ -97,6 +112,7 @@ int cg_str_from_mem(struct dt_cg *cg, struct dt_node *n, int32_t rec_off, uint32
 	int a[3];
 
 	cg_emit(cg, I_MOV64_REG(save, addr));
+	keep_survivor(&addr, &save);
 	a[0] = buf;
 	a[1] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)size));
