@@ -134,6 +134,9 @@ void cg_act_tracemem(struct dt_cg *cg, struct dt_node *call);
  */
 void cg_island_if_due(struct dt_cg *cg);
 
+/* A record header's CPU (in r0) and speculation 0, at rec + 8 (cg_clause.c). */
+void cg_rec_cpu_spec(struct dt_cg *cg, int rec);
+
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);
 
