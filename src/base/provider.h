@@ -45,6 +45,11 @@ struct dt_mech {
 	 */
 	bool exclusive;
 	/*
+	 * Every link's attach cookie is the probe's id, as a whole: a program
+	 * of one probe then takes it as a constant (cg_prog.c).
+	 */
+	bool cookie_is_prid;
+	/*
 	 * Emit code that stores the probe id and the arguments in `args`
 	 * (bit i: argi is used) into the dctx at fp + dctx_off.  R6 holds the
 	 * program's context.  May jump to `skip` to ignore the event.

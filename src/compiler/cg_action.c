@@ -133,9 +133,7 @@ static void record_value_in(struct dt_cg *cg, struct dt_node *n, struct dt_ritem
 			cg_emit(cg, I_MOV64_IMM(a[1], 16));
 			cg_call_helper_void(cg, BPF_FUNC_get_current_comm, a, 2);
 		} else {
-			int s = cg_expr_string(cg, n);
-			int d = rec_ptr(cg, off);
-			cg_strcpy(cg, d, s, size);
+			cg_rec_string(cg, n, off, size);
 		}
 		struct dt_ritem *it = &cg->rdesc->items.v[idx];
 		it->off = off;

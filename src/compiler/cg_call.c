@@ -1,7 +1,8 @@
 /*
  * Calls of helpers and BPF functions: arguments moved into R1..R5, live
  * caller-saved registers kept in stack slots across the call, the result
- * taken out of R0.
+ * taken out of R0 (into a callee-saved register if one is free, else left
+ * in R0 unless a saved value comes back there).
  */
 #include <string.h>
 
@@ -122,6 +123,9 @@ static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname,
 		if (res >= 0) {
 			cg_emit(cg, I_MOV64_REG(res, BPF_R0));
 			cg_reg_claim(cg, res);
+		} else if (!live[BPF_R0]) {
+			/* r0 itself: no value of ours comes back into it. */
+			res = BPF_R0;
 		} else {
 			/* Park the result on the stack until R0-R5 are back. */
 			park = cg_frame_take(cg, 0);
@@ -133,6 +137,8 @@ static int do_call(struct dt_cg *cg, struct bpf_insn call, const char *fname,
 		if (live[r])
 			cg_reg_restore(cg, r, saved[r]);
 	}
+	if (res == BPF_R0)
+		cg_reg_claim(cg, res);
 	if (park >= 0) {
 		res = cg_reg_alloc(cg);
 		cg_emit(cg, I_LDX(BPF_DW, res, BPF_FP, CG_SLOT_OFF(park)));

@@ -207,6 +207,17 @@ static void emit_fill_check(struct dt_cg *cg, int done, uint32_t *limit_insn)
 	cg_label_place(cg, fits);
 }
 
+void cg_rec_cpu_spec(struct dt_cg *cg, int rec)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The CPU (r0, below 2^32) as 8 bytes: its upper half is the speculation, 0. */
+	cg_emit(cg, I_STX(BPF_DW, rec, BPF_R0, 8));
+#else
+	cg_emit(cg, I_STX(BPF_W, rec, BPF_R0, 8));
+	cg_emit(cg, I_ST(BPF_W, rec, 12, 0));
+#endif
+}
+
 /* Reserve the record; the size immediate is patched once it is known. */
 static uint32_t emit_reserve(struct dt_cg *cg, int done)
 {
@@ -226,8 +237,7 @@ static uint32_t emit_reserve(struct dt_cg *cg, int done)
 	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
 	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, 4));
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
-	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R0, 8));
-	cg_emit(cg, I_ST(BPF_W, REG_REC, 12, 0));
+	cg_rec_cpu_spec(cg, REG_REC);
 	/* D's timestamp, read once per firing (DCTX_TS, shared with `timestamp`). */
 	int have_ts = cg_label_new(cg);
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R0, REG_DCTX, DCTX_TS));

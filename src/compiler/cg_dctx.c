@@ -3,9 +3,11 @@
  * (dctx) a program fills in, a field that no clause function and no
  * code of the program itself can read is not stored.  What a clause
  * function reads is found from its instructions: where the dctx pointer
- * it gets in r2 goes, and the fields loaded through it.  A pointer that
- * goes anywhere else (a call, dt_fault, a store, arithmetic) counts as a
- * read of every field.  The program's own reads are its loads from the
+ * it gets in r2 goes, and the fields loaded through it; a function it
+ * calls with the pointer in r2 (the fault path's dt_error and dt_fault)
+ * reads what that function's code reads.  A pointer that goes anywhere
+ * else (another argument, a store, arithmetic) counts as a read of every
+ * field.  The program's own reads are its loads from the
  * frame; a frame address it takes for anything but calling a clause or
  * a map lookup's key means every field is kept.
  */
@@ -60,7 +62,70 @@ static uint32_t access(const struct bpf_insn *in, uint16_t p)
 
 static uint16_t *func_live(const struct bpf_insn *v, size_t n);
 
-static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool *target)
+/* Where the functions a function calls are found (obj NULL: nowhere, a call with the pointer reads all). */
+struct callees {
+	const struct bo_object *obj;
+	const struct bo_func *fn;
+	int depth;
+};
+
+static uint32_t reads(const struct bpf_insn *v, size_t n, const struct callees *cs);
+static const struct bo_func *func_named(const struct bo_object *obj, const char *name);
+static const struct bo_reloc *call_reloc(const struct bo_func *fn, size_t at);
+
+/*
+ * The fault path's functions get the fault's address and place in dctx
+ * words every path to them sets first (cg_fault): what they read of
+ * those is no field the prologue fills.
+ */
+static uint32_t fault_args(const char *name)
+{
+	if (strcmp(name, "dt_error") != 0 && strcmp(name, "dt_fault") != 0)
+		return 0;
+	return (1u << (DCTX_EPID / 8)) | (1u << (DCTX_FAULT_PC / 8));
+}
+
+/* What the BPF function called at instruction `at` reads of the dctx it gets in r2. */
+static uint32_t callee_reads(const struct callees *cs, size_t at)
+{
+	if (cs->obj == NULL || cs->depth >= 4)
+		return ALL_WORDS;
+	const struct bo_reloc *r = call_reloc(cs->fn, at);
+	const struct bo_func *f = r != NULL ? func_named(cs->obj, r->target) : NULL;
+	if (f == NULL)
+		return ALL_WORDS;
+	struct callees in = { cs->obj, f, cs->depth + 1 };
+	uint32_t need = reads(f->insns.v, f->insns.n, &in);
+	return need == ALL_WORDS ? need : need & ~fault_args(f->name);
+}
+
+static bool is_bpf_call(const struct bpf_insn *in)
+{
+	return cg_opt_is_call(in) && in->src_reg == BPF_PSEUDO_CALL;
+}
+
+/*
+ * rP holding the pointer moved into r2 for a BPF function call in the
+ * same straight-line stretch (r2 not touched in between): the call's
+ * index, else 0.
+ */
+static size_t passed_to_call(const struct bpf_insn *v, size_t n, const bool *target, size_t i)
+{
+	for (size_t j = i + 1; j < n && !target[j]; j++) {
+		const struct bpf_insn *in = &v[j];
+		if (is_bpf_call(in))
+			return j;
+		if (cg_opt_is_jump(in) || cg_opt_is_exit(in) || cg_opt_is_call(in) ||
+		    ((cg_opt_uses(in) | cg_opt_defs(in)) & R(BPF_R2)))
+			return 0;
+		if (cg_opt_is_ldimm64(in))
+			j++;
+	}
+	return 0;
+}
+
+static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool *target,
+				 const struct callees *cs)
 {
 	/* Straight-line code from the entry: follow the pointer through moves. */
 	uint32_t need = 0;
@@ -72,6 +137,10 @@ static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool 
 		last = i;
 		if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->off == 0 && (R(in->src_reg) & p)) {
 			p |= R(in->dst_reg);
+		} else if (is_bpf_call(in) && (p & R(BPF_R2)) &&
+			   !(p & (R(1) | R(3) | R(4) | R(5)))) {
+			need |= callee_reads(cs, i);
+			p &= (uint16_t)~cg_opt_defs(in);
 		} else {
 			need |= access(in, p);
 			p &= (uint16_t)~cg_opt_defs(in);
@@ -92,6 +161,13 @@ static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool 
 		const struct bpf_insn *in = &v[i];
 		if (cg_opt_defs(in) & p)
 			return ALL_WORDS;
+		size_t call;
+		if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X) && in->off == 0 &&
+		    in->dst_reg == BPF_R2 && (R(in->src_reg) & p) &&
+		    (call = passed_to_call(v, n, target, i)) != 0) {
+			need |= callee_reads(cs, call);
+			continue;
+		}
 		need |= access(in, p);
 		if (cg_opt_is_ldimm64(in))
 			i++;
@@ -100,6 +176,20 @@ static uint32_t reads_from_entry(const struct bpf_insn *v, size_t n, const bool 
 }
 
 uint32_t cg_dctx_reads(const struct bpf_insn *v, size_t n)
+{
+	const struct callees none = { NULL, NULL, 0 };
+
+	return reads(v, n, &none);
+}
+
+uint32_t cg_dctx_reads_calls(const struct bo_object *obj, const struct bo_func *fn)
+{
+	const struct callees cs = { obj, fn, 0 };
+
+	return reads(fn->insns.v, fn->insns.n, &cs);
+}
+
+static uint32_t reads(const struct bpf_insn *v, size_t n, const struct callees *cs)
 {
 	bool *target = calloc(n + 1, sizeof(*target));
 	uint32_t need = ALL_WORDS;
@@ -117,7 +207,7 @@ uint32_t cg_dctx_reads(const struct bpf_insn *v, size_t n)
 		target[t] = true;
 	}
 	if (n > 0 && !target[0])
-		need = reads_from_entry(v, n, target);
+		need = reads_from_entry(v, n, target, cs);
 out:
 	free(target);
 	return need;
@@ -223,7 +313,7 @@ static uint32_t program_reads(struct dt_cg *cg, int dctx)
 			if (call->src_reg == BPF_PSEUDO_CALL && off == dctx) {
 				const struct bo_reloc *r = call_reloc(fn, i + 2);
 				const struct bo_func *f = r != NULL ? func_named(cg->obj, r->target) : NULL;
-				need |= f != NULL ? cg_dctx_reads(f->insns.v, f->insns.n) : ALL_WORDS;
+				need |= f != NULL ? cg_dctx_reads_calls(cg->obj, f) : ALL_WORDS;
 			} else if (call->src_reg == 0 && call->imm == BPF_FUNC_map_lookup_elem &&
 				   (off + 8 <= dctx || off >= dctx + DCTX_SIZE)) {
 				/* The key slots are 8 bytes of their own. */

@@ -14,6 +14,10 @@ struct dt_cg;
  * that gets the dctx pointer in r2 may read; every bit when it cannot tell.
  */
 uint32_t cg_dctx_reads(const struct bpf_insn *insns, size_t n);
+/* The same for fn of obj, with the BPF functions it calls with the pointer in r2 (found by name in obj). */
+struct bo_object;
+struct bo_func;
+uint32_t cg_dctx_reads_calls(const struct bo_object *obj, const struct bo_func *fn);
 /* The argument registers (bit r: r1 .. r5) a function reads before setting them; all when it cannot tell. */
 uint16_t cg_func_entry_reads(const struct bpf_insn *insns, size_t n);
 /*

@@ -17,6 +17,17 @@ uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 int cg_string_char(struct dt_cg *cg, struct dt_node *n);
 int cg_string_offset(struct dt_cg *cg, struct dt_node *n);
 
+/*
+ * Strings read from memory (cg_copyin.c), into a new scratch buffer
+ * (rec_off < 0: a register with its address) or into the record at
+ * rec_off (returns -1): copyinstr() n, the string at the char * or char
+ * array n (size bytes at most in the record), any string n into its
+ * record slot of size bytes.
+ */
+int cg_copyinstr_to(struct dt_cg *cg, struct dt_node *n, int32_t rec_off);
+int cg_str_from_mem(struct dt_cg *cg, struct dt_node *n, int32_t rec_off, uint32_t size);
+void cg_rec_string(struct dt_cg *cg, struct dt_node *n, uint32_t off, uint32_t size);
+
 /* String subroutines (cg_strfn.c); -1 if n is not one. */
 int cg_strfn(struct dt_cg *cg, struct dt_node *n);
 
@@ -127,6 +138,9 @@ void cg_island_if_due(struct dt_cg *cg);
  * clause cut into parts runs none of the parts after this one.
  */
 void cg_clause_return(struct dt_cg *cg, bool stop);
+
+/* A record header's CPU (in r0) and speculation 0, at rec + 8 (cg_clause.c). */
+void cg_rec_cpu_spec(struct dt_cg *cg, int rec);
 
 /* Count a drop of the given kind (CPU_*_DROPS) on this CPU. */
 void cg_count_drop(struct dt_cg *cg, int which);

@@ -72,6 +72,8 @@ void cg_opt_run(struct cg_opt *o)
 		changed |= cg_opt_constprop(o);
 		changed |= cg_opt_deadstore(o);
 		changed |= cg_opt_copyprop(o);
+		changed |= cg_opt_samemove(o);
+		changed |= cg_opt_zext(o);
 		changed |= cg_opt_dce(o);
 		changed |= cg_opt_peephole(o);
 		changed |= cg_opt_jump(o);

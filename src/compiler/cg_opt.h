@@ -80,6 +80,10 @@ bool cg_opt_dce(struct cg_opt *o);
 bool cg_opt_jump(struct cg_opt *o);
 /* A thread-identity helper called again while r0 holds its result (cg_opt_purecall.c). */
 bool cg_opt_purecall(struct cg_opt *o);
+/* A move into a register that holds the same value already (cg_opt_samemove.c). */
+bool cg_opt_samemove(struct cg_opt *o);
+/* A zero-extension only narrow stores read (cg_opt_zext.c). */
+bool cg_opt_zext(struct cg_opt *o);
 /* Jumps to the next instruction, moves of a register to itself (cg_opt_peephole.c). */
 bool cg_opt_peephole(struct cg_opt *o);
 

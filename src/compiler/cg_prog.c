@@ -7,6 +7,7 @@
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/aggdesc.h"
@@ -379,6 +380,46 @@ static void build_link(struct dt_pcb *pcb, struct dt_group *g, const char *head,
 }
 
 /*
+ * A program of one probe whose attach cookie is the probe's id: the
+ * prologue's cookie calls from `from` on give that constant instead, and
+ * where one's result goes straight into DCTX_PRID, the word's first store
+ * (at `zero`, 0 before: the flags) stores the id (little-endian: the low
+ * half) and that store goes.  The optimiser drops what is left unread.
+ */
+static void cookie_known(struct dt_cg *cg, uint32_t zero, uint32_t from, int dctx,
+			 uint32_t prid)
+{
+	struct bo_func *fn = cg->fn;
+	struct bpf_insn *z = &fn->insns.v[zero];
+
+	if (prid > INT32_MAX)
+		return;
+	for (size_t i = from; i < fn->insns.n; i++) {
+		struct bpf_insn *in = &fn->insns.v[i];
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			i++;
+			continue;
+		}
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0 ||
+		    in->imm != BPF_FUNC_get_attach_cookie)
+			continue;
+		*in = I_MOV64_IMM(BPF_R0, (int32_t)prid);
+		struct bpf_insn st = I_STX(BPF_W, BPF_FP, BPF_R0, (int16_t)(dctx + DCTX_PRID));
+		struct bpf_insn zst = I_ST(BPF_DW, BPF_FP, (int16_t)(dctx + DCTX_PRID), 0);
+		if (i + 1 < fn->insns.n && memcmp(&fn->insns.v[i + 1], &st, sizeof(st)) == 0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			if (memcmp(z, &zst, sizeof(zst)) == 0) {
+				z->imm = (int32_t)prid;
+				fn->insns.v[i + 1] = I_JA(0);
+				continue;
+			}
+#endif
+			fn->insns.v[i + 1] = I_ST(BPF_W, BPF_FP, st.off, (int32_t)prid);
+		}
+	}
+}
+
+/*
  * `exclusive`: a mechanism of the object fires in code the object's own
  * programs run (fexit on the kernel's lock functions).  Then, as DTrace
  * fires no probe in probe context, no program runs inside another on a
@@ -411,9 +452,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 
 	cg_emit(&cg, I_MOV64_REG(BPF_R6, BPF_R1));
 	if (g->mech->gated) {
-		cg_ld_bss(&cg, BPF_R1, BSS_STATE);
-		cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R1, 0));
-		cg_jmp_imm(&cg, BPF_JNE, BPF_R1, DT_STATE_ACTIVE, skip);
+		/* In r0: r1 still holds the context for the prologue's first call. */
+		cg_ld_bss(&cg, BPF_R0, BSS_STATE);
+		cg_emit(&cg, I_LDX(BPF_W, BPF_R0, BPF_R0, 0));
+		cg_jmp_imm(&cg, BPF_JNE, BPF_R0, DT_STATE_ACTIVE, skip);
 	}
 	/*
 	 * -x cpu: probes fire on that CPU only (as DTrace).  Perf events are
@@ -431,6 +473,7 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 		leave = cg_label_new(&cg);
 		pctx_enter(&cg, pctx, skip);
 	}
+	uint32_t prid_zero = cg_pos(&cg);
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_PRID, 0));
 	cg_emit(&cg, I_STX(BPF_DW, BPF_FP, BPF_R6, dctx + DCTX_CTX));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_SCRATCH, 0));
@@ -441,7 +484,10 @@ static void build_program(struct dt_pcb *pcb, struct dt_group *g, bool exclusive
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_FAULT_PC, 0));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_KSTACK, (int32_t)cg_stack_kskip(g->mech)));
 	cg_emit(&cg, I_ST(BPF_DW, BPF_FP, dctx + DCTX_TASK, 0));
+	uint32_t prologue = cg_pos(&cg);
 	g->mech->cg_prologue(&cg, g, dctx, g->args_used, leave);
+	if (g->mech->cookie_is_prid && g->probes.n == 1 && !cc->core->opts.nooptimize)
+		cookie_known(&cg, prid_zero, prologue, dctx, g->probes.v[0]->id);
 	if (scratch) {
 		lvl = cg_stack_alloc(&cg, 8);
 		scratch_acquire(&cg, dctx, lvl, leave);
@@ -511,8 +557,7 @@ static void build_fault(struct dt_pcb *pcb, bool exclusive)
 	cg_emit(&cg, I_LDX(BPF_W, BPF_R1, BPF_R6, DCTX_PRID));
 	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R1, 4));
 	cg_emit(&cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
-	cg_emit(&cg, I_STX(BPF_W, BPF_R7, BPF_R0, 8));
-	cg_emit(&cg, I_ST(BPF_W, BPF_R7, 12, 0));
+	cg_rec_cpu_spec(&cg, BPF_R7);
 	int have_ts = cg_label_new(&cg);
 	cg_emit(&cg, I_LDX(BPF_DW, BPF_R0, BPF_R6, DCTX_TS));
 	cg_jmp_imm(&cg, BPF_JNE, BPF_R0, 0, have_ts);
@@ -772,13 +817,18 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		if (ps->groups.v[i]->mech->section == NULL)
 			for (size_t k = 0; k < ps->groups.v[i]->stmts.n; k++)
 				error_scratch |= ps->groups.v[i]->stmts.v[k]->uses_scratch;
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->mech->section == NULL) {
+			error_group = ps->groups.v[i];
+			ps->error_clauses = true;
+		}
+	/* First: a program's prologue is trimmed to what these read too (cg_dctx.c). */
+	build_fault(&pcb, exclusive);
+	build_error(&pcb, error_group);
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
-		if (g->mech->section == NULL) {
-			error_group = g;
-			ps->error_clauses = true;
+		if (g->mech->section == NULL)
 			continue;
-		}
 		if ((rc = cg_chain_plan(cc, g, error_funcs, error_maps)) < 0) {
 			dt_arena_free(&arena);
 			return rc;
@@ -795,8 +845,6 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			build_program(&pcb, g, exclusive, error_scratch);
 		g->copy = 0;
 	}
-	build_fault(&pcb, exclusive);
-	build_error(&pcb, error_group);
 	dt_cg_vtime_program(&pcb);
 	if (cc->bss_size < BSS_FIXED)
 		cc->bss_size = BSS_FIXED;

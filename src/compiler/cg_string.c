@@ -145,45 +145,12 @@ void cg_strcpy(struct dt_cg *cg, int dst, int src, uint32_t size)
 	cg_reg_free(cg, cg_call_helper_args(cg, BPF_FUNC_probe_read_kernel_str, a, 3));
 }
 
-/* Copy a string from kernel or user memory into a scratch buffer. */
-static int read_str(struct dt_cg *cg, int addr, bool userland)
-{
-	if (userland)
-		cg_bvar_need_current(cg, "user memory");
-	uint32_t strsize = dt_str_bytes(cg->cc);
-	int buf = cg_scratch_alloc(cg, strsize);
-	int keep = cg_reg_alloc(cg);
-	int save = cg_reg_alloc(cg);
-	int a[3];
-
-	cg_emit(cg, I_MOV64_REG(keep, buf));
-	cg_emit(cg, I_MOV64_REG(save, addr));
-	a[0] = buf;
-	a[1] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
-	a[2] = addr;
-	int rc = cg_call_helper(cg, userland ? BPF_FUNC_probe_read_user_str
-					     : BPF_FUNC_probe_read_kernel_str, a, 3);
-	int ok = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JSGE, rc, 0, ok);
-	cg_reg_free(cg, rc);
-	cg_fault(cg, DT_FLT_BADADDR, save);
-	cg_label_place(cg, ok);
-	cg_reg_free(cg, save);
-	return keep;
-}
-
 int cg_expr_string(struct dt_cg *cg, struct dt_node *n)
 {
 	if (dt_type_is_string(n->type))
 		return cg_expr(cg, n);
 	/* char * or char[]: an address in kernel or user space. */
-	bool user = (n->flags & DN_USERLAND) != 0;
-	struct dt_type *b = dt_type_base(n->type);
-	if (b != NULL && b->kind == TK_PTR && b->userland)
-		user = true;
-	int addr = cg_expr(cg, n);
-	return read_str(cg, addr, user);
+	return cg_str_from_mem(cg, n, -1, 0);
 }
 
 int cg_expr_string_nullable(struct dt_cg *cg, struct dt_node *n)

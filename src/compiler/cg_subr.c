@@ -195,15 +195,6 @@ static int arg_value(struct dt_cg *cg, struct dt_node *call, int i)
 	return cg_expr(cg, a);
 }
 
-static struct dt_node *arg_node(struct dt_node *call, int i)
-{
-	struct dt_node *a = call->call.args;
-
-	while (i-- > 0 && a)
-		a = a->next;
-	return a;
-}
-
 static int byteswap(struct dt_cg *cg, struct dt_node *n, int bits)
 {
 	int r = arg_value(cg, n, 0);
@@ -243,45 +234,8 @@ int cg_subr(struct dt_cg *cg, struct dt_node *n)
 		}
 		return r;
 	}
-	case SUB_COPYINSTR: {
-		/*
-		 * DTrace reads min(maxsize, strsize) bytes, its NUL included
-		 * (a larger maxsize, as unsigned, is strsize); nothing read
-		 * (a size of 0, a bad address) is a fault at the address.
-		 */
-		cg_bvar_need_current(cg, "copyinstr( )");
-		uint32_t strsize = (uint32_t)cg->cc->core->opts.strsize;
-		int addr = arg_value(cg, n, 0);
-		int buf = cg_scratch_alloc(cg, dt_str_bytes(cg->cc));
-		int keep = cg_reg_alloc(cg);
-		int save = cg_reg_alloc(cg);
-		int bad = cg_label_new(cg), ok = cg_label_new(cg);
-		cg_emit(cg, I_MOV64_REG(keep, buf));
-		cg_emit(cg, I_MOV64_REG(save, addr));
-		int a[3];
-		a[0] = buf;
-		a[1] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_IMM(a[1], (int32_t)strsize));
-		struct dt_node *lim = arg_node(n, 1);
-		if (lim != NULL) {
-			int l = cg_expr(cg, lim);
-			int big = cg_label_new(cg);
-			cg_jmp_imm(cg, BPF_JGT, l, (int32_t)strsize, big);
-			cg_emit(cg, I_MOV64_REG(a[1], l));
-			cg_label_place(cg, big);
-			cg_reg_free(cg, l);
-			cg_jmp_imm(cg, BPF_JEQ, a[1], 0, bad);
-		}
-		a[2] = addr;
-		int rc = cg_call_helper(cg, BPF_FUNC_probe_read_user_str, a, 3);
-		cg_jmp_imm(cg, BPF_JSGT, rc, 0, ok);
-		cg_reg_free(cg, rc);
-		cg_label_place(cg, bad);
-		cg_fault(cg, DT_FLT_BADADDR, save);
-		cg_label_place(cg, ok);
-		cg_reg_free(cg, save);
-		return keep;
-	}
+	case SUB_COPYINSTR:
+		return cg_copyinstr_to(cg, n, -1);
 	case SUB_SPECULATION:
 		return cg_spec_speculation(cg, n);
 	case SUB_PROGENYOF: {

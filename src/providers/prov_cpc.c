@@ -172,6 +172,7 @@ static const struct dt_mech mech_perf = {
 	.name = "cpc",
 	.section = "perf_event",
 	.gated = true,
+	.cookie_is_prid = true,
 	.cg_prologue = prologue,
 	.attach = attach,
 };

@@ -180,6 +180,7 @@ static const struct dt_mech mech_perf = {
 	.name = "profile",
 	.section = "perf_event",
 	.gated = true,
+	.cookie_is_prid = true,
 	.cg_prologue = prologue,
 	.attach = attach,
 };

@@ -127,6 +127,7 @@ static const struct dt_mech mech_tp = {
 	.name = "sdt-tracepoint",
 	.section = "tracepoint",
 	.gated = true,
+	.cookie_is_prid = true,
 	.cg_prologue = prologue,
 	.attach = attach,
 };

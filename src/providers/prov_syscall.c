@@ -210,6 +210,7 @@ static const struct dt_mech mech_tp = {
 	.name = "syscall-tracepoint",
 	.section = "tracepoint",
 	.gated = true,
+	.cookie_is_prid = true,
 	.cg_prologue = tp_prologue,
 	.attach = tp_attach,
 };
