@@ -285,6 +285,8 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, rr);
 		return res;
 	}
+	if ((is_string_operand(l) || is_string_operand(r)) && (res = cg_streq_value(cg, n)) >= 0)
+		return res;
 	if (is_string_operand(l) || is_string_operand(r)) {
 		/* The operands' string temporaries are dead once compared. */
 		uint32_t mark = cg->scratch_off;
@@ -464,6 +466,8 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 		cg_branch_true(cg, n->l, label);
 		return;
 	}
+	if (cg_streq_branch_false(cg, n, label))
+		return;
 	if (n->kind == N_OP2 && cmp_jmp(n->op, false) >= 0 && !is_string_operand(n->l) &&
 	    !is_string_operand(n->r) && dt_type_is_scalar(n->l->type) &&
 	    dt_type_is_scalar(n->r->type)) {

@@ -17,6 +17,14 @@ uint32_t cg_rodata_zeros(struct dt_cg *cg, uint32_t size);
 int cg_string_char(struct dt_cg *cg, struct dt_node *n);
 int cg_string_offset(struct dt_cg *cg, struct dt_node *n);
 
+/*
+ * A string == or != a literal, inlined (cg_streq.c): the result register,
+ * or -1 (nothing emitted) where it does not apply; for ==, a jump to label
+ * when false, or false (nothing emitted).
+ */
+int cg_streq_value(struct dt_cg *cg, struct dt_node *n);
+bool cg_streq_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
+
 /* String subroutines (cg_strfn.c); -1 if n is not one. */
 int cg_strfn(struct dt_cg *cg, struct dt_node *n);
 
