@@ -402,9 +402,11 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	/*
 	 * A new key: insert it with a zero value (from .rodata: no buffer to
 	 * fill, no scratch) if absent, then update it as found.  A zero value
-	 * updated is what DTrace's first update gives.  Gone again by the
-	 * time it is looked up (the consumer's trunc() removed it meanwhile),
-	 * the update is counted as a drop: never lost without a word.
+	 * updated is what DTrace's first update gives.  Whatever the insert
+	 * returned, the key is looked up again: there (inserted, or by another
+	 * program meanwhile), it is updated; not there (the map full, or the
+	 * consumer's trunc() removed it meanwhile), the update is counted as a
+	 * drop: never lost without a word.
 	 */
 	int a[4];
 	a[0] = agg_map(cg, ad, full);
@@ -413,13 +415,7 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	cg_ld_rodata(cg, a[2], cg_rodata_zeros(cg, ad->value_size));
 	a[3] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
-	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
-	int again = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, again);
-	cg_jmp_imm(cg, BPF_JNE, rc, -EEXIST, full);
-	cg_reg_free(cg, rc);
-	/* (Or another program inserted it meanwhile.) */
-	cg_label_place(cg, again);
+	cg_call_helper_void(cg, BPF_FUNC_map_update_elem, a, 4);
 	p = lookup(cg, ad, kb, full);
 	cg_jmp_imm(cg, BPF_JEQ, p, 0, full);
 	/* Found either way: one update, with the value where the hit left it. */

@@ -91,6 +91,9 @@ void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause, bool befo
  */
 void cg_bvar_need_current(struct dt_cg *cg, const char *what);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
+/* An assignment, ++ or -- whose value is unused (a statement): no register keeps it. */
+void cg_assign_discard(struct dt_cg *cg, struct dt_node *n);
+void cg_incdec_discard(struct dt_cg *cg, struct dt_node *n);
 /* A tuple (array or aggregation keys) of at most tregs keys, as DTrace allows. */
 void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys);
 int cg_incdec(struct dt_cg *cg, struct dt_node *n);

@@ -631,19 +631,41 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 	}
 }
 
-int cg_assign(struct dt_cg *cg, struct dt_node *n)
+/*
+ * An assignment; with `keep`, its value (the value assigned) in a register
+ * of its own.  A statement's assignment keeps none: a register held
+ * through the store would leave the store's helper calls one callee-saved
+ * register fewer for their results.
+ */
+static int assign(struct dt_cg *cg, struct dt_node *n, bool keep_value)
 {
 	struct dt_node *l = n->l, *r = n->r;
 	int v;
 
 	if (l->kind == N_AGG) {
 		cg_agg_assign(cg, n);
-		return cg_reg_alloc(cg);
+		return keep_value ? cg_reg_alloc(cg) : -1;
 	}
 	/* A struct variable assigned 0 is deleted (thread-locals and arrays). */
 	if (n->op == T_ASGN && dt_type_is_sou(l->type) && (r->flags & DN_CONST) &&
 	    l->id != NULL && (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY)) {
 		dyn_delete(cg, l, l->id);
+		if (!keep_value)
+			return -1;
+		int z = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(z, 0));
+		return z;
+	}
+	/*
+	 * A scalar thread-local or array element assigned the constant 0 is
+	 * deleted, as any assigned 0 is (dyn_store): no value to test.
+	 */
+	if (n->op == T_ASGN && (r->flags & DN_CONST) && r->cval == 0 && !(l->flags & DN_AMEM) &&
+	    (l->kind == N_VAR || l->kind == N_INDEX) && l->id != NULL &&
+	    (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY) && !cg_is_byref(l->type)) {
+		dyn_delete(cg, l, l->id);
+		if (!keep_value)
+			return -1;
 		int z = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(z, 0));
 		return z;
@@ -674,6 +696,10 @@ int cg_assign(struct dt_cg *cg, struct dt_node *n)
 		cg_binop(cg, base, v, rv, l->type, r->type, l->type);
 		cg_reg_free(cg, rv);
 	}
+	if (!keep_value) {
+		cg_var_store(cg, l, v);
+		return -1;
+	}
 	/* The expression's value is the assigned value (kept for chaining). */
 	int keep = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(keep, v));
@@ -683,7 +709,18 @@ int cg_assign(struct dt_cg *cg, struct dt_node *n)
 	return keep;
 }
 
-int cg_incdec(struct dt_cg *cg, struct dt_node *n)
+int cg_assign(struct dt_cg *cg, struct dt_node *n)
+{
+	return assign(cg, n, true);
+}
+
+void cg_assign_discard(struct dt_cg *cg, struct dt_node *n)
+{
+	assign(cg, n, false);
+}
+
+/* ++ and --; with `keep`, the expression's value (the old or the new) in a register of its own. */
+static int incdec(struct dt_cg *cg, struct dt_node *n, bool keep_value)
 {
 	struct dt_node *l = n->l;
 	int64_t step = 1;
@@ -697,9 +734,22 @@ int cg_incdec(struct dt_cg *cg, struct dt_node *n)
 	cg_emit(cg, I_MOV64_REG(nv, old));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, nv, (int32_t)step));
 	cg_normalize(cg, nv, l->type);
-	int res = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(res, (n->op == T_POSTINC || n->op == T_POSTDEC) ? old : nv));
+	int res = -1;
+	if (keep_value) {
+		res = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(res, (n->op == T_POSTINC || n->op == T_POSTDEC) ? old : nv));
+	}
 	cg_reg_free(cg, old);
 	cg_var_store(cg, l, nv);
 	return res;
+}
+
+int cg_incdec(struct dt_cg *cg, struct dt_node *n)
+{
+	return incdec(cg, n, true);
+}
+
+void cg_incdec_discard(struct dt_cg *cg, struct dt_node *n)
+{
+	incdec(cg, n, false);
 }
