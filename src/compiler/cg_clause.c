@@ -443,6 +443,7 @@ int dt_cg_clause(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt *stmt
 	if (stmt->uses_alloca)
 		cg_alloca_reset(&cg);
 	cg_bvar_thread_key_once(&cg, c, true);
+	cg_var_tls_cache_plan(&cg, c);
 	check_regs_free(&cg, c->line);
 
 	cg.exit_label = cg_label_new(&cg);

@@ -91,6 +91,8 @@ void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause, bool befo
  */
 void cg_bvar_need_current(struct dt_cg *cg, const char *what);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
+/* Before the predicate: whether the thread-local it reads first is kept for the clause (cg_var.c). */
+void cg_var_tls_cache_plan(struct dt_cg *cg, struct dt_node *clause);
 /* An assignment, ++ or -- whose value is unused (a statement): no register keeps it. */
 void cg_assign_discard(struct dt_cg *cg, struct dt_node *n);
 void cg_incdec_discard(struct dt_cg *cg, struct dt_node *n);

@@ -197,6 +197,58 @@ static int load_from(struct dt_cg *cg, int ptr, struct dt_type *t, int16_t off)
 	return ptr;
 }
 
+/*
+ * The predicate's first operand, evaluated whenever the clause runs (the
+ * left of any binary operator, && and || included; the condition of ?:).
+ */
+static const struct dt_node *pred_first(const struct dt_node *n)
+{
+	while (n != NULL) {
+		switch (n->kind) {
+		case N_OP1:
+		case N_OP2:
+		case N_CAST:
+			n = n->l;
+			break;
+		case N_OP3:
+			n = n->cond;
+			break;
+		default:
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A scalar thread-local the predicate reads first is read once: its value
+ * waits in a stack slot, and later reads in the clause take it from
+ * there until something stores to the variable (code is generated in the
+ * order it runs, without loops, so a store generated after the first
+ * read and before another is the only way one runs between them).  No
+ * other thread stores to this thread's variables, and a clause runs
+ * whole, as DTrace's do.
+ */
+void cg_var_tls_cache_plan(struct dt_cg *cg, struct dt_node *clause)
+{
+	const struct dt_node *n = pred_first(clause->clause.pred);
+
+	if (cg->cc->core->opts.nooptimize || n == NULL || n->kind != N_VAR || n->id == NULL ||
+	    n->id->kind != IDK_TLS || n->id->nkeys != 0 || cg_is_byref(n->id->type))
+		return;
+	cg->tls_cache_node = n;
+	cg->tls_cache_id = n->id;
+	cg->tls_cache_slot = cg_stack_alloc(cg, 8);
+	cg->tls_cache_valid = false;
+}
+
+/* A store to id: a kept value of it is stale. */
+static void tls_cache_forget(struct dt_cg *cg, const struct dt_ident *id)
+{
+	if (cg->tls_cache_id == id)
+		cg->tls_cache_valid = false;
+}
+
 int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_ident *id = n->id;
@@ -222,6 +274,11 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	case IDK_TLS:
 	case IDK_ARRAY: {
+		if (id == cg->tls_cache_id && cg->tls_cache_valid) {
+			r = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)cg->tls_cache_slot));
+			return r;
+		}
 		int p = dyn_lookup(cg, n, id);
 		int found = cg_label_new(cg), done = cg_label_new(cg);
 		cg_jmp_imm(cg, BPF_JNE, p, 0, found);
@@ -237,6 +294,10 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 			cg_normalize(cg, p, id->type);
 		}
 		cg_label_place(cg, done);
+		if (n == cg->tls_cache_node) {
+			cg_emit(cg, I_STX(BPF_DW, BPF_FP, p, (int16_t)cg->tls_cache_slot));
+			cg->tls_cache_valid = true;
+		}
 		return p;
 	}
 	default:
@@ -301,6 +362,7 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 /* lhs = 0 for a struct or union thread-local or array element: delete it. */
 static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id)
 {
+	tls_cache_forget(cg, id);
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
 						       : array_key(cg, id, lhs->call.args);
@@ -314,6 +376,7 @@ static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *i
 
 static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id, int val)
 {
+	tls_cache_forget(cg, id);
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
 						       : array_key(cg, id, lhs->call.args);
@@ -520,6 +583,7 @@ static struct dt_node *dyn_root(struct dt_node *n)
  */
 static int dyn_value_ptr(struct dt_cg *cg, struct dt_node *root)
 {
+	tls_cache_forget(cg, root->id);
 	struct dt_ident *id = root->id;
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
