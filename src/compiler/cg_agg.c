@@ -53,14 +53,14 @@ static int buf_ptr(struct dt_cg *cg, struct buf b, uint32_t off)
 
 /*
  * Whether a key component fills all of its bytes [off, off + size): an
- * integer (an 8-byte store), a string (cg_strcpy zeroes what follows the
- * NUL; execname's helper, bpf_get_current_comm, pads its 16 bytes with
- * NULs), so that they need no zeroing first.
+ * integer (an 8-byte store), a string copied (cg_strcpy zeroes what
+ * follows the NUL), so that they need no zeroing first.  Not execname
+ * read straight into the key: bpf_get_current_comm() leaves what follows
+ * the NUL as it was before Linux 6.2 (strscpy, not strscpy_pad).
  */
 static bool key_fills(const struct dt_aggkey *ak, bool comm)
 {
-	return ak->kind == DT_AGGKEY_INT ||
-	       (ak->kind == DT_AGGKEY_STRING && (!comm || ak->size == 16));
+	return ak->kind == DT_AGGKEY_INT || (ak->kind == DT_AGGKEY_STRING && !comm);
 }
 
 static bool key_is_comm(struct dt_cg *cg, const struct dt_aggkey *ak, const struct dt_node *k)
@@ -163,9 +163,9 @@ static void add_bucket(struct dt_cg *cg, int p, int off, int incr)
 
 /*
  * The byte offset in the value of the bucket of `val` (a new register),
- * bounded: computed before the key and the lookup, so that it waits in a
- * register the calls keep, not in a stack slot, and the hit and the
- * insert paths share one update.
+ * bounded: computed before the lookup, so that it waits in a register the
+ * calls keep, not in a stack slot, and the hit and the insert paths
+ * share one update.
  */
 static int bucket_off(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
 {
@@ -387,11 +387,18 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 		/* (No increment: by one, an immediate.) */
 		if (inc != NULL)
 			incr = cg_expr(cg, inc);
-		val = bucket_off(cg, ad, val);
 	}
 	struct buf kb = buf_alloc(cg, ad->key_size);
 	cg_check_tuple(cg, agg->agg.keys);
 	build_key(cg, ad, agg->agg.keys, kb);
+	/*
+	 * The bucket after the key: the verifier tracks the offset exactly
+	 * (it indexes the value), so each of the bucket function's outcomes
+	 * is a state of its own, which the key's code (translators, string
+	 * copies) would multiply.
+	 */
+	if (bucketed(ad))
+		val = bucket_off(cg, ad, val);
 
 	int done = cg_label_new(cg), full = cg_label_new(cg), found = cg_label_new(cg);
 	int p = lookup(cg, ad, kb, full);
