@@ -172,6 +172,15 @@ struct dt_cg {
 	struct dt_node *part_next;
 	int stmt_depth;			/* statement lists being generated, nested */
 	int tls_key_slot;		/* fp offset of the clause's thread key, computed once (0: none) */
+	/*
+	 * The value of the thread-local the predicate reads first, kept in a
+	 * stack slot for the clause's later reads until something stores
+	 * to it (cg_var.c): the load that fills it, the variable, the slot.
+	 */
+	const struct dt_node *tls_cache_node;
+	const struct dt_ident *tls_cache_id;
+	int tls_cache_slot;
+	bool tls_cache_valid;
 
 	/* Scratch usage within the current statement (bytes) */
 	uint32_t scratch_off;

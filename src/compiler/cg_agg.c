@@ -51,12 +51,46 @@ static int buf_ptr(struct dt_cg *cg, struct buf b, uint32_t off)
 	return r;
 }
 
-static void buf_zero(struct dt_cg *cg, struct buf b, uint32_t size)
+/*
+ * Whether a key component fills all of its bytes [off, off + size): an
+ * integer (an 8-byte store), a string copied (cg_strcpy zeroes what
+ * follows the NUL), so that they need no zeroing first.  Not execname
+ * read straight into the key: bpf_get_current_comm() leaves what follows
+ * the NUL as it was before Linux 6.2 (strscpy, not strscpy_pad).
+ */
+static bool key_fills(const struct dt_aggkey *ak, bool comm)
 {
-	int p = buf_ptr(cg, b, 0);
+	return ak->kind == DT_AGGKEY_INT || (ak->kind == DT_AGGKEY_STRING && !comm);
+}
 
-	for (uint32_t z = 0; z < DT_ALIGN(size, 8); z += 8)
-		cg_emit(cg, I_ST(BPF_DW, p, (int16_t)z, 0));
+static bool key_is_comm(struct dt_cg *cg, const struct dt_aggkey *ak, const struct dt_node *k)
+{
+	return ak->kind == DT_AGGKEY_STRING && k->kind == N_IDENT && k->id &&
+	       k->id->kind == IDK_BVAR && k->id->code == BV_EXECNAME && ak->size >= 16 &&
+	       !cg_bvar_other_thread(cg);
+}
+
+/* Zero the key's 8-byte words that no component fills whole (padding, stacks). */
+static void zero_key_gaps(struct dt_cg *cg, struct dt_aggdesc *ad, struct dt_node *keys,
+			  struct buf kb)
+{
+	uint32_t words = DT_ALIGN(ad->key_size, 8) / 8;
+	int p = -1, i = 0;
+
+	for (uint32_t w = 0; w < words; w++) {
+		bool filled = false;
+		i = 0;
+		for (struct dt_node *k = keys; k != NULL && !filled; k = k->next, i++) {
+			const struct dt_aggkey *ak = &ad->keys[i];
+			filled = ak->off <= 8 * w && 8 * w + 8 <= ak->off + ak->size &&
+				 key_fills(ak, key_is_comm(cg, ak, k));
+		}
+		if (filled)
+			continue;
+		if (p < 0)
+			p = buf_ptr(cg, kb, 0);
+		cg_emit(cg, I_ST(BPF_DW, p, (int16_t)(8 * w), 0));
+	}
 	cg_reg_free(cg, p);
 }
 
@@ -64,13 +98,12 @@ static void build_key(struct dt_cg *cg, struct dt_aggdesc *ad, struct dt_node *k
 {
 	int i = 0;
 
-	buf_zero(cg, kb, ad->key_size);
+	zero_key_gaps(cg, ad, keys, kb);
 	for (struct dt_node *k = keys; k != NULL; k = k->next, i++) {
 		struct dt_aggkey *ak = &ad->keys[i];
 		if (ak->kind == DT_AGGKEY_STRING) {
 			int dst = buf_ptr(cg, kb, ak->off);
-			if (k->kind == N_IDENT && k->id && k->id->kind == IDK_BVAR &&
-			    k->id->code == BV_EXECNAME && ak->size >= 16 && !cg_bvar_other_thread(cg)) {
+			if (key_is_comm(cg, ak, k)) {
 				/* execname straight into the key. */
 				int a[2] = { dst, cg_reg_alloc(cg) };
 				cg_emit(cg, I_MOV64_IMM(a[1], 16));
@@ -105,30 +138,42 @@ static void clamp(struct dt_cg *cg, int idx, uint32_t n)
 	cg_label_place(cg, ok);
 }
 
-/* *(p + bucket*8) += incr */
-static void add_bucket(struct dt_cg *cg, int p, int idx, int incr)
+static bool bucketed(const struct dt_aggdesc *ad)
 {
-	int q = cg_reg_alloc(cg), t = cg_reg_alloc(cg);
-
-	cg_emit(cg, I_MOV64_REG(q, p));
-	cg_emit(cg, I_ALU64_IMM(BPF_LSH, idx, 3));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, q, idx));
-	cg_emit(cg, I_LDX(BPF_DW, t, q, 0));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, t, incr));
-	cg_emit(cg, I_STX(BPF_DW, q, t, 0));
-	cg_reg_free(cg, t);
-	cg_reg_free(cg, q);
+	return ad->func == AGG_QUANTIZE || ad->func == AGG_LQUANTIZE || ad->func == AGG_LLQUANTIZE;
 }
 
-/* The bucket index of `val` (a new register). */
-static int bucket_of(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
+/*
+ * *(p + off) += incr, off the bucket's byte offset; incr < 0: by one.
+ * p is left pointing at the bucket.
+ */
+static void add_bucket(struct dt_cg *cg, int p, int off, int incr)
+{
+	int t = cg_reg_alloc(cg);
+
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, p, off));
+	cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+	if (incr < 0)
+		cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, 1));
+	else
+		cg_emit(cg, I_ALU64_REG(BPF_ADD, t, incr));
+	cg_emit(cg, I_STX(BPF_DW, p, t, 0));
+	cg_reg_free(cg, t);
+}
+
+/*
+ * The byte offset in the value of the bucket of `val` (a new register),
+ * bounded: computed before the lookup, so that it waits in a register the
+ * calls keep, not in a stack slot, and the hit and the insert paths
+ * share one update.
+ */
+static int bucket_off(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
 {
 	int idx;
 
 	switch (ad->func) {
 	case AGG_QUANTIZE: {
-		int a[1] = { cg_reg_alloc(cg) };
-		cg_emit(cg, I_MOV64_REG(a[0], val));
+		int a[1] = { val };
 		idx = cg_call_func(cg, "dt_rt_quantize_bucket", a, 1);
 		break;
 	}
@@ -152,11 +197,11 @@ static int bucket_of(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, idx, 1));
 		cg_label_place(cg, done);
 		cg_reg_free(cg, lim);
+		cg_reg_free(cg, val);
 		break;
 	}
 	default: {
-		int a[2] = { cg_reg_alloc(cg), cg_reg_alloc(cg) };
-		cg_emit(cg, I_MOV64_REG(a[0], val));
+		int a[2] = { val, cg_reg_alloc(cg) };
 		uint64_t params = (uint64_t)ad->llq_factor | (uint64_t)ad->llq_lmag << 16 |
 				  (uint64_t)ad->llq_hmag << 32 | (uint64_t)ad->llq_steps << 48;
 		cg_mov_imm64(cg, a[1], params);
@@ -165,10 +210,14 @@ static int bucket_of(struct dt_cg *cg, struct dt_aggdesc *ad, int val)
 	}
 	}
 	clamp(cg, idx, ad->nbuckets);
+	cg_emit(cg, I_ALU64_IMM(BPF_LSH, idx, 3));
 	return idx;
 }
 
-/* Apply the aggregating function to the value at p (a map value). */
+/*
+ * Apply the aggregating function to the value at p (a map value): val is
+ * the value aggregated, or (quantize and its kin) the bucket's offset.
+ */
 static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int incr)
 {
 	bool needs_t = ad->func == AGG_COUNT || ad->func == AGG_SUM || ad->func == AGG_AVG ||
@@ -218,12 +267,9 @@ static void apply(struct dt_cg *cg, struct dt_aggdesc *ad, int p, int val, int i
 		cg_call_func_void(cg, "dt_rt_stddev_add", a, 2);
 		break;
 	}
-	default: {
-		int idx = bucket_of(cg, ad, val);
-		add_bucket(cg, p, idx, incr);
-		cg_reg_free(cg, idx);
+	default:
+		add_bucket(cg, p, val, incr);
 		break;
-	}
 	}
 	cg_reg_free(cg, t);
 }
@@ -336,37 +382,42 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 		val = cg_expr(cg, args);
 		cg_normalize(cg, val, args->type);
 	}
-	if (ad->func == AGG_QUANTIZE || ad->func == AGG_LQUANTIZE || ad->func == AGG_LLQUANTIZE) {
+	if (bucketed(ad)) {
 		int pos = ad->func == AGG_QUANTIZE ? 1 : ad->func == AGG_LQUANTIZE ? 4 : 5;
 		struct dt_node *inc = args;
 		for (int i = 0; i < pos && inc; i++)
 			inc = inc->next;
-		if (inc != NULL) {
+		/* (No increment: by one, an immediate.) */
+		if (inc != NULL)
 			incr = cg_expr(cg, inc);
-		} else {
-			incr = cg_reg_alloc(cg);
-			cg_emit(cg, I_MOV64_IMM(incr, 1));
-		}
 	}
 	struct buf kb = buf_alloc(cg, ad->key_size);
 	cg_check_tuple(cg, agg->agg.keys);
 	build_key(cg, ad, agg->agg.keys, kb);
+	/*
+	 * The bucket after the key: the verifier tracks the offset exactly
+	 * (it indexes the value), so each of the bucket function's outcomes
+	 * is a state of its own, which the key's code (translators, string
+	 * copies) would multiply.
+	 */
+	if (bucketed(ad))
+		val = bucket_off(cg, ad, val);
 
-	int done = cg_label_new(cg), insert = cg_label_new(cg), full = cg_label_new(cg);
+	int done = cg_label_new(cg), full = cg_label_new(cg), found = cg_label_new(cg);
 	int p = lookup(cg, ad, kb, full);
-	cg_jmp_imm(cg, BPF_JEQ, p, 0, insert);
-	apply(cg, ad, p, val, incr);
-	cg_ja(cg, done);
+	cg_jmp_imm(cg, BPF_JNE, p, 0, found);
+	int hit_p = p;
 	cg_reg_free(cg, p);
 
 	/*
 	 * A new key: insert it with a zero value (from .rodata: no buffer to
 	 * fill, no scratch) if absent, then update it as found.  A zero value
-	 * updated is what DTrace's first update gives.  Gone again by the
-	 * time it is looked up (the consumer's trunc() removed it meanwhile),
-	 * the update is counted as a drop: never lost without a word.
+	 * updated is what DTrace's first update gives.  Whatever the insert
+	 * returned, the key is looked up again: there (inserted, or by another
+	 * program meanwhile), it is updated; not there (the map full, or the
+	 * consumer's trunc() removed it meanwhile), the update is counted as a
+	 * drop: never lost without a word.
 	 */
-	cg_label_place(cg, insert);
 	int a[4];
 	a[0] = agg_map(cg, ad, full);
 	a[1] = buf_ptr(cg, kb, 0);
@@ -374,21 +425,25 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 	cg_ld_rodata(cg, a[2], cg_rodata_zeros(cg, ad->value_size));
 	a[3] = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_IMM(a[3], BPF_NOEXIST));
-	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
-	int again = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, rc, 0, again);
-	cg_jmp_imm(cg, BPF_JNE, rc, -EEXIST, full);
-	cg_reg_free(cg, rc);
-	/* (Or another program inserted it meanwhile.) */
-	cg_label_place(cg, again);
+	cg_call_helper_void(cg, BPF_FUNC_map_update_elem, a, 4);
 	p = lookup(cg, ad, kb, full);
 	cg_jmp_imm(cg, BPF_JEQ, p, 0, full);
+	/* Found either way: one update, with the value where the hit left it. */
+	if (p != hit_p) {
+		/* (Everything the insert took is given back by now: cg_reg_claim checks.) */
+		cg_reg_claim(cg, hit_p);
+		cg_emit(cg, I_MOV64_REG(hit_p, p));
+		cg_reg_free(cg, p);
+		p = hit_p;
+	}
+	cg_label_place(cg, found);
 	apply(cg, ad, p, val, incr);
 	cg_ja(cg, done);
-	cg_label_place(cg, full);
-	cg_count_drop(cg, CPU_AGG_DROPS);
-	cg_label_place(cg, done);
+	/* Nothing of the update is needed past it: the drop count's call keeps no register. */
 	cg_reg_free(cg, p);
 	cg_reg_free(cg, val);
 	cg_reg_free(cg, incr);
+	cg_label_place(cg, full);
+	cg_count_drop(cg, CPU_AGG_DROPS);
+	cg_label_place(cg, done);
 }

@@ -137,6 +137,9 @@ void cg_bvar_need_current(struct dt_cg *cg, const char *what)
 /* The task the built-in variables describe: DCTX_TASK, or the current one. */
 static int described_task(struct dt_cg *cg)
 {
+	/* DCTX_TASK is 0 unless a probe of the clause describes another thread. */
+	if (!cg_bvar_other_thread(cg))
+		return helper0(cg, BPF_FUNC_get_current_task);
 	int r = cg_reg_alloc(cg);
 	int done = cg_label_new(cg);
 
@@ -258,11 +261,18 @@ void cg_bvar_thread_key_at(struct dt_cg *cg, int base, int16_t off)
 		return;
 	}
 	cg_bvar_tid_at(cg, base, off);
+	uint32_t start = cg_kmember(cg, "struct task_struct", "start_time", "a thread-local variable");
+	if (!cg_bvar_other_thread(cg) && cg->cc->core->features.task_btf_load && start <= INT16_MAX) {
+		/* The current task's start time, loaded through its BTF pointer: no helper call. */
+		int t = helper0(cg, BPF_FUNC_get_current_task_btf);
+		cg_emit(cg, I_LDX(BPF_DW, t, t, (int16_t)start));
+		cg_emit(cg, I_STX(BPF_DW, base, t, (int16_t)(off + 8)));
+		cg_reg_free(cg, t);
+		return;
+	}
 	int t = described_task(cg);
 	int d = cg_reg_alloc(cg);
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, t,
-				(int32_t)cg_kmember(cg, "struct task_struct", "start_time",
-						 "a thread-local variable")));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, (int32_t)start));
 	cg_emit(cg, I_MOV64_REG(d, base));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, d, off + 8));
 	struct cg_arg a[3] = { { CG_ARG_REG, d }, { CG_ARG_IMM, 8 }, { CG_ARG_REG, t } };
@@ -526,13 +536,11 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 
 void cg_count_drop(struct dt_cg *cg, int which)
 {
-	int slot = cg_stack_alloc(cg, 8);
+	/* The key, 0, is .rodata's zeros: no stack slot to fill. */
 	int k = cg_reg_alloc(cg);
 	int a[2];
 
-	cg_emit(cg, I_ST(BPF_DW, BPF_FP, slot, 0));
-	cg_emit(cg, I_MOV64_REG(k, BPF_FP));
-	cg_emit(cg, I_ALU64_IMM(BPF_ADD, k, slot));
+	cg_ld_rodata(cg, k, cg_rodata_zeros(cg, 8));
 	a[0] = cg_reg_alloc(cg);
 	cg_ld_map_fd(cg, a[0], MAP_CPUINFO);
 	a[1] = k;

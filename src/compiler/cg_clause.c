@@ -547,6 +547,7 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 	if (stmt->uses_alloca && p->k == 0)
 		cg_alloca_reset(&cg);
 	cg_bvar_thread_key_once(&cg, &pc, true);
+	cg_var_tls_cache_plan(&cg, &pc);
 	check_regs_free(&cg, c->line);
 
 	cg.stretch_start = 0;

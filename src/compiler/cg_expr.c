@@ -285,6 +285,8 @@ static int cg_compare(struct dt_cg *cg, struct dt_node *n)
 		cg_reg_free(cg, rr);
 		return res;
 	}
+	if ((is_string_operand(l) || is_string_operand(r)) && (res = cg_streq_value(cg, n)) >= 0)
+		return res;
 	if (is_string_operand(l) || is_string_operand(r)) {
 		/* The operands' string temporaries are dead once compared. */
 		uint32_t mark = cg->scratch_off;
@@ -464,6 +466,8 @@ void cg_branch_false(struct dt_cg *cg, struct dt_node *n, int label)
 		cg_branch_true(cg, n->l, label);
 		return;
 	}
+	if (cg_streq_branch_false(cg, n, label))
+		return;
 	if (n->kind == N_OP2 && cmp_jmp(n->op, false) >= 0 && !is_string_operand(n->l) &&
 	    !is_string_operand(n->r) && dt_type_is_scalar(n->l->type) &&
 	    dt_type_is_scalar(n->r->type)) {
@@ -901,6 +905,18 @@ static void discard_op3(struct dt_cg *cg, struct dt_node *n)
  * calls in it still happen.  The operand that stands for the value is
  * followed by a loop, not recursion (inline definitions chain).
  */
+static bool is_assign_op(enum dt_tok op)
+{
+	switch (op) {
+	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
+	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
+	case T_RSH_EQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void discard_value(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_node *small[CHAIN_SMALL], **v;
@@ -938,6 +954,15 @@ static void discard_value(struct dt_cg *cg, struct dt_node *n)
 			return;
 		default:
 			break;
+		}
+		if (n->kind == N_OP2 && is_assign_op(n->op)) {
+			cg_assign_discard(cg, n);
+			return;
+		}
+		if (n->kind == N_OP1 && (n->op == T_PREINC || n->op == T_PREDEC ||
+					 n->op == T_POSTINC || n->op == T_POSTDEC)) {
+			cg_incdec_discard(cg, n);
+			return;
 		}
 		cg_reg_free(cg, expr_value(cg, n));
 		return;

@@ -28,6 +28,14 @@ int cg_copyinstr_to(struct dt_cg *cg, struct dt_node *n, int32_t rec_off);
 int cg_str_from_mem(struct dt_cg *cg, struct dt_node *n, int32_t rec_off, uint32_t size);
 void cg_rec_string(struct dt_cg *cg, struct dt_node *n, uint32_t off, uint32_t size);
 
+/*
+ * A string == or != a literal, inlined (cg_streq.c): the result register,
+ * or -1 (nothing emitted) where it does not apply; for ==, a jump to label
+ * when false, or false (nothing emitted).
+ */
+int cg_streq_value(struct dt_cg *cg, struct dt_node *n);
+bool cg_streq_branch_false(struct dt_cg *cg, struct dt_node *n, int label);
+
 /* String subroutines (cg_strfn.c); -1 if n is not one. */
 int cg_strfn(struct dt_cg *cg, struct dt_node *n);
 
@@ -94,6 +102,11 @@ void cg_bvar_thread_key_once(struct dt_cg *cg, struct dt_node *clause, bool befo
  */
 void cg_bvar_need_current(struct dt_cg *cg, const char *what);
 int cg_assign(struct dt_cg *cg, struct dt_node *n);
+/* Before the predicate: whether the thread-local it reads first is kept for the clause (cg_var.c). */
+void cg_var_tls_cache_plan(struct dt_cg *cg, struct dt_node *clause);
+/* An assignment, ++ or -- whose value is unused (a statement): no register keeps it. */
+void cg_assign_discard(struct dt_cg *cg, struct dt_node *n);
+void cg_incdec_discard(struct dt_cg *cg, struct dt_node *n);
 /* A tuple (array or aggregation keys) of at most tregs keys, as DTrace allows. */
 void cg_check_tuple(struct dt_cg *cg, struct dt_node *keys);
 int cg_incdec(struct dt_cg *cg, struct dt_node *n);

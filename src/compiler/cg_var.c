@@ -197,6 +197,58 @@ static int load_from(struct dt_cg *cg, int ptr, struct dt_type *t, int16_t off)
 	return ptr;
 }
 
+/*
+ * The predicate's first operand, evaluated whenever the clause runs (the
+ * left of any binary operator, && and || included; the condition of ?:).
+ */
+static const struct dt_node *pred_first(const struct dt_node *n)
+{
+	while (n != NULL) {
+		switch (n->kind) {
+		case N_OP1:
+		case N_OP2:
+		case N_CAST:
+			n = n->l;
+			break;
+		case N_OP3:
+			n = n->cond;
+			break;
+		default:
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A scalar thread-local the predicate reads first is read once: its value
+ * waits in a stack slot, and later reads in the clause take it from
+ * there until something stores to the variable (code is generated in the
+ * order it runs, without loops, so a store generated after the first
+ * read and before another is the only way one runs between them).  No
+ * other thread stores to this thread's variables, and a clause runs
+ * whole, as DTrace's do.
+ */
+void cg_var_tls_cache_plan(struct dt_cg *cg, struct dt_node *clause)
+{
+	const struct dt_node *n = pred_first(clause->clause.pred);
+
+	if (cg->cc->core->opts.nooptimize || n == NULL || n->kind != N_VAR || n->id == NULL ||
+	    n->id->kind != IDK_TLS || n->id->nkeys != 0 || cg_is_byref(n->id->type))
+		return;
+	cg->tls_cache_node = n;
+	cg->tls_cache_id = n->id;
+	cg->tls_cache_slot = cg_stack_alloc(cg, 8);
+	cg->tls_cache_valid = false;
+}
+
+/* A store to id: a kept value of it is stale. */
+static void tls_cache_forget(struct dt_cg *cg, const struct dt_ident *id)
+{
+	if (cg->tls_cache_id == id)
+		cg->tls_cache_valid = false;
+}
+
 int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_ident *id = n->id;
@@ -222,6 +274,11 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 		return r;
 	case IDK_TLS:
 	case IDK_ARRAY: {
+		if (id == cg->tls_cache_id && cg->tls_cache_valid) {
+			r = cg_reg_alloc(cg);
+			cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)cg->tls_cache_slot));
+			return r;
+		}
 		int p = dyn_lookup(cg, n, id);
 		int found = cg_label_new(cg), done = cg_label_new(cg);
 		cg_jmp_imm(cg, BPF_JNE, p, 0, found);
@@ -237,6 +294,10 @@ int cg_var_load(struct dt_cg *cg, struct dt_node *n)
 			cg_normalize(cg, p, id->type);
 		}
 		cg_label_place(cg, done);
+		if (n == cg->tls_cache_node) {
+			cg_emit(cg, I_STX(BPF_DW, BPF_FP, p, (int16_t)cg->tls_cache_slot));
+			cg->tls_cache_valid = true;
+		}
 		return p;
 	}
 	default:
@@ -301,6 +362,7 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 /* lhs = 0 for a struct or union thread-local or array element: delete it. */
 static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id)
 {
+	tls_cache_forget(cg, id);
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
 						       : array_key(cg, id, lhs->call.args);
@@ -314,6 +376,7 @@ static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *i
 
 static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id, int val)
 {
+	tls_cache_forget(cg, id);
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
 						       : array_key(cg, id, lhs->call.args);
@@ -520,6 +583,7 @@ static struct dt_node *dyn_root(struct dt_node *n)
  */
 static int dyn_value_ptr(struct dt_cg *cg, struct dt_node *root)
 {
+	tls_cache_forget(cg, root->id);
 	struct dt_ident *id = root->id;
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
@@ -631,19 +695,41 @@ void cg_var_store(struct dt_cg *cg, struct dt_node *lhs, int val)
 	}
 }
 
-int cg_assign(struct dt_cg *cg, struct dt_node *n)
+/*
+ * An assignment; with `keep`, its value (the value assigned) in a register
+ * of its own.  A statement's assignment keeps none: a register held
+ * through the store would leave the store's helper calls one callee-saved
+ * register fewer for their results.
+ */
+static int assign(struct dt_cg *cg, struct dt_node *n, bool keep_value)
 {
 	struct dt_node *l = n->l, *r = n->r;
 	int v;
 
 	if (l->kind == N_AGG) {
 		cg_agg_assign(cg, n);
-		return cg_reg_alloc(cg);
+		return keep_value ? cg_reg_alloc(cg) : -1;
 	}
 	/* A struct variable assigned 0 is deleted (thread-locals and arrays). */
 	if (n->op == T_ASGN && dt_type_is_sou(l->type) && (r->flags & DN_CONST) &&
 	    l->id != NULL && (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY)) {
 		dyn_delete(cg, l, l->id);
+		if (!keep_value)
+			return -1;
+		int z = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_IMM(z, 0));
+		return z;
+	}
+	/*
+	 * A scalar thread-local or array element assigned the constant 0 is
+	 * deleted, as any assigned 0 is (dyn_store): no value to test.
+	 */
+	if (n->op == T_ASGN && (r->flags & DN_CONST) && r->cval == 0 && !(l->flags & DN_AMEM) &&
+	    (l->kind == N_VAR || l->kind == N_INDEX) && l->id != NULL &&
+	    (l->id->kind == IDK_TLS || l->id->kind == IDK_ARRAY) && !cg_is_byref(l->type)) {
+		dyn_delete(cg, l, l->id);
+		if (!keep_value)
+			return -1;
 		int z = cg_reg_alloc(cg);
 		cg_emit(cg, I_MOV64_IMM(z, 0));
 		return z;
@@ -674,6 +760,10 @@ int cg_assign(struct dt_cg *cg, struct dt_node *n)
 		cg_binop(cg, base, v, rv, l->type, r->type, l->type);
 		cg_reg_free(cg, rv);
 	}
+	if (!keep_value) {
+		cg_var_store(cg, l, v);
+		return -1;
+	}
 	/* The expression's value is the assigned value (kept for chaining). */
 	int keep = cg_reg_alloc(cg);
 	cg_emit(cg, I_MOV64_REG(keep, v));
@@ -683,7 +773,18 @@ int cg_assign(struct dt_cg *cg, struct dt_node *n)
 	return keep;
 }
 
-int cg_incdec(struct dt_cg *cg, struct dt_node *n)
+int cg_assign(struct dt_cg *cg, struct dt_node *n)
+{
+	return assign(cg, n, true);
+}
+
+void cg_assign_discard(struct dt_cg *cg, struct dt_node *n)
+{
+	assign(cg, n, false);
+}
+
+/* ++ and --; with `keep`, the expression's value (the old or the new) in a register of its own. */
+static int incdec(struct dt_cg *cg, struct dt_node *n, bool keep_value)
 {
 	struct dt_node *l = n->l;
 	int64_t step = 1;
@@ -697,9 +798,22 @@ int cg_incdec(struct dt_cg *cg, struct dt_node *n)
 	cg_emit(cg, I_MOV64_REG(nv, old));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, nv, (int32_t)step));
 	cg_normalize(cg, nv, l->type);
-	int res = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_REG(res, (n->op == T_POSTINC || n->op == T_POSTDEC) ? old : nv));
+	int res = -1;
+	if (keep_value) {
+		res = cg_reg_alloc(cg);
+		cg_emit(cg, I_MOV64_REG(res, (n->op == T_POSTINC || n->op == T_POSTDEC) ? old : nv));
+	}
 	cg_reg_free(cg, old);
 	cg_var_store(cg, l, nv);
 	return res;
+}
+
+int cg_incdec(struct dt_cg *cg, struct dt_node *n)
+{
+	return incdec(cg, n, true);
+}
+
+void cg_incdec_discard(struct dt_cg *cg, struct dt_node *n)
+{
+	incdec(cg, n, false);
 }
