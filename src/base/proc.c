@@ -218,8 +218,9 @@ int dt_proc_detach(struct dt_procs *pc, bool follow)
 
 int dt_proc_grab(struct dt_procs *pc, pid_t pid)
 {
+	/* Oracle's grab fails with the errno alone: "dtrace: No such process". */
 	if (kill(pid, 0) < 0 && errno == ESRCH)
-		return dt_set_error(pc->core, -ESRCH, "failed to grab pid %d: No such process", (int)pid);
+		return dt_set_error(pc->core, -ESRCH, "%s", strerror(ESRCH));
 	if (dt_vec_push(&pc->grabbed, pid) < 0)
 		return dt_set_error(pc->core, -ENOMEM, "out of memory");
 	if (pc->target_pid == 0)

@@ -291,6 +291,9 @@ dtrace_prog_t *dt_compile(struct dt_compiler *cc, const char *text, const char *
 {
 	struct dt_pcb pcb;
 	size_t len;
+	/* As DTrace's dt_cflags: -x cpp is -C for every compile. */
+	if (cc->core->opts.cpp)
+		flags |= DTRACE_C_CPP;
 	char *src = read_source(cc, text, flags, &len);
 	struct dtrace_prog *pgp = NULL;
 

@@ -548,9 +548,10 @@ static void lex_outer(struct dt_lexer *lx, struct dt_token *t)
 		/*
 		 * "int*" or "foo" could begin a declaration: a word without the
 		 * characters only probe specifiers have is a type if its part
-		 * before any '*' names one.
+		 * before any '*' names one.  The pspec option (DTrace's
+		 * "interpret ambiguous specifiers as probes") makes it a probe.
 		 */
-		if (!(lx->pcb->cflags & 0x01 /* DTRACE_C_PSPEC */) &&
+		if (!(lx->pcb->cflags & 0x01 /* DTRACE_C_PSPEC */) && !lx->pcb->cc->core->opts.pspec &&
 		    strpbrk(word, ":-.?!`") == NULL && strcmp(word, "BEGIN") != 0 &&
 		    strcmp(word, "END") != 0 && strcmp(word, "ERROR") != 0) {
 			char *star = strchr(word, '*');

@@ -8,6 +8,9 @@ static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 	struct dt_node *head = NULL, **tail = &head;
 
 	dtp_nest(p, NEST_DECL);
+	/* As DTrace's grammar (and C's): at least one member declaration. */
+	if (dtp_peek_tok(p) == T_RBRACE)
+		dtp_syntax_error(p, dtp_peek(p));
 	while (dtp_peek_tok(p) != T_RBRACE) {
 		const struct dt_token *t = dtp_peek(p);
 		if (!dtp_starts_type(p, t))

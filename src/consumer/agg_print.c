@@ -63,7 +63,13 @@ void dt_agg_sym_text(struct dt_strbuf *sb, const struct dt_pf_syms *syms,
 		case DT_AGGKEY_MOD:
 			rc = syms->kmod ? syms->kmod(syms->ctx, addr, sb) : -1;
 			break;
-		case DT_AGGKEY_USYM:
+		case DT_AGGKEY_USYM: {
+			/* As DTrace: usym() is the function's own address (its offset under noresolve). */
+			uint64_t start;
+			if (syms->ustart != NULL && syms->ustart(syms->ctx, pid, addr, &start))
+				addr = start;
+		}
+			/* FALLTHROUGH */
 		case DT_AGGKEY_UADDR:
 			rc = syms->uaddr ? syms->uaddr(syms->ctx, pid, addr, sb) : -1;
 			break;

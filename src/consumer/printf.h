@@ -36,6 +36,8 @@ struct dt_pf_syms {
 	int (*kmod)(void *ctx, uint64_t addr, struct dt_strbuf *out);
 	int (*uaddr)(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out);
 	int (*umod)(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out);
+	/* Optional: where the function holding a process address starts (usym()); true if known. */
+	bool (*ustart)(void *ctx, uint64_t pid, uint64_t addr, uint64_t *start);
 	/* Optional: the mapping holding a kernel (user false) or process address; 0 if known. */
 	int (*mapping)(void *ctx, bool user, uint64_t pid, uint64_t addr, struct dt_pf_mapping *m);
 };

@@ -81,15 +81,31 @@ static bool ulookup(struct dt_symbolizer *sz, uint64_t pid, uint64_t addr, struc
 
 static int uaddr(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
 {
+	struct dt_symbolizer *sz = ctx;
 	struct dt_usym u;
 
-	if (!ulookup(ctx, pid, addr, &u))
+	if (!ulookup(sz, pid, addr, &u))
 		return -1;
+	/* noresolve: DTrace's "object:0xoffset", from the start of the mapping holding addr. */
+	if (sz->cs->core->opts.noresolve) {
+		dt_sb_printf(out, "%s:0x%llx", u.obj, (unsigned long long)(addr - u.map_start));
+		return 0;
+	}
 	if (u.func != NULL)
 		put_sym(out, u.obj, u.func, u.start, addr);
 	else
 		dt_sb_printf(out, "%s`0x%llx", u.obj, (unsigned long long)addr);
 	return 0;
+}
+
+static bool ustart(void *ctx, uint64_t pid, uint64_t addr, uint64_t *start)
+{
+	struct dt_usym u;
+
+	if (!ulookup(ctx, pid, addr, &u) || u.func == NULL)
+		return false;
+	*start = u.start;
+	return true;
 }
 
 static int umod(void *ctx, uint64_t pid, uint64_t addr, struct dt_strbuf *out)
@@ -140,7 +156,7 @@ static struct dt_symbolizer *get(struct dt_consumer *cs)
 	}
 	sz->cs = cs;
 	sz->cb = (struct dt_pf_syms){ .ctx = sz, .kaddr = kaddr, .kmod = kmod, .uaddr = uaddr,
-				      .umod = umod, .mapping = mapping };
+				      .umod = umod, .ustart = ustart, .mapping = mapping };
 	cs->symbolizer = sz;
 	return sz;
 }

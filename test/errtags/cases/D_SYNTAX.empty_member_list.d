@@ -1,0 +1,8 @@
+/* A union with no members: D, like C, needs at least one. */
+union empty {
+};
+
+BEGIN
+{
+	exit(0);
+}
