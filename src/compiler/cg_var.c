@@ -441,12 +441,19 @@ static void store_alloca(struct dt_cg *cg, struct dt_node *lhs, int val)
 			dt_cerror(cg->pcb, NULL, lhs->line,
 				  "assigning to a bit-field is not supported");
 	}
-	if (size == 0 || size > 8 || cg_is_byref(lhs->type) || dt_type_is_string(lhs->type))
+	bool byval = !cg_is_byref(lhs->type) && !dt_type_is_string(lhs->type);
+	if (size == 0 || (byval && size > 8))
 		dt_cerror(cg->pcb, NULL, lhs->line,
 			  "only scalars can be assigned to alloca( )'d memory");
 	int addr = cg_lvalue_addr(cg, lhs, &user);
 	int p = cg_alloca_ptr(cg, addr, size);
 	cg_reg_free(cg, addr);
+	if (!byval) {
+		/* As DTrace's dt_cg_store: a string or struct is copied in. */
+		store_to(cg, p, 0, val, lhs->type, size);
+		cg_reg_free(cg, p);
+		return;
+	}
 	cg_emit(cg, I_STX(cg_size_code(size), p, val, 0));
 	cg_reg_free(cg, p);
 	cg_reg_free(cg, val);

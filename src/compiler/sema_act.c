@@ -266,10 +266,14 @@ static void act_print(struct dt_pcb *pcb, struct dt_node *call)
 	struct dt_node *a = call->call.args;
 	struct dt_type *pt = dt_type_base(a->type);
 
-	/* What print() prints is what its argument points to. */
-	if (pt == NULL || pt->kind != TK_PTR || dt_type_is_void(pt->base))
+	/*
+	 * What print() prints is what its argument points to: its prototype
+	 * is void(void *), so any pointer fits it, and one to void then has
+	 * nothing to print (size 0).
+	 */
+	if (pt == NULL || pt->kind != TK_PTR)
 		dt_cerror(pcb, "D_PROTO_ARG", call->line,
-			  "print( ) argument #1 is incompatible with prototype:\n\tprototype: pointer to a type of known size\n\t argument: %s",
+			  "print( ) argument #1 is incompatible with prototype:\n\tprototype: void *\n\t argument: %s",
 			  dt_sema_node_typestr(pcb, a));
 	if (dt_type_size(pt->base) == 0)
 		dt_cerror(pcb, "D_PRINT_SIZE", a->line,

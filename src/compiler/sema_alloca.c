@@ -39,11 +39,8 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n)
 	switch (n->kind) {
 	case N_CALL:
 		if (n->id && n->id->kind == IDK_SUBR &&
-		    (n->id->code == SUB_ALLOCA || n->id->code == SUB_COPYIN)) {
+		    (n->id->code == SUB_ALLOCA || n->id->code == SUB_COPYIN))
 			n->flags |= DN_ALLOCA;
-			if (pcb->sema)
-				pcb->sema->stmt->uses_alloca = true;
-		}
 		break;
 	case N_CAST:
 		n->flags |= n->l->flags & DN_ALLOCA;
@@ -117,4 +114,11 @@ void dt_sema_alloca_taint(struct dt_pcb *pcb, struct dt_node *n)
 	/* An array in alloca()'d memory is used as a pointer to it. */
 	if ((n->flags & DN_AMEM) && dt_type_is_array(n->type))
 		n->flags |= DN_ALLOCA;
+	/*
+	 * alloca()'d memory does not outlive its clause: any clause that
+	 * allocates or uses a pointer into it starts with nothing allocated,
+	 * so a pointer kept from another clause is an invalid address there.
+	 */
+	if ((n->flags & (DN_ALLOCA | DN_AMEM)) && pcb->sema)
+		pcb->sema->stmt->uses_alloca = true;
 }
