@@ -12,7 +12,7 @@
  *   exec-failure sys_exit_execve(at) != 0             args[0] int (the return value, -errno)
  *   exit         sched_process_exit of the last thread args[0] int (CLD_EXITED ...)
  *   lwp-exit     sched_process_exit
- *   signal-send  signal_generate, queued              args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] int
+ *   signal-send  signal_generate, sent (queued, or already pending) args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] int
  *   signal-discard signal_generate, ignored           the same
  *   signal-handle signal_deliver                      args[0] int, args[1] siginfo_t *, args[2] the handler
  *                (a fatal signal: once, in the leader, as the group's exit signal)
@@ -151,12 +151,23 @@ static void exit_probe(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 0, BPF_R9);
 }
 
-/* signal_generate's result: TRACE_SIGNAL_DELIVERED (0) or _IGNORED (1). */
-static void signal_generate(struct dt_cg *cg, int dctx, uint32_t used, int skip, int result)
+/*
+ * signal_generate's result: TRACE_SIGNAL_IGNORED (1) is a discard; the
+ * signal is sent when DELIVERED (0), when it joins the same signal
+ * already pending (ALREADY_PENDING, 2: DTrace's sigtoproc() reports every
+ * send) and when sent without its siginfo (LOSE_INFO, 4); a real-time
+ * signal the full queue refused (OVERFLOW_FAIL, 3) was not sent.
+ */
+static void signal_generate(struct dt_cg *cg, int dctx, uint32_t used, int skip, bool discard)
 {
 	sp_raw_arg(cg, BPF_R7, 4);
 	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
-	cg_jmp_imm(cg, BPF_JNE, BPF_R7, result, skip);
+	if (discard) {
+		cg_jmp_imm(cg, BPF_JNE, BPF_R7, 1, skip);
+	} else {
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 1, skip);
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 3, skip);
+	}
 	sp_raw_arg(cg, BPF_R7, 2);
 	sp_set_arg(cg, dctx, used, 0, BPF_R7);
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
@@ -167,12 +178,12 @@ static void signal_generate(struct dt_cg *cg, int dctx, uint32_t used, int skip,
 
 static void signal_send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	signal_generate(cg, dctx, used, skip, 0);
+	signal_generate(cg, dctx, used, skip, false);
 }
 
 static void signal_discard(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	signal_generate(cg, dctx, used, skip, 1);
+	signal_generate(cg, dctx, used, skip, true);
 }
 
 /*

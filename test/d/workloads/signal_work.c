@@ -10,6 +10,8 @@
  *   6. three threads, a thread other than main calls abort() (SIGABRT;
  *      not dumpable, so no core file)
  *   7. single-threaded, SIGUSR1 caught by a handler, then exit(0)
+ *   8. single-threaded, SIGUSR2 blocked, sent to itself three times (the
+ *      second and third find it pending), unblocked: caught once
  * Built static: the same on every machine.
  */
 #include <pthread.h>
@@ -94,6 +96,18 @@ static void child(int which)
 			signal(SIGUSR1, caught);
 			raise(SIGUSR1);
 			exit(0);
+		case 8: {
+			sigset_t set;
+
+			signal(SIGUSR2, caught);
+			sigemptyset(&set);
+			sigaddset(&set, SIGUSR2);
+			sigprocmask(SIG_BLOCK, &set, NULL);
+			for (int i = 0; i < 3; i++)
+				kill(getpid(), SIGUSR2);
+			sigprocmask(SIG_UNBLOCK, &set, NULL);
+			exit(0);
+		}
 		}
 		_exit(1);
 	}
@@ -112,5 +126,6 @@ int main(int argc, char **argv)
 	child(5);
 	child(6);
 	child(7);
+	child(8);
 	return 0;
 }
