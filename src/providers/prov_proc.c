@@ -12,9 +12,10 @@
  *   exec-failure sys_exit_execve(at) != 0             args[0] int (the return value, -errno)
  *   exit         sched_process_exit of the last thread args[0] int (CLD_EXITED ...)
  *   lwp-exit     sched_process_exit
- *   signal-send  signal_generate, queued              args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] int
+ *   signal-send  signal_generate, sent (queued, or already pending) args[0] lwpsinfo_t *, args[1] psinfo_t *, args[2] int
  *   signal-discard signal_generate, ignored           the same
  *   signal-handle signal_deliver                      args[0] int, args[1] siginfo_t *, args[2] the handler
+ *                (a fatal signal: once, in the leader, as the group's exit signal)
  */
 #include <errno.h>
 #include <string.h>
@@ -150,12 +151,23 @@ static void exit_probe(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 	sp_set_arg(cg, dctx, used, 0, BPF_R9);
 }
 
-/* signal_generate's result: TRACE_SIGNAL_DELIVERED (0) or _IGNORED (1). */
-static void signal_generate(struct dt_cg *cg, int dctx, uint32_t used, int skip, int result)
+/*
+ * signal_generate's result: TRACE_SIGNAL_IGNORED (1) is a discard; the
+ * signal is sent when DELIVERED (0), when it joins the same signal
+ * already pending (ALREADY_PENDING, 2: DTrace's sigtoproc() reports every
+ * send) and when sent without its siginfo (LOSE_INFO, 4); a real-time
+ * signal the full queue refused (OVERFLOW_FAIL, 3) was not sent.
+ */
+static void signal_generate(struct dt_cg *cg, int dctx, uint32_t used, int skip, bool discard)
 {
 	sp_raw_arg(cg, BPF_R7, 4);
 	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
-	cg_jmp_imm(cg, BPF_JNE, BPF_R7, result, skip);
+	if (discard) {
+		cg_jmp_imm(cg, BPF_JNE, BPF_R7, 1, skip);
+	} else {
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 1, skip);
+		cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 3, skip);
+	}
 	sp_raw_arg(cg, BPF_R7, 2);
 	sp_set_arg(cg, dctx, used, 0, BPF_R7);
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);
@@ -166,19 +178,65 @@ static void signal_generate(struct dt_cg *cg, int dctx, uint32_t used, int skip,
 
 static void signal_send(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	signal_generate(cg, dctx, used, skip, 0);
+	signal_generate(cg, dctx, used, skip, false);
 }
 
 static void signal_discard(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	signal_generate(cg, dctx, used, skip, 1);
+	signal_generate(cg, dctx, used, skip, true);
+}
+
+/*
+ * A fatal signal the process does not catch (SIGTERM, SIGINT, kill -9 ...)
+ * is not delivered as itself: the kernel marks the whole thread group for
+ * death and every thread then meets signal_deliver as SIGKILL with no
+ * siginfo.  The same path ends the other threads of a process that calls
+ * exit() or exec(), and of one killed by a signal that dumps core (never
+ * made a group exit: the thread that took it was reported on the ordinary
+ * path).  DTrace reports the signal the process was killed by, once, in
+ * the thread that acts on it: here the signal is the group's exit code,
+ * and the thread group's leader reports it (a process whose leader has
+ * ended reports none).  R7: sig.
+ */
+static void group_exit_signal(struct dt_cg *cg, int dctx, int skip)
+{
+	uint32_t sigp = sp_member(cg, "struct task_struct", "signal");
+	/* The exec in progress (group_exit_task before Linux 5.19). */
+	uint32_t exec_task = sp_member2(cg, "struct signal_struct", "group_exec_task",
+					"group_exit_task");
+	uint32_t code = sp_member(cg, "struct signal_struct", "group_exit_code");
+	int done = cg_label_new(cg);
+
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 9, done);	/* SIGKILL */
+	sp_raw_arg(cg, BPF_R8, 1);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R8, 0, done);	/* SEND_SIG_NOINFO */
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
+	cg_emit(cg, I_MOV64_REG(BPF_R1, BPF_R0));
+	cg_emit(cg, I_ALU64_IMM(BPF_RSH, BPF_R1, 32));
+	cg_emit(cg, I_MOV32_REG(BPF_R0, BPF_R0));
+	cg_jmp_reg(cg, BPF_JNE, BPF_R0, BPF_R1, skip);
+	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_current_task));
+	cg_emit(cg, I_MOV64_REG(BPF_R9, BPF_R0));
+	sp_read(cg, dctx, BPF_R8, BPF_R9, sigp, 8);
+	sp_read(cg, dctx, BPF_R7, BPF_R8, exec_task, 8);
+	cg_jmp_imm(cg, BPF_JNE, BPF_R7, 0, skip);
+	/* A signal number, or exit()'s status << 8. */
+	sp_read(cg, dctx, BPF_R7, BPF_R8, code, 4);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R7, 0x7f));
+	cg_jmp_imm(cg, BPF_JEQ, BPF_R7, 0, skip);
+	/* The kernel's SIG_KERNEL_COREDUMP_MASK: QUIT ILL TRAP ABRT BUS FPE SEGV XCPU XFSZ SYS. */
+	cg_emit(cg, I_MOV32_IMM(BPF_R1, (int32_t)0x830009f8u));
+	cg_emit(cg, I_ALU64_REG(BPF_RSH, BPF_R1, BPF_R7));
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, BPF_R1, 1));
+	cg_jmp_imm(cg, BPF_JNE, BPF_R1, 0, skip);
+	cg_label_place(cg, done);
 }
 
 static void signal_handle(struct dt_cg *cg, int dctx, uint32_t used, int skip)
 {
-	(void)skip;
 	sp_raw_arg(cg, BPF_R7, 0);
 	cg_emit(cg, I_MOV32_REG(BPF_R7, BPF_R7));
+	group_exit_signal(cg, dctx, skip);
 	sp_set_arg(cg, dctx, used, 0, BPF_R7);
 	sp_raw_arg(cg, BPF_R7, 1);
 	sp_set_arg(cg, dctx, used, 1, BPF_R7);

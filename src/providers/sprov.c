@@ -158,6 +158,17 @@ uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member)
 	return off / 8;
 }
 
+uint32_t sp_member2(struct dt_cg *cg, const char *sou, const char *member, const char *older)
+{
+	struct dt_typetab *tt = &cg->cc->core->types;
+	struct dt_type *t = dt_type_lookup(tt, sou);
+	uint32_t off;
+
+	if (t != NULL && dt_type_member(tt, t, member, &off) != NULL)
+		return off / 8;
+	return sp_member(cg, sou, older);
+}
+
 uint32_t sp_task_cpu(struct dt_cg *cg)
 {
 	struct dt_typetab *tt = &cg->cc->core->types;

@@ -114,6 +114,8 @@ int sp_fn_attach(struct dt_registry *reg, struct dt_group *g, const struct sp_pr
 
 /* Byte offset of a kernel struct member, from BTF (a build error if there is none). */
 uint32_t sp_member(struct dt_cg *cg, const char *sou, const char *member);
+/* The same, of `member`, or where the kernel has none, of its older name `older`. */
+uint32_t sp_member2(struct dt_cg *cg, const char *sou, const char *member, const char *older);
 /* Offset of the CPU a task last ran on (thread_info.cpu, or cpu). */
 uint32_t sp_task_cpu(struct dt_cg *cg);
 /* reg = raw tracepoint argument k. */

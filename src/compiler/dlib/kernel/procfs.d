@@ -168,3 +168,12 @@ inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 #pragma D attributes Stable/Stable/Common curpsinfo
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
 #pragma D attributes Stable/Stable/Common curlwpsinfo
+
+/*
+ * The Guide's cwd: the current process's working directory, as the
+ * kernel's d_path() writes it (relative to the process's root, as
+ * /proc/PID/cwd reads to it); "<unknown>" once the thread has given up
+ * its fs_struct (late in its exit).
+ */
+inline string cwd = curthread->fs == NULL ? "<unknown>" : d_path(&curthread->fs->pwd);
+#pragma D attributes Stable/Stable/Common cwd
