@@ -624,7 +624,11 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 static void unbuild(struct dt_pcb *pcb, struct dt_stmt *stmt, struct part *p, size_t nrdescs,
 		    struct dt_rdesc *rdesc)
 {
-	pcb->cc->descs->rdescs.n = nrdescs;
+	struct dt_descs *d = pcb->cc->descs;
+
+	for (size_t i = nrdescs; i < d->rdescs.n; i++)
+		dt_vec_free(&d->rdescs.v[i]->items);
+	d->rdescs.n = nrdescs;
 	stmt->rdesc = rdesc;
 	dt_vec_free(&p->fn->insns);
 	dt_vec_free(&p->fn->relocs);

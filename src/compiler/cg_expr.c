@@ -67,9 +67,14 @@ void cg_fault(struct dt_cg *cg, int fault, int addr_reg)
 		cg_emit(cg, I_STX(BPF_DW, REG_DCTX, addr_reg, DCTX_EPID));
 	else
 		cg_emit(cg, I_ST(BPF_DW, REG_DCTX, DCTX_EPID, 0));
-	/* Fault code, action number (1-based; 0 in the predicate), place. */
-	cg_emit(cg, I_ST(BPF_W, REG_DCTX, DCTX_FLAGS,
-			 fault | ((cg->in_pred ? 0 : cg->action_index + 1) << 16)));
+	/*
+	 * Fault code, action number (1-based; 0 in the predicate: 16 bits,
+	 * the last for any beyond in a clause cut into parts), place.
+	 */
+	uint32_t action = cg->in_pred ? 0 : (uint32_t)(cg->action_index + 1);
+	if (action > 0xffff)
+		action = 0xffff;
+	cg_emit(cg, I_ST(BPF_W, REG_DCTX, DCTX_FLAGS, (int32_t)((uint32_t)fault | action << 16)));
 	cg_emit(cg, I_ST(BPF_W, REG_DCTX, DCTX_FAULT_PC, (int32_t)cg_pos(cg) * 8));
 	if (cg->fault_label < 0)
 		cg->fault_label = cg_label_new(cg);
