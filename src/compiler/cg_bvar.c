@@ -21,6 +21,22 @@ static int helper0(struct dt_cg *cg, int helper)
 	return cg_call_helper(cg, helper, NULL, 0);
 }
 
+/* Read once per probe firing, as DTrace does: every read in a firing agrees. */
+int cg_firing_timestamp(struct dt_cg *cg)
+{
+	int r = cg_reg_alloc(cg);
+	int have = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TS));
+	cg_jmp_imm(cg, BPF_JNE, r, 0, have);
+	int t = helper0(cg, BPF_FUNC_ktime_get_ns);
+	cg_emit(cg, I_STX(BPF_DW, REG_DCTX, t, DCTX_TS));
+	cg_emit(cg, I_MOV64_REG(r, t));
+	cg_reg_free(cg, t);
+	cg_label_place(cg, have);
+	return r;
+}
+
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
 {
 	struct dt_typetab *tt = &cg->cc->core->types;
@@ -410,19 +426,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_ERRNO));
 		return r;
-	case BV_TIMESTAMP: {
-		/* Read once per probe firing, as DTrace does. */
-		r = cg_reg_alloc(cg);
-		int have = cg_label_new(cg);
-		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TS));
-		cg_jmp_imm(cg, BPF_JNE, r, 0, have);
-		int t = helper0(cg, BPF_FUNC_ktime_get_ns);
-		cg_emit(cg, I_STX(BPF_DW, REG_DCTX, t, DCTX_TS));
-		cg_emit(cg, I_MOV64_REG(r, t));
-		cg_reg_free(cg, t);
-		cg_label_place(cg, have);
-		return r;
-	}
+	case BV_TIMESTAMP:
+		return cg_firing_timestamp(cg);
 	case BV_WALLTIMESTAMP: {
 		r = helper0(cg, BPF_FUNC_ktime_get_ns);
 		int off = cg_reg_alloc(cg);
