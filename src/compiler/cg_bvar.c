@@ -21,6 +21,22 @@ static int helper0(struct dt_cg *cg, int helper)
 	return cg_call_helper(cg, helper, NULL, 0);
 }
 
+/* Read once per probe firing, as DTrace does: every read in a firing agrees. */
+int cg_firing_timestamp(struct dt_cg *cg)
+{
+	int r = cg_reg_alloc(cg);
+	int have = cg_label_new(cg);
+
+	cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TS));
+	cg_jmp_imm(cg, BPF_JNE, r, 0, have);
+	int t = helper0(cg, BPF_FUNC_ktime_get_ns);
+	cg_emit(cg, I_STX(BPF_DW, REG_DCTX, t, DCTX_TS));
+	cg_emit(cg, I_MOV64_REG(r, t));
+	cg_reg_free(cg, t);
+	cg_label_place(cg, have);
+	return r;
+}
+
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
 {
 	struct dt_typetab *tt = &cg->cc->core->types;
@@ -183,41 +199,43 @@ static int task_id(struct dt_cg *cg, int code)
 
 /*
  * uregs[i]: slot i of the current thread's user registers (struct pt_regs,
- * found with bpf_task_pt_regs); past the saved registers (segment
- * registers, the trap number) 0; beyond DTrace's indices an illegal
- * operation.
+ * found with bpf_task_pt_regs); past the saved registers, the segment
+ * registers and the trap number, which x86_64 keeps in the thread's
+ * struct thread_struct (ds, es, fsbase, gsbase, trap_nr).  The index is
+ * a constant that sema checked (dt_sema_builtin_index).
  */
 #define UREGS_SAVED 21		/* pt_regs slots on x86_64 */
-#define UREGS_LAST 25		/* R_TRAPNO */
+
+static int uregs_thread(struct dt_cg *cg, long long i)
+{
+	static const char *const field[] = { "ds", "es", "fsbase", "gsbase", "trap_nr" };
+	struct dt_typetab *tt = &cg->cc->core->types;
+	struct dt_type *ts = dt_type_lookup(tt, "struct thread_struct");
+	uint32_t th = cg_kmember(cg, "struct task_struct", "thread", "uregs[]");
+	uint32_t off = cg_kmember(cg, "struct thread_struct", field[i - UREGS_SAVED], "uregs[]");
+	uint32_t bits;
+	uint32_t size = dt_type_size(dt_type_member(tt, ts, field[i - UREGS_SAVED], &bits)->type);
+	int r = helper0(cg, BPF_FUNC_get_current_task);
+
+	kread(cg, r, th + off, size);
+	/* Unsigned: kread sign-extends a narrow member. */
+	if (size < 8)
+		cg_emit(cg, I_ALU64_IMM(BPF_AND, r, (int32_t)((1u << (8 * size)) - 1)));
+	return r;
+}
 
 static int uregs(struct dt_cg *cg, struct dt_node *n)
 {
 	cg_bvar_need_current(cg, "uregs[]");
-	int idx = cg_expr(cg, n->call.args);
-	int ok = cg_label_new(cg), saved = cg_label_new(cg), done = cg_label_new(cg);
+	long long i = (long long)n->call.args->cval;
 
-	cg_jmp_imm(cg, BPF_JLE, idx, UREGS_LAST, ok);
-	cg_fault(cg, DT_FLT_ILLOP, idx);
-	cg_label_place(cg, ok);
-	cg_jmp_imm(cg, BPF_JLT, idx, UREGS_SAVED, saved);
-	cg_emit(cg, I_MOV64_IMM(idx, 0));
-	cg_ja(cg, done);
-	cg_label_place(cg, saved);
+	if (i >= UREGS_SAVED && i <= UREGS_LAST)
+		return uregs_thread(cg, i);
+	int idx = cg_reg_alloc(cg);
 	int task = helper0(cg, BPF_FUNC_get_current_task_btf);
 	int regs = cg_call_helper(cg, BPF_FUNC_task_pt_regs, &task, 1);
-	/*
-	 * The address as a plain number (through scratch memory, which the
-	 * verifier does not track), so that a run-time index can be added.
-	 */
-	int w = cg_scratch_alloc(cg, 8);
-	cg_emit(cg, I_STX(BPF_DW, w, regs, 0));
-	cg_emit(cg, I_LDX(BPF_DW, regs, w, 0));
-	cg_reg_free(cg, w);
-	cg_emit(cg, I_ALU64_IMM(BPF_LSH, idx, 3));
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, idx, regs));
+	cg_emit(cg, I_LDX(BPF_DW, idx, regs, (int16_t)(8 * i)));
 	cg_reg_free(cg, regs);
-	cg_load_bytes(cg, idx, 8, false);
-	cg_label_place(cg, done);
 	return idx;
 }
 
@@ -418,19 +436,8 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		r = cg_reg_alloc(cg);
 		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_ERRNO));
 		return r;
-	case BV_TIMESTAMP: {
-		/* Read once per probe firing, as DTrace does. */
-		r = cg_reg_alloc(cg);
-		int have = cg_label_new(cg);
-		cg_emit(cg, I_LDX(BPF_DW, r, REG_DCTX, DCTX_TS));
-		cg_jmp_imm(cg, BPF_JNE, r, 0, have);
-		int t = helper0(cg, BPF_FUNC_ktime_get_ns);
-		cg_emit(cg, I_STX(BPF_DW, REG_DCTX, t, DCTX_TS));
-		cg_emit(cg, I_MOV64_REG(r, t));
-		cg_reg_free(cg, t);
-		cg_label_place(cg, have);
-		return r;
-	}
+	case BV_TIMESTAMP:
+		return cg_firing_timestamp(cg);
 	case BV_WALLTIMESTAMP: {
 		r = helper0(cg, BPF_FUNC_ktime_get_ns);
 		int off = cg_reg_alloc(cg);

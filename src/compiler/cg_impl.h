@@ -85,6 +85,8 @@ void cg_str_null_mark_load(struct dt_cg *cg, int reg);
 void cg_str_null_mark_store(struct dt_cg *cg, int dst);
 
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
+/* The firing's timestamp into a new register: read once per firing (DCTX_TS). */
+int cg_firing_timestamp(struct dt_cg *cg);
 /* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
 bool cg_bvar_other_thread(struct dt_cg *cg);
 /* A register with the task they describe (struct task_struct *, as a number). */

@@ -17,8 +17,10 @@
  * it up to date when the thread left the CPU), plus the time since; so a
  * thread created while tracing counts from its first run.  From then on
  * every delta is bpf_ktime_get_ns() time the thread spent on CPU
- * (interrupts and steal time included, as in DTrace; DTrace's own probe
- * time is not subtracted, it cannot be measured here).
+ * (interrupts and steal time included, as in DTrace).  The value is taken
+ * at the firing's timestamp, so it stands still within a firing as DTrace
+ * documents (time in predicates and actions is not the thread's); the time
+ * of earlier firings is not subtracted, it cannot be measured here.
  */
 #include "compiler/cg_vtime.h"
 
@@ -45,10 +47,14 @@ static void sum_exec_runtime(struct dt_cg *cg, int reg)
 	cg_load_scalar(cg, reg, dt_type_int(&cg->cc->core->types, 8, false), false);
 }
 
-/* now - on + acc of the entry at v (a map value), into r. */
+/*
+ * now - on + acc of the entry at v (a map value), into r.  "now" is the
+ * firing's timestamp: the time DTrace spends in predicates and actions is
+ * not the thread's, so vtimestamp does not advance within a firing.
+ */
 static void from_entry(struct dt_cg *cg, int v, int r)
 {
-	int now = cg_call_helper(cg, BPF_FUNC_ktime_get_ns, NULL, 0);
+	int now = cg_firing_timestamp(cg);
 	int x = cg_reg_alloc(cg);
 
 	cg_emit(cg, I_LDX(BPF_DW, x, v, VT_ON));
@@ -77,7 +83,7 @@ static void new_entry(struct dt_cg *cg, int key, int ent, int r)
 
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, task, (int16_t)(ent + VT_TASK)));
 	cg_reg_free(cg, task);
-	int now = cg_call_helper(cg, BPF_FUNC_ktime_get_ns, NULL, 0);
+	int now = cg_firing_timestamp(cg);
 	cg_emit(cg, I_STX(BPF_DW, BPF_FP, now, (int16_t)(ent + VT_ON)));
 	cg_reg_free(cg, now);
 	/* The CPU's last switch-in (the key: 0, in the tid's slot for now). */

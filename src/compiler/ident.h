@@ -33,6 +33,9 @@ enum dt_idkind {
 	IDK_EXTERN,	/* extern declaration: a symbol's type (kept apart from variables) */
 };
 
+/* The last uregs[] index, R_TRAPNO (dlib/arch/x86_64/regs.d). */
+#define UREGS_LAST 25
+
 enum dt_bvar {
 	BV_ARG0, BV_ARG1, BV_ARG2, BV_ARG3, BV_ARG4, BV_ARG5, BV_ARG6, BV_ARG7, BV_ARG8,
 	BV_ARG9, BV_ARGS, BV_CALLER, BV_CURCPU, BV_CURTHREAD, BV_EPID, BV_ERRNO,

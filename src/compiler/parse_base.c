@@ -191,6 +191,11 @@ void dtp_nameset_add(struct parser *p, struct nameset *t, const char *name)
 	t->n++;
 }
 
+bool dtp_nameset_has(const struct nameset *t, const char *name)
+{
+	return nameset_has(t, name);
+}
+
 /* Did the program typedef this name (so far)?  Also the lexer's question at the top level. */
 bool dtp_declared_typedef(void *arg, const char *name)
 {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "compiler/parser_impl.h"
+#include "compiler/sema.h"
 
 static void parse_struct_body(struct parser *p, struct dt_declspec *ds)
 {
@@ -204,10 +205,17 @@ struct dt_declspec *dtp_parse_declspec(struct parser *p, enum classes classes)
 				continue;
 			}
 			if (dtp_accept(p, T_LBRACE)) {
+				const char *key = NULL;
+				if (ds->name != NULL) {
+					key = dt_sema_tag_key(p->pcb, ds);
+					dt_sema_tag_body(p->pcb, ds, dtp_nameset_has(&p->tags, key));
+				}
 				if (ds->ts == TS_ENUM)
 					parse_enum_body(p, ds);
 				else
 					parse_struct_body(p, ds);
+				if (key != NULL)
+					dtp_nameset_add(p, &p->tags, key);
 			}
 			continue;
 		}

@@ -32,6 +32,8 @@ struct parser {
 	 * defined global variables always take precedence over types").
 	 */
 	struct nameset vars;
+	/* Tags ("struct s", "union u", "enum e") whose body this program gave. */
+	struct nameset tags;
 	/* In a top-level declaration, where DTrace says "end-of-input". */
 	bool in_decl;
 	/* The last "( expression )": a primary expression, so it may be assigned to. */
@@ -60,6 +62,7 @@ void dtp_unnest(struct parser *p, int kind);
 bool dtp_accept(struct parser *p, enum dt_tok tok);
 const struct dt_token *dtp_expect(struct parser *p, enum dt_tok tok);
 void dtp_nameset_add(struct parser *p, struct nameset *t, const char *name);
+bool dtp_nameset_has(const struct nameset *t, const char *name);
 bool dtp_declared_typedef(void *arg, const char *name);
 void dtp_add_var(struct parser *p, const char *name);
 bool dtp_is_typename_ident(struct parser *p, const struct dt_token *t);

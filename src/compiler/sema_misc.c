@@ -54,6 +54,10 @@ long long dt_sema_builtin_index(struct dt_pcb *pcb, struct dt_node *n, struct dt
 		if (k->cval < 0 && dt_type_is_signed(k->type))
 			dt_cerror(pcb, "D_REGS_IDX", n->line, "index %lld is out of range for array %s",
 				  (long long)k->cval, id->name);
+		/* Beyond the architecture's R_* indices (dlib/arch/<arch>/regs.d), as DTrace reports it. */
+		if (k->cval > UREGS_LAST)
+			dt_cerror(pcb, "D_UNKNOWN", n->line, "uregs[]: index out of bounds (%lld)",
+				  (long long)k->cval);
 		return 0;
 	}
 	if (pcb->sema == NULL)

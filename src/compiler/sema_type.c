@@ -267,6 +267,33 @@ static void check_member(struct dt_pcb *pcb, struct dt_node *d, struct dt_type *
 			  name ? name : "(null)");
 }
 
+const char *dt_sema_tag_key(struct dt_pcb *pcb, struct dt_declspec *ds)
+{
+	char key[300];
+
+	return dt_pstrdup(pcb, tag_key(ds, key, sizeof(key)));
+}
+
+/*
+ * A tag's body begins ('{' just read): DTrace's grammar declares the tag
+ * there, so a redeclaration is reported before the members are read (their
+ * own errors come after): a tag this program gave a body before
+ * (seen_here), or, as define_sou and define_enum decide, one the handle
+ * has as a complete struct or union, or as any enum.  The D library's
+ * declarations are left to those (each may fail alone, dlib.c).
+ */
+void dt_sema_tag_body(struct dt_pcb *pcb, struct dt_declspec *ds, bool seen_here)
+{
+	struct dt_typetab *tt = &pcb->cc->core->types;
+	char key[300];
+
+	tag_key(ds, key, sizeof(key));
+	struct dt_type *t = pcb->is_dlib ? NULL : dt_htab_get(&tt->names, key);
+	if (seen_here || (t != NULL && (ds->ts == TS_ENUM || t->kind != TK_FWD)))
+		dt_cerror(pcb, "D_DECL_TYPERED", ds->tag_line ? ds->tag_line : ds->line,
+			  "type redeclared: %s", key);
+}
+
 static struct dt_type *define_sou(struct dt_pcb *pcb, struct dt_declspec *ds)
 {
 	struct dt_typetab *tt = &pcb->cc->core->types;
