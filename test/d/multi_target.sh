@@ -55,6 +55,11 @@ echo "== the other commands run from their start, \$target from main()"
 	seen[pid] = 1; @[pid == $target ? "target" : "other"] = count(); }' \
 	-c "$t/ok" -c "$t/ok" -c "$t/ok" | grep -v self
 
+echo "== user symbols of every command, read as it exits (each is followed)"
+"$d" -q -n 'syscall::exit_group:entry /ppid == $pid/ {
+	@[pid == $target ? "target" : "other", umod(uregs[R_PC])] = count(); }' \
+	-c "$t/ok" -c "$t/ok" -c /bin/true | grep -v -e self -e '^$' | sed 's/  */ /g' | sort
+
 echo "== -p then -c: the -c is \$target; dtrace ends when both have"
 mkfifo "$t/go"
 (read -r x < "$t/go"; exit 0) &
