@@ -207,7 +207,7 @@ int dtrace_provider_iter(dtrace_hdl_t *dtp, dtrace_provider_f *func, void *arg);
  */
 int dtrace_preflight(dtrace_hdl_t *dtp);
 
-/* $target: the -c child or the first -p process (0 if none). */
+/* $target: the first -c child, else the first -p process (0 if none). */
 pid_t dtrace_target_pid(const dtrace_hdl_t *dtp);
 
 /* Enable everything exec'ed, run BEGIN. */
@@ -225,17 +225,30 @@ int dtrace_stop(dtrace_hdl_t *dtp);
 /* Whether exit() was called, and its status. */
 int dtrace_exited(const dtrace_hdl_t *dtp, int *statusp);
 
-/* Process control for -c and -p.  The child of -c waits until dtrace_go(). */
+/*
+ * Process control for -c and -p.  Each dtrace_proc_create() starts a
+ * command stopped: the first one ($target) where the evaltime option
+ * says, the others at their exec.  The first command created, else the
+ * first process grabbed, is $target.
+ */
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp);
 int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid);
-/* After dtrace_go: release the -c child. */
+/* After dtrace_go: let all the created commands run, together. */
 int dtrace_proc_continue(dtrace_hdl_t *dtp);
-/* Non-zero once every -c/-p process has gone; *pidp tells which went. */
+/* Non-zero once there are -c/-p processes and every one of them has ended. */
 int dtrace_proc_done(dtrace_hdl_t *dtp);
 /*
- * 1 once the -c child has exited, with its wait status (waitpid) in
- * *statusp; 0 while it runs, or without -c.  The -c child never outlives
- * the handle: dtrace_close() kills it, as DTrace does.
+ * The next -c/-p process to have ended, each once, in the order they were
+ * seen to end: its pid in *pidp, and 1 with its wait status (waitpid) in
+ * *statusp for a created command, 2 for a grabbed process (its status is
+ * its parent's to know); 0 when no other has ended.
+ */
+int dtrace_proc_ended(dtrace_hdl_t *dtp, pid_t *pidp, int *statusp);
+/*
+ * 1 once the first created command ($target) has exited, with its wait
+ * status in *statusp; 0 while it runs, or without one.  No created
+ * command outlives the handle: dtrace_close() kills those still running,
+ * as DTrace does.
  */
 int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp);
 

@@ -1,10 +1,11 @@
 /*
  * Process control for -c and -p.  A -c child is created at once (so that
  * $target is known to the compiler) and stopped by ptrace right after its
- * exec, before it runs an instruction of its own; it is released once the
- * probes are live.  As in DTrace (a created process is released with
- * PRELEASE_KILL), it does not outlive dtrace: it is killed when the handle
- * is closed, and by the kernel (PR_SET_PDEATHSIG) if dtrace is killed.
+ * exec, before it runs an instruction of its own; all of them are
+ * released together once the probes are live.  As in DTrace (a created
+ * process is released with PRELEASE_KILL), none outlives dtrace: they are
+ * killed when the handle is closed, and by the kernel (PR_SET_PDEATHSIG)
+ * if dtrace is killed.
  */
 #include "base/proc.h"
 
@@ -91,13 +92,48 @@ int dt_proc_create(struct dt_procs *pc, char *const argv[], pid_t *pidp)
 		return dt_set_error(pc->core, -e, "failed to execute %s: %s", argv[0], strerror(e));
 	}
 	close(err[0]);
-	pc->child_pid = pid;
-	pc->child_stopped = true;
-	pc->child_name = argv[0];
-	pc->target_pid = pid;
+	struct dt_child c = { .pid = pid, .stopped = true };
+	if (dt_vec_push(&pc->children, c) < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return dt_set_error(pc->core, -ENOMEM, "out of memory");
+	}
+	/* The first -c is $target, even over a -p grabbed before it. */
+	if (pc->children.n == 1)
+		pc->target_pid = pid;
 	if (pidp)
 		*pidp = pid;
 	return 0;
+}
+
+struct dt_child *dt_proc_child(struct dt_procs *pc, pid_t pid)
+{
+	for (size_t i = 0; i < pc->children.n; i++)
+		if (pc->children.v[i].pid == pid)
+			return &pc->children.v[i];
+	return NULL;
+}
+
+static void note_end(struct dt_procs *pc, pid_t pid, bool has_status, int status)
+{
+	struct dt_proc_end e = { pid, has_status, status };
+
+	/* Out of memory: its end goes unreported, but is still counted. */
+	if (dt_vec_push(&pc->ends, e) < 0)
+		return;
+}
+
+void dt_proc_child_ended(struct dt_procs *pc, pid_t pid, int status)
+{
+	struct dt_child *c = dt_proc_child(pc, pid);
+
+	if (c == NULL || c->exited)
+		return;
+	c->stopped = false;
+	c->traced = false;
+	c->exited = true;
+	c->status = status;
+	note_end(pc, pid, true, status);
 }
 
 /* AT_ENTRY of a process, from /proc/PID/auxv (0 if unknown). */
@@ -125,7 +161,9 @@ uint64_t dt_proc_entry_point(pid_t pid)
  */
 int dt_proc_run_to(struct dt_procs *pc, pid_t pid, uint64_t addr)
 {
-	if (pid != pc->child_pid || !pc->child_stopped)
+	struct dt_child *c = dt_proc_child(pc, pid);
+
+	if (c == NULL || !c->stopped)
 		return 0;
 
 #if defined(__x86_64__)
@@ -145,9 +183,7 @@ int dt_proc_run_to(struct dt_procs *pc, pid_t pid, uint64_t addr)
 		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 			;
 		if (r != pid || WIFEXITED(status) || WIFSIGNALED(status)) {
-			pc->child_stopped = false;
-			pc->child_exited = true;
-			pc->child_status = status;
+			dt_proc_child_ended(pc, pid, status);
 			return -ESRCH;
 		}
 		if (!WIFSTOPPED(status))
@@ -169,8 +205,6 @@ int dt_proc_run_to(struct dt_procs *pc, pid_t pid, uint64_t addr)
 	}
 	return 1;
 #else
-	(void)pc;
-	(void)pid;
 	(void)addr;
 	return 0;
 #endif
@@ -183,9 +217,11 @@ int dt_proc_run_to(struct dt_procs *pc, pid_t pid, uint64_t addr)
  */
 int dt_proc_run_to_entry(struct dt_procs *pc, pid_t pid)
 {
-	if (pid != pc->child_pid || !pc->child_stopped || pc->child_at_entry)
+	struct dt_child *c = dt_proc_child(pc, pid);
+
+	if (c == NULL || !c->stopped || c->at_entry)
 		return 0;
-	pc->child_at_entry = true;
+	c->at_entry = true;
 	uint64_t entry = dt_proc_entry_point(pid);
 	if (entry == 0)
 		return 0;
@@ -208,10 +244,16 @@ uint64_t dt_proc_first_arg(pid_t pid)
 	return 0;
 }
 
-int dt_proc_detach(struct dt_procs *pc, bool follow)
+int dt_proc_detach(struct dt_procs *pc, pid_t pid, bool follow)
 {
-	if (ptrace(follow ? PTRACE_CONT : PTRACE_DETACH, pc->child_pid, NULL, NULL) < 0)
-		return dt_set_error(pc->core, -errno, "failed to start pid %d: %s", (int)pc->child_pid,
+	struct dt_child *c = dt_proc_child(pc, pid);
+
+	if (c == NULL || !c->stopped)
+		return 0;
+	c->stopped = false;
+	c->traced = follow;
+	if (ptrace(follow ? PTRACE_CONT : PTRACE_DETACH, pid, NULL, NULL) < 0)
+		return dt_set_error(pc->core, -errno, "failed to start pid %d: %s", (int)pid,
 				    strerror(errno));
 	return 0;
 }
@@ -228,51 +270,86 @@ int dt_proc_grab(struct dt_procs *pc, pid_t pid)
 	return 0;
 }
 
-void dt_proc_poll(struct dt_procs *pc, bool child_followed)
+void dt_proc_poll(struct dt_procs *pc)
 {
-	if (pc->child_pid != 0 && !pc->child_exited && !child_followed) {
+	for (size_t i = 0; i < pc->children.n; i++) {
+		struct dt_child *c = &pc->children.v[i];
 		int status;
-		pid_t r = waitpid(pc->child_pid, &status, WNOHANG);
-		if (r == pc->child_pid) {
-			pc->child_exited = true;
-			pc->child_status = status;
-		}
+		if (c->exited || c->traced)
+			continue;
+		pid_t r;
+		while ((r = waitpid(c->pid, &status, WNOHANG)) < 0 && errno == EINTR)
+			;
+		if (r == c->pid && (WIFEXITED(status) || WIFSIGNALED(status)))
+			dt_proc_child_ended(pc, c->pid, status);
 	}
+	/* Not our children: gone once their parent reaped them. */
 	for (size_t i = 0; i < pc->grabbed.n; i++) {
 		if (pc->grabbed.v[i] > 0 && kill(pc->grabbed.v[i], 0) < 0 && errno == ESRCH) {
 			pc->grabbed_exited++;
+			note_end(pc, pc->grabbed.v[i], false, 0);
 			pc->grabbed.v[i] = -pc->grabbed.v[i];
 		}
 	}
 }
 
-void dt_proc_release_all(struct dt_procs *pc, bool traced)
+bool dt_proc_all_ended(const struct dt_procs *pc)
+{
+	if (pc->children.n == 0 && pc->grabbed.n == 0)
+		return false;
+	for (size_t i = 0; i < pc->children.n; i++)
+		if (!pc->children.v[i].exited)
+			return false;
+	return pc->grabbed_exited == (int)pc->grabbed.n;
+}
+
+bool dt_proc_next_end(struct dt_procs *pc, struct dt_proc_end *end)
+{
+	if (pc->ends_taken >= pc->ends.n)
+		return false;
+	*end = pc->ends.v[pc->ends_taken++];
+	return true;
+}
+
+void dt_proc_release_all(struct dt_procs *pc)
 {
 	/* A -c child, started or not, does not outlive us (DTrace's PRELEASE_KILL). */
-	if (pc->child_pid != 0 && !pc->child_exited) {
-		kill(pc->child_pid, SIGKILL);
+	for (size_t i = 0; i < pc->children.n; i++) {
+		struct dt_child *c = &pc->children.v[i];
+		if (c->exited)
+			continue;
+		kill(c->pid, SIGKILL);
 		for (;;) {
 			int status;
-			pid_t r = waitpid(pc->child_pid, &status, __WALL);
+			pid_t r = waitpid(c->pid, &status, __WALL);
 			if (r < 0 && errno == EINTR)
 				continue;
 			/* A followed child may stop at its exit first. */
-			if (r == pc->child_pid && WIFSTOPPED(status) && traced) {
-				ptrace(PTRACE_CONT, pc->child_pid, NULL, NULL);
+			if (r == c->pid && WIFSTOPPED(status)) {
+				ptrace(PTRACE_CONT, c->pid, NULL, NULL);
 				continue;
 			}
 			break;
 		}
-		pc->child_stopped = false;
-		pc->child_exited = true;
+		c->stopped = false;
+		c->traced = false;
+		c->exited = true;
 	}
 }
 
 int dt_proc_status(const struct dt_procs *pc, int *statusp)
 {
-	if (pc->child_pid == 0 || !pc->child_exited)
+	if (pc->children.n == 0 || !pc->children.v[0].exited)
 		return 0;
 	if (statusp != NULL)
-		*statusp = pc->child_status;
+		*statusp = pc->children.v[0].status;
 	return 1;
+}
+
+void dt_proc_fini(struct dt_procs *pc)
+{
+	dt_vec_free(&pc->children);
+	dt_vec_free(&pc->grabbed);
+	dt_vec_free(&pc->ends);
+	pc->ends_taken = 0;
 }

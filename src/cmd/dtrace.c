@@ -31,14 +31,20 @@ struct cmd {
 	dtrace_prog_t *prog;
 };
 
+/* A -c command, split into words. */
+struct command {
+	char **argv;
+	int argc;
+};
+
 struct options {
 	struct cmd *cmds;
 	int ncmds;
 	bool list, compile_only, verbose, version, disasm, quiet_flag, zdefs, cpp;
 	bool header, link;		/* -h, -G */
 	const char *ofile;
-	char **cmdv;			/* -c command words */
-	int cmdc;
+	struct command *commands;	/* -c, in order: the first is $target */
+	int ncommands;
 	pid_t *pids;
 	int npids;
 	int macro_argc;
@@ -328,17 +334,21 @@ static int parse_opt(int c, char **argv, dtrace_hdl_t *dtp, struct options *o)
 		if (set_opt(dtp, "-b", "bufsize", optarg) < 0)
 			return E_ERROR;
 		break;
-	case 'c':
-		if (o->cmdv != NULL) {
-			errmsg("only one -c may be given");
-			return E_USAGE;
-		}
-		o->cmdv = split_words(optarg, &o->cmdc);
-		if (o->cmdv == NULL || o->cmdc == 0) {
+	case 'c': {
+		struct command *nc = realloc(o->commands, sizeof(*nc) * (size_t)(o->ncommands + 1));
+		if (nc == NULL)
+			return E_ERROR;
+		o->commands = nc;
+		struct command *cmd = &nc[o->ncommands];
+		cmd->argv = split_words(optarg, &cmd->argc);
+		if (cmd->argv == NULL || cmd->argc == 0) {
+			free(cmd->argv);
 			errmsg("invalid command for -c: %s", optarg);
 			return E_USAGE;
 		}
+		o->ncommands++;
 		break;
+	}
 	case 'C':
 		o->cpp = true;
 		break;
@@ -666,6 +676,28 @@ static int generate(dtrace_hdl_t *dtp, struct options *o)
 	return o->header ? gen_header(dtp, o) : gen_objects(dtp, o);
 }
 
+/*
+ * Each -c/-p process that ended since the last call, once, in the order
+ * they ended, as DTrace's prochandler() says it (the status is known for
+ * -c only); nothing once exit() has ended tracing.
+ */
+static void report_ends(dtrace_hdl_t *dtp, bool quiet)
+{
+	pid_t pid;
+	int k, ws, st;
+
+	while ((k = dtrace_proc_ended(dtp, &pid, &ws)) != 0) {
+		if (quiet || dtrace_exited(dtp, &st))
+			continue;
+		if (k == 1 && WIFSIGNALED(ws))
+			errmsg("pid %d terminated by SIG%s", (int)pid, sigabbrev_np(WTERMSIG(ws)));
+		else if (k == 1 && WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
+			errmsg("pid %d exited with status %d", (int)pid, WEXITSTATUS(ws));
+		else
+			errmsg("pid %d has exited", (int)pid);
+	}
+}
+
 static int run(dtrace_hdl_t *dtp, struct options *o)
 {
 	FILE *out = stdout;
@@ -685,8 +717,8 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 	if (o->header || o->link)
 		return generate(dtp, o);
 	/* With -l too: pid$target and usdt probes are listed from the process. */
-	if (o->cmdv != NULL) {
-		if (dtrace_proc_create(dtp, o->cmdv, NULL) < 0) {
+	for (int i = 0; i < o->ncommands; i++) {
+		if (dtrace_proc_create(dtp, o->commands[i].argv, NULL) < 0) {
 			errmsg("%s", dtrace_errmsg(dtp));
 			return E_ERROR;
 		}
@@ -829,7 +861,7 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 	int64_t w = 0;
 	if (!quiet && dtrace_getopt(dtp, "destructive", &w) == 0 && w)
 		errmsg("allowing destructive actions");
-	if (o->cmdv != NULL && dtrace_proc_continue(dtp) < 0) {
+	if (o->ncommands > 0 && dtrace_proc_continue(dtp) < 0) {
 		errmsg("%s", dtrace_errmsg(dtp));
 		dtrace_stop(dtp);
 		return E_ERROR;
@@ -865,21 +897,12 @@ static int run(dtrace_hdl_t *dtp, struct options *o)
 		default:
 			break;
 		}
-		if (!done && (o->cmdv != NULL || o->npids > 0) && dtrace_proc_done(dtp))
-			done = true;
-	}
-	if ((o->cmdv != NULL || o->npids > 0) && dtrace_proc_done(dtp) && !quiet) {
-		int st, ws;
-		pid_t pid = dtrace_target_pid(dtp);
-		/* As DTrace's prochandler() (the status is known for -c only). */
-		if (dtrace_exited(dtp, &st))
-			;
-		else if (dtrace_proc_status(dtp, &ws) && WIFSIGNALED(ws))
-			errmsg("pid %d terminated by SIG%s", (int)pid, sigabbrev_np(WTERMSIG(ws)));
-		else if (dtrace_proc_status(dtp, &ws) && WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
-			errmsg("pid %d exited with status %d", (int)pid, WEXITSTATUS(ws));
-		else
-			errmsg("pid %d has exited", (int)pid);
+		/* As DTrace: with several -c/-p processes, on until all of them have ended. */
+		if (o->ncommands > 0 || o->npids > 0) {
+			if (!done && dtrace_proc_done(dtp))
+				done = true;
+			report_ends(dtp, quiet);
+		}
 	}
 	if (dtrace_stop(dtp) < 0) {
 		errmsg("couldn't stop tracing: %s", dtrace_errmsg(dtp));
@@ -938,9 +961,12 @@ int main(int argc, char **argv)
 	int64_t core = 0;
 	dtrace_getopt(dtp, "core", &core);
 	dtrace_close(dtp);
-	for (int i = 0; i < o.cmdc; i++)
-		free(o.cmdv[i]);
-	free(o.cmdv);
+	for (int i = 0; i < o.ncommands; i++) {
+		for (int j = 0; j < o.commands[i].argc; j++)
+			free(o.commands[i].argv[j]);
+		free(o.commands[i].argv);
+	}
+	free(o.commands);
 	free(o.cmds);
 	free(o.pids);
 	free(o.macro_argv);

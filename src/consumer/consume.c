@@ -207,7 +207,8 @@ enum dtrace_workstatus dt_consume_work(struct dt_consumer *cs)
 	/* exit() whose record was dropped, or bufpolicy=fill with a full buffer. */
 	if (cs->rt->state != NULL && *cs->rt->state == DT_STATE_DRAINING)
 		return DTRACE_WORKSTATUS_DONE;
-	if (cs->procs->child_pid != 0 && cs->procs->child_exited)
+	/* As DTrace: with -c/-p processes, done once all of them have ended. */
+	if (dt_proc_all_ended(cs->procs))
 		return DTRACE_WORKSTATUS_DONE;
 	return DTRACE_WORKSTATUS_OKAY;
 }
@@ -243,6 +244,6 @@ int dt_consume_exited(const struct dt_consumer *cs, int *statusp)
 void dt_proc_check(struct dt_consumer *cs)
 {
 	dt_syms_track_targets(cs, DT_SYMS_TRACK_MS);
-	struct dt_procs *pc = cs->procs;
-	dt_proc_poll(pc, pc->child_pid != 0 && !pc->child_exited && dt_proc_follow_events(cs));
+	dt_proc_follow_events(cs);
+	dt_proc_poll(cs->procs);
 }

@@ -58,7 +58,7 @@ struct dt_consumer {
 	bool cb_aborted;		/* a callback returned DTRACE_CONSUME_ABORT */
 	struct dt_recdec *recdec;	/* decoding scratch for callbacks and JSON */
 	struct dt_symbolizer *symbolizer;	/* kernel and user symbols (symbolize.h) */
-	struct dt_follow *follow;	/* the -c child followed under ptrace (proc_follow.h) */
+	struct dt_follow *follow;	/* the -c children followed under ptrace (proc_follow.h) */
 
 	/* The end of tracing. */
 	bool stopped;

@@ -1,4 +1,4 @@
-/* Following the -c process under ptrace (proc_follow.h). */
+/* Following the -c processes under ptrace (proc_follow.h). */
 #include "consumer/proc_follow.h"
 
 #include <errno.h>
@@ -17,7 +17,9 @@
 #include "consumer/consumer.h"
 #include "consumer/symbolize.h"
 
+/* One followed child; the handle's are a list (cs->follow). */
 struct dt_follow {
+	struct dt_follow *next;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -62,12 +64,15 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int dt_proc_follow_start(struct dt_consumer *cs)
+int dt_proc_follow_start(struct dt_consumer *cs, pid_t pid)
 {
-	pid_t pid = cs->procs->child_pid;
+	struct dt_child *c = dt_proc_child(cs->procs, pid);
 
-	if (cs->follow != NULL || pid == 0 || cs->procs->child_exited || cs->wake_fd < 0)
+	if (c == NULL || !c->stopped || cs->wake_fd < 0)
 		return -EINVAL;
+	for (struct dt_follow *o = cs->follow; o != NULL; o = o->next)
+		if (o->pid == pid)
+			return -EINVAL;
 	/* EXITKILL: as PR_SET_PDEATHSIG, the child does not outlive us. */
 	long opts = PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL;
 	if (ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)opts) < 0)
@@ -92,7 +97,10 @@ int dt_proc_follow_start(struct dt_consumer *cs)
 		ptrace(PTRACE_SETOPTIONS, pid, NULL, NULL);
 		return -rc;
 	}
-	cs->follow = f;
+	struct dt_follow **pp = &cs->follow;
+	while (*pp != NULL)
+		pp = &(*pp)->next;
+	*pp = f;
 	return 0;
 }
 
@@ -110,8 +118,9 @@ static bool stop_signal(int sig)
 }
 
 /* The child stopped with `status`: what it means, and resume it. */
-static void on_stop(struct dt_consumer *cs, pid_t pid, int status)
+static void on_stop(struct dt_consumer *cs, struct dt_follow *f, int status)
 {
+	pid_t pid = f->pid;
 	int sig = WSTOPSIG(status), event = (unsigned)status >> 16;
 
 	if (sig == SIGTRAP && event == PTRACE_EVENT_EXEC) {
@@ -136,50 +145,18 @@ static void on_stop(struct dt_consumer *cs, pid_t pid, int status)
 		 */
 		dt_syms_track_targets(cs, 0);
 		ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig);
-		cs->follow->detached = true;
+		f->detached = true;
+		struct dt_child *c = dt_proc_child(cs->procs, pid);
+		if (c != NULL)
+			c->traced = false;
 	} else {
 		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
 	}
 }
 
-bool dt_proc_following(const struct dt_consumer *cs)
+/* Stop f's helper and free it (its child has been reaped, or is about to be). */
+static void end_one(struct dt_follow *f)
 {
-	return cs->follow != NULL && !cs->follow->detached;
-}
-
-bool dt_proc_follow_events(struct dt_consumer *cs)
-{
-	struct dt_follow *f = cs->follow;
-
-	if (f == NULL || f->detached)
-		return false;
-	while (!f->detached && !cs->procs->child_exited) {
-		int status;
-		pid_t r = waitpid(f->pid, &status, WNOHANG | __WALL);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			cs->procs->child_exited = true;
-			cs->procs->child_status = status;
-			dt_proc_follow_end(cs);
-			break;
-		}
-		if (WIFSTOPPED(status))
-			on_stop(cs, f->pid, status);
-		taken(f);
-	}
-	return true;
-}
-
-void dt_proc_follow_end(struct dt_consumer *cs)
-{
-	struct dt_follow *f = cs->follow;
-
-	if (f == NULL)
-		return;
-	cs->follow = NULL;
 	pthread_mutex_lock(&f->mu);
 	f->quit = true;
 	f->handled++;
@@ -193,4 +170,49 @@ void dt_proc_follow_end(struct dt_consumer *cs)
 	pthread_mutex_destroy(&f->mu);
 	pthread_cond_destroy(&f->cv);
 	free(f);
+}
+
+/* f's events: true once its child has ended (reaped, its end noted). */
+static bool follow_one(struct dt_consumer *cs, struct dt_follow *f)
+{
+	while (!f->detached) {
+		int status;
+		pid_t r = waitpid(f->pid, &status, WNOHANG | __WALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			dt_proc_child_ended(cs->procs, f->pid, status);
+			return true;
+		}
+		if (WIFSTOPPED(status))
+			on_stop(cs, f, status);
+		taken(f);
+	}
+	return false;
+}
+
+void dt_proc_follow_events(struct dt_consumer *cs)
+{
+	struct dt_follow **pp = &cs->follow;
+
+	while (*pp != NULL) {
+		struct dt_follow *f = *pp;
+		if (follow_one(cs, f)) {
+			*pp = f->next;
+			end_one(f);
+		} else {
+			pp = &f->next;
+		}
+	}
+}
+
+void dt_proc_follow_end(struct dt_consumer *cs)
+{
+	while (cs->follow != NULL) {
+		struct dt_follow *f = cs->follow;
+		cs->follow = f->next;
+		end_one(f);
+	}
 }

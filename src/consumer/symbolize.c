@@ -187,8 +187,12 @@ void dt_syms_track_targets(struct dt_consumer *cs, unsigned min_ms)
 	/* Only what needs symbols: a program that records user addresses. */
 	if (!cs->descs->uses_usyms || (sz = get(cs)) == NULL)
 		return;
-	if (cs->procs->child_pid != 0 && !cs->procs->child_stopped && !cs->procs->child_exited)
-		dt_usyms_refresh(sz->us, cs->procs->child_pid, min_ms, true);
+	/* A child still stopped at its exec has only its program and dynamic linker mapped. */
+	for (size_t i = 0; i < cs->procs->children.n; i++) {
+		const struct dt_child *c = &cs->procs->children.v[i];
+		if (!c->exited && (!c->stopped || c->at_entry))
+			dt_usyms_refresh(sz->us, c->pid, min_ms, true);
+	}
 	for (size_t i = 0; i < cs->procs->grabbed.n; i++)
 		if (cs->procs->grabbed.v[i] > 0)
 			dt_usyms_refresh(sz->us, cs->procs->grabbed.v[i], min_ms, true);

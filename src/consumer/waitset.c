@@ -57,8 +57,9 @@ int dt_waitset_open(struct dt_consumer *cs)
 		rc = add(ws, cs->wake_fd);
 	if (rc < 0)
 		return dt_set_error(cs->core, rc, "epoll_ctl: %s", strerror(-rc));
-	if (cs->procs->child_pid != 0)
-		watch_pid(ws, cs->procs->child_pid);
+	for (size_t i = 0; i < cs->procs->children.n; i++)
+		if (!cs->procs->children.v[i].exited)
+			watch_pid(ws, cs->procs->children.v[i].pid);
 	for (size_t i = 0; i < cs->procs->grabbed.n; i++)
 		if (cs->procs->grabbed.v[i] > 0)
 			watch_pid(ws, cs->procs->grabbed.v[i]);
@@ -74,12 +75,19 @@ void dt_waitset_wait(struct dt_consumer *cs, int ms)
 		return;
 	int n = epoll_wait(ws->epfd, ev, 8, ms);
 	for (int i = 0; i < n; i++) {
-		/* Readable pidfds stay readable: the caller notices the exit and stops. */
-		if (ev[i].data.fd == cs->wake_fd) {
+		int fd = ev[i].data.fd;
+		if (fd == cs->wake_fd) {
 			uint64_t v;
 			if (read(cs->wake_fd, &v, sizeof(v)) < 0) {
 				/* Already drained: nothing to do. */
 			}
+		} else if (fd != ring_buffer__epoll_fd(cs->rt->ring)) {
+			/*
+			 * A process exited: the caller notices it now.  Its
+			 * pidfd would stay readable, and others may still run:
+			 * it leaves the set.
+			 */
+			epoll_ctl(ws->epfd, EPOLL_CTL_DEL, fd, NULL);
 		}
 	}
 }

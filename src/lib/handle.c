@@ -123,7 +123,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return;
 	dt_runtime_destroy(dtp);
-	dt_proc_release_all(dtp->procs, dt_proc_following(dtp->cons));
+	dt_proc_release_all(dtp->procs);
 	dt_proc_follow_end(dtp->cons);
 	dt_uprocs_free(dtp->reg);
 	dt_probes_fini(dtp->reg);
@@ -144,7 +144,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_vec_free(&dtp->cc->progs);
 	dt_vec_free(&dtp->cc->stmts);
 	dt_descs_free(dtp->descs);
-	dt_vec_free(&dtp->procs->grabbed);
+	dt_proc_fini(dtp->procs);
 	dt_vec_free(&dtp->cc->dynvars);
 	bo_object_free(dtp->cc->obj);
 	dt_typetab_fini(&dtp->core->types);

@@ -91,26 +91,45 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[], pid_t *pidp)
 		return rc;
 	if (pidp != NULL)
 		*pidp = pid;
+	/*
+	 * Only $target waits where evaltime says (pid$target's probes are
+	 * placed in it there); the other commands wait at their exec and are
+	 * traced from their start.
+	 */
+	if (pid != dtp->procs->target_pid)
+		return 0;
 	return run_to_evaltime(dtp, pid);
 }
 
 int dtrace_proc_continue(dtrace_hdl_t *dtp)
 {
-	if (!dtp->procs->child_stopped)
-		return 0;
+	struct dt_procs *pc = dtp->procs;
+	bool usyms = dtp->descs->uses_usyms;
+	int rc = 0;
+
 	/*
-	 * Its mappings while it is stopped, at its entry point (its libraries
-	 * mapped) if user symbols are printed: its stacks resolve even if it
-	 * exits at once.  Failing to get there leaves the periodic reads.
+	 * $target's mappings while it is stopped, at its entry point (its
+	 * libraries mapped) if user symbols are printed: its stacks resolve
+	 * even if it exits at once.  Failing to get there leaves the
+	 * periodic reads; one that exited on the way has its end noted.
 	 */
-	if (dtp->descs->uses_usyms && dt_proc_run_to_entry(dtp->procs, dtp->procs->child_pid) < 0 && dtp->procs->child_exited)
-		return 0;
-	dtp->procs->child_stopped = false;
+	if (usyms && pc->children.n > 0)
+		dt_proc_run_to_entry(pc, pc->children.v[0].pid);
 	dt_syms_track_targets(dtp->cons, 0);
-	/* Followed to its exit and through its execs if its symbols are printed. */
-	if (dtp->descs->uses_usyms && dt_proc_follow_start(dtp->cons) == 0)
-		return dt_proc_detach(dtp->procs, true);
-	return dt_proc_detach(dtp->procs, false);
+	/*
+	 * All let go together.  Followed to their exits and through their
+	 * execs if user symbols are printed; one that cannot be is detached.
+	 */
+	for (size_t i = 0; i < pc->children.n; i++) {
+		pid_t pid = pc->children.v[i].pid;
+		if (!pc->children.v[i].stopped)
+			continue;
+		bool follow = usyms && dt_proc_follow_start(dtp->cons, pid) == 0;
+		int r = dt_proc_detach(pc, pid, follow);
+		if (r < 0 && rc == 0)
+			rc = r;
+	}
+	return rc;
 }
 
 int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
@@ -121,9 +140,21 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 int dtrace_proc_done(dtrace_hdl_t *dtp)
 {
 	dt_proc_check(dtp->cons);
-	if (dtp->procs->child_pid != 0)
-		return dtp->procs->child_exited;
-	return dtp->procs->grabbed.n > 0 && dtp->procs->grabbed_exited == (int)dtp->procs->grabbed.n;
+	return dt_proc_all_ended(dtp->procs);
+}
+
+int dtrace_proc_ended(dtrace_hdl_t *dtp, pid_t *pidp, int *statusp)
+{
+	struct dt_proc_end e;
+
+	dt_proc_check(dtp->cons);
+	if (!dt_proc_next_end(dtp->procs, &e))
+		return 0;
+	if (pidp != NULL)
+		*pidp = e.pid;
+	if (statusp != NULL)
+		*statusp = e.status;
+	return e.has_status ? 1 : 2;
 }
 
 int dtrace_proc_status(const dtrace_hdl_t *dtp, int *statusp)
