@@ -910,18 +910,6 @@ static void discard_op3(struct dt_cg *cg, struct dt_node *n)
  * calls in it still happen.  The operand that stands for the value is
  * followed by a loop, not recursion (inline definitions chain).
  */
-static bool is_assign_op(enum dt_tok op)
-{
-	switch (op) {
-	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
-	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
-	case T_RSH_EQ:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void discard_value(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_node *small[CHAIN_SMALL], **v;
@@ -960,7 +948,7 @@ static void discard_value(struct dt_cg *cg, struct dt_node *n)
 		default:
 			break;
 		}
-		if (n->kind == N_OP2 && is_assign_op(n->op)) {
+		if (n->kind == N_OP2 && dt_tok_is_assign(n->op)) {
 			cg_assign_discard(cg, n);
 			return;
 		}

@@ -362,18 +362,6 @@ struct dt_node *dtp_parse_cond(struct parser *p)
 	return top;
 }
 
-static bool is_assign_op(enum dt_tok t)
-{
-	switch (t) {
-	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
-	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
-	case T_RSH_EQ:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /*
  * Is n, as parsed, a unary expression (DTrace's grammar assigns only to
  * those)?  Binary and conditional operators and casts are not, unless
@@ -391,7 +379,7 @@ struct dt_node *dtp_parse_assign(struct parser *p)
 	struct dt_node *l = dtp_parse_cond(p);
 	const struct dt_token *t = dtp_peek(p);
 
-	if (!is_assign_op(t->tok))
+	if (!dt_tok_is_assign(t->tok))
 		return l;
 	if (!is_unary_expr(p, l))
 		dtp_syntax_error(p, t);

@@ -2,6 +2,7 @@
 #ifndef DT_TOKEN_H
 #define DT_TOKEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum dt_tok {
@@ -37,5 +38,18 @@ enum dt_tok {
 
 /* Printable spelling of a token kind, for messages ("+", "sizeof", ...). */
 const char *dt_tok_name(enum dt_tok t);
+
+/* An assignment operator: = or one of the op= forms. */
+static inline bool dt_tok_is_assign(enum dt_tok t)
+{
+	switch (t) {
+	case T_ASGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
+	case T_MOD_EQ: case T_AND_EQ: case T_XOR_EQ: case T_OR_EQ: case T_LSH_EQ:
+	case T_RSH_EQ:
+		return true;
+	default:
+		return false;
+	}
+}
 
 #endif
