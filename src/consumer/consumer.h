@@ -41,6 +41,7 @@ struct dt_consumer {
 	bool printed_header;		/* the CPU ID FUNCTION:NAME line */
 	struct dt_strbuf outbuf;	/* output being formatted */
 	bool skip_output;		/* a callback said DTRACE_CONSUME_SKIP for this record */
+	bool part_open;			/* a parted clause printed its header, owes its newline */
 	int out_saved;			/* freopen(): the original output's fd, dup'ed, + 1 (0: none) */
 	struct dt_flow *flow;		/* flowindent state (consumer/flow.c) */
 	struct dt_bufring *bufring;	/* bufpolicy=ring: kept records (consumer/bufring.c) */

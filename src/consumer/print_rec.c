@@ -90,10 +90,14 @@ static void print_text(struct dt_consumer *cs, const struct dt_rdesc *rd, const 
 	struct dt_strbuf *sb = &cs->outbuf;
 	bool quiet = cs->core->opts.quiet;
 
-	if (cs->core->opts.flowindent)
+	/* A clause cut into parts prints as one firing: one header, one newline. */
+	if (cs->part_open)
+		;
+	else if (cs->core->opts.flowindent)
 		dt_flow_column(cs, sb, h);
 	else if (!quiet)
 		header(cs, sb, h);
+	cs->part_open = rd->part_held;
 	for (size_t i = 0; i < rd->items.n; i++) {
 		const struct dt_ritem *it = &rd->items.v[i];
 		switch (it->kind) {
@@ -148,9 +152,21 @@ static void print_text(struct dt_consumer *cs, const struct dt_rdesc *rd, const 
 			break;
 		}
 	}
-	if (!quiet)
+	if (!quiet && !cs->part_open)
 		dt_sb_putc(sb, '\n');
 	flush(cs, sb);
+}
+
+/* The newline a parted clause's earlier parts left owing, when its record will not print it. */
+static void close_part(struct dt_consumer *cs)
+{
+	if (!cs->part_open)
+		return;
+	cs->part_open = false;
+	if (!cs->core->opts.quiet && !dt_oformat_json(cs)) {
+		dt_sb_putc(&cs->outbuf, '\n');
+		flush(cs, &cs->outbuf);
+	}
 }
 
 /* The record callback, on the decoded record: 0, or -ECANCELED to stop. */
@@ -225,8 +241,13 @@ int dt_emit_record(struct dt_consumer *cs, const struct dt_rdesc *rd, const void
 	const struct dt_rec_hdr *h = data;
 
 	/* A part that records nothing only marks where its clause ends. */
-	if ((rd->part_held || rd->part_last) && rd->items.n == 0)
+	if ((rd->part_held || rd->part_last) && rd->items.n == 0) {
+		if (rd->part_last)
+			close_part(cs);
 		return 0;
+	}
+	if (!rd->part_held && !rd->part_last)
+		close_part(cs);
 	cs->skip_output = false;
 	dt_agg_firing(cs, h->cpu, h->prid, h->timestamp);
 	if (cs->rec_fn != NULL && callback(cs, rd, data) < 0)
