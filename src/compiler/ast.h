@@ -212,6 +212,7 @@ struct dt_node {
 #define DN_ACTION   0x100	/* an action called inside an expression */
 #define DN_ATTR     0x200	/* attr is computed */
 #define DN_ATTRFIX  0x400	/* attr is fixed by a rule (kernel symbol, enum tag, sizeof type) */
+#define DN_CHECKED  0x800	/* a top-level declaration already checked, as it was parsed */
 
 int dt_node_list_len(const struct dt_node *n);
 

@@ -339,8 +339,9 @@ dtrace_prog_t *dt_compile(struct dt_compiler *cc, const char *text, const char *
 		write_type_files(cc);
 		return NULL;
 	}
+	pcb.check_as_parsed = true;
 	dt_parse_program(&pcb);
-	/* As DTrace, before anything is checked: pragmas naming nothing, unused arguments. */
+	/* As DTrace, after parsing (declarations were checked as parsed) and before the clauses are: pragmas naming nothing, unused arguments. */
 	dt_pragma_check_unused(&pcb);
 	dt_macro_check_unused(&pcb);
 	dt_sema_program(&pcb);

@@ -32,6 +32,7 @@ struct dt_node *dt_compile_front(struct dt_compiler *cc, const char *src, const 
 		free(pcb.argref);
 		return NULL;
 	}
+	pcb.check_as_parsed = stage == DT_FRONT_CHECK;
 	dt_parse_program(&pcb);
 	if (stage == DT_FRONT_CHECK) {
 		size_t nclauses = 0, k = 0;

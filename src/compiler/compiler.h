@@ -38,6 +38,8 @@ struct dt_compiler {
 	struct dt_htab idents;
 	uint32_t bss_size;		/* .bss bytes used by globals and state */
 	uint32_t nvars;
+	/* The program being compiled (0: a library), which owns the identifiers it creates. */
+	uint32_t program, nprograms;
 	uint32_t locals_size;		/* clause-local (this->) bytes in scratch */
 	int dlib_state;			/* enum dt_dlib_state */
 	int kdlib_state;		/* ... of the library's kernel part (dlib.h) */

@@ -85,6 +85,9 @@ static int load(struct dt_compiler *cc, int *state, const char *text, bool kerne
 	memcpy(errmsg, cc->core->errmsg, sizeof(errmsg));
 	memcpy(errtag, cc->core->errtag, sizeof(errtag));
 	pcb_init(&pcb, cc, text);
+	/* The library's identifiers belong to no program (pragma.c's scope rule). */
+	uint32_t program = cc->program;
+	cc->program = 0;
 	if (setjmp(pcb.jb) == 0) {
 		if (kernel) {
 			compile_kernel(&pcb);
@@ -94,6 +97,7 @@ static int load(struct dt_compiler *cc, int *state, const char *text, bool kerne
 		}
 		*state = DLIB_LOADED;
 	}
+	cc->program = program;
 	cc->core->err = err;
 	memcpy(cc->core->errmsg, errmsg, sizeof(errmsg));
 	memcpy(cc->core->errtag, errtag, sizeof(errtag));

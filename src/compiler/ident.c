@@ -370,6 +370,7 @@ struct dt_ident *dt_ident_user_add(struct dt_compiler *cc, enum dt_idkind kind,
 	id->name = dt_arena_strdup(&cc->core->arena, name);
 	id->kind = kind;
 	id->line = line;
+	id->program = cc->program;
 	id->id = cc->nvars++;
 	if (id->name == NULL || dt_htab_put(&cc->idents, k, id) < 0)
 		return NULL;

@@ -103,6 +103,7 @@ struct dt_ident {
 	struct dt_ident **iparams;	/* inline arrays: the parameters (IDK_XLARG), nkeys of them */
 	int64_t value;			/* IDK_ENUM */
 	int line;
+	uint32_t program;		/* the program that created it (dt_compiler.program) */
 	/* Stability attributes, if an inline's value or a #pragma set them (sema_attr.c). */
 	struct dt_attr attr;
 	bool attr_set;

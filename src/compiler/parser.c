@@ -12,6 +12,7 @@
 #include "compiler/compiler.h"
 #include "compiler/parser_impl.h"
 #include "compiler/pragma.h"
+#include "compiler/sema.h"
 
 static struct dt_node *parse_clause(struct parser *p, struct dt_token first)
 {
@@ -290,13 +291,20 @@ void dt_parse_program(struct dt_pcb *pcb)
 			break;
 		}
 		*tail = n;
-		pcb->nparsed++;
-		while (n->next != NULL) {
-			n = n->next;
+		pcb->parsed = head;
+		/*
+		 * DTrace declares as it parses: a declaration's error comes before
+		 * any later clause's syntax error.  Clauses are checked afterwards.
+		 */
+		for (;;) {
 			pcb->nparsed++;
+			if (pcb->check_as_parsed && n->kind != N_CLAUSE)
+				dt_sema_toplevel(pcb, n);
+			if (n->next == NULL)
+				break;
+			n = n->next;
 		}
 		tail = &n->next;
-		pcb->parsed = head;
 	}
 }
 

@@ -110,6 +110,7 @@ int dt_pcb_init(struct dt_pcb *pcb, struct dt_compiler *cc, const char *src, siz
 	pcb->pspec_kind = (flags & DTRACE_C_PSPEC) ? (int)kind : DTRACE_PSPEC_NAME;
 	pcb->argc = argc;
 	pcb->argv = argv;
+	pcb->program = cc->program = ++cc->nprograms;
 	dt_nest_init(pcb);
 	pcb->src = dt_arena_strndup(&cc->core->arena, src, len);
 	pcb->srclen = len;

@@ -48,6 +48,8 @@ struct dt_pcb {
 	const char *linetag;		/* a file named by #line (an included header), or NULL */
 	struct dt_node *parsed;		/* the top-level nodes parsed so far ... */
 	int nparsed;			/* ... and how many */
+	bool check_as_parsed;		/* check each declaration as soon as it is parsed */
+	uint32_t program;		/* numbers this program's identifiers (0: a library) */
 	/* Code being generated, and how the code generator frees it when an error abandons it. */
 	struct dt_cg *cg;
 	void (*cg_cleanup)(struct dt_cg *cg);

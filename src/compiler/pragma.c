@@ -31,23 +31,43 @@ struct pctx {
 	int next_line;			/* the line after it (a line directive changes it) */
 };
 
-/* A global identifier that existed before this program (built-in, library, earlier program). */
-static bool defined_outside(struct dt_compiler *cc, const char *name)
+/*
+ * A global identifier that another program created (built-in, library,
+ * earlier program): this one's own declarations, checked as they are
+ * parsed, may already be there.
+ */
+static bool defined_outside(struct dt_pcb *pcb, const char *name)
 {
 	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
+	struct dt_compiler *cc = pcb->cc;
 
 	if (dt_ident_builtin(cc, name) != NULL)
 		return true;
-	/* This program's identifiers are only created once it is parsed. */
 	for (int pass = 0; pass < 3; pass++) {
-		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
-			if (dt_ident_user(cc, kinds[k], name) != NULL)
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+			struct dt_ident *id = dt_ident_user(cc, kinds[k], name);
+			if (id != NULL && (id->program != pcb->program || pcb->program == 0))
 				return true;
+		}
 		/* The D library's names are DTrace's too, loaded or not yet (two parts). */
 		if (dt_dlib_provide(cc, name) <= 0)
 			break;
 	}
 	return false;
+}
+
+/* A pragma after this program declared the name sets its attributes there and then, as DTrace. */
+static void set_declared_attr(struct dt_pcb *pcb, const char *name, const struct dt_attr *attr)
+{
+	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
+
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct dt_ident *id = dt_ident_user(pcb->cc, kinds[k], name);
+		if (id != NULL && id->program == pcb->program) {
+			id->attr = *attr;
+			id->attr_set = true;
+		}
+	}
 }
 
 /* Remember an attributes/binding pragma for an identifier the program has yet to define. */
@@ -110,9 +130,11 @@ static void pragma_attributes(struct pctx *c, const struct dt_ctok *t, int n)
 				  "invalid component \"%s\" in attribute #pragma for provider %s", name,
 				  t[3].s);
 		}
-	} else if (defined_outside(pcb->cc, name)) {
+	} else if (defined_outside(pcb, name)) {
 		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
 			  "#pragma %s cannot modify entity defined outside program scope", c->name);
+	} else {
+		set_declared_attr(pcb, name, &attr);
 	}
 	defer(c, name, &attr);
 }
@@ -128,7 +150,7 @@ static void pragma_binding(struct pctx *c, const struct dt_ctok *t, int n)
 	if (dt_optval_version(t[0].s, &v) < 0)
 		dt_cerror(pcb, "D_PRAGMA_INVAL", c->line,
 			  "invalid version string specified by #pragma %s", c->name);
-	if (defined_outside(pcb->cc, t[1].s))
+	if (defined_outside(pcb, t[1].s))
 		dt_cerror(pcb, "D_PRAGMA_SCOPE", c->line,
 			  "#pragma %s cannot modify entity defined outside program scope", c->name);
 	defer(c, t[1].s, NULL);

@@ -29,31 +29,43 @@ int64_t dt_sema_const(struct dt_pcb *pcb, struct dt_node *n, const char *tag, co
 	return n->cval;
 }
 
+void dt_sema_toplevel(struct dt_pcb *pcb, struct dt_node *n)
+{
+	if (n->flags & DN_CHECKED)
+		return;
+	n->flags |= DN_CHECKED;
+	switch (n->kind) {
+	case N_DECL:
+		dt_attr_typenames(pcb, n);
+		dt_sema_declare(pcb, n);
+		break;
+	case N_INLINE:
+		dt_attr_typenames(pcb, n);
+		dt_sema_inline(pcb, n);
+		break;
+	case N_XLATOR:
+		dt_attr_typenames(pcb, n);
+		dt_sema_translator(pcb, n);
+		break;
+	case N_PROVIDER:
+		dt_attr_typenames(pcb, n);
+		dt_sema_provider(pcb, n);
+		break;
+	default:
+		break;
+	}
+}
+
 void dt_sema_program(struct dt_pcb *pcb)
 {
 	for (struct dt_node *n = pcb->root; n != NULL; n = n->next) {
 		switch (n->kind) {
-		case N_DECL:
-			dt_attr_typenames(pcb, n);
-			dt_sema_declare(pcb, n);
-			break;
-		case N_INLINE:
-			dt_attr_typenames(pcb, n);
-			dt_sema_inline(pcb, n);
-			break;
-		case N_XLATOR:
-			dt_attr_typenames(pcb, n);
-			dt_sema_translator(pcb, n);
-			break;
-		case N_PROVIDER:
-			dt_attr_typenames(pcb, n);
-			dt_sema_provider(pcb, n);
-			break;
 		case N_CLAUSE:
 			dt_sema_check_calls(pcb, n);
 			dt_attr_typenames(pcb, n);
 			break;
 		default:
+			dt_sema_toplevel(pcb, n);
 			break;
 		}
 	}

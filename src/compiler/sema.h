@@ -27,6 +27,8 @@ bool dt_stack_is_call(const struct dt_node *n);
 
 /* Process the program's declarations and check every clause, in order. */
 void dt_sema_program(struct dt_pcb *pcb);
+/* Check one top-level declaration, inline, translator or provider (not a clause). */
+void dt_sema_toplevel(struct dt_pcb *pcb, struct dt_node *n);
 /* "struct s" for a tagged struct, union or enum specifier, in the arena (sema_type.c). */
 const char *dt_sema_tag_key(struct dt_pcb *pcb, struct dt_declspec *ds);
 /* Its body begins: refuse a redeclared tag (seen_here: given a body earlier in the program). */

@@ -96,7 +96,8 @@ static const struct dt_node *previous(struct dt_pcb *pcb, const struct dt_node *
 			if (strcmp(pgp->providers[j]->provider.name, name) == 0)
 				return pgp->providers[j];
 	}
-	for (const struct dt_node *p = pcb->root; p != NULL && p != n; p = p->next)
+	/* (The program's nodes as parsed so far: a provider is checked once parsed.) */
+	for (const struct dt_node *p = pcb->parsed; p != NULL && p != n; p = p->next)
 		if (p->kind == N_PROVIDER && strcmp(p->provider.name, name) == 0)
 			return p;
 	return NULL;

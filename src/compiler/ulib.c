@@ -228,9 +228,13 @@ int dt_ulib_load(struct dt_compiler *cc)
 	rc = read_dirs(cc, &ls);
 	for (size_t i = 0; rc == 0 && i < ls.libs.n; i++)
 		rc = visit(cc, &ls, &ls.libs.v[i]);
+	/* A library's identifiers belong to no program (pragma.c's scope rule). */
+	uint32_t program = cc->program;
+	cc->program = 0;
 	for (size_t i = 0; rc == 0 && i < ls.order.n; i++)
 		if (!ls.order.v[i]->absent)
 			rc = compile_one(cc, ls.order.v[i]);
+	cc->program = program;
 	free_libs(&ls);
 	cc->ulib_state = rc < 0 ? rc : 1;
 	return rc;
