@@ -93,7 +93,13 @@ static void probe_macros(FILE *fp, const char *prov, const struct dt_node *probe
 {
 	const char *name = probe->decl.decl->name;
 	int n = nparams(probe);
+	int map[DT_USDT_TYPES_MAX];
+	int nout = dt_usdt_decl_argmap(probe, map);
 
+	/* The note lists the probe's arguments: its translated ones, each a native operand. */
+	if (nout < 0)
+		for (nout = 0; nout < n; nout++)
+			map[nout] = nout;
 	fprintf(fp, "#define\t");
 	upper(fp, prov, false);
 	fputc('_', fp);
@@ -105,8 +111,8 @@ static void probe_macros(FILE *fp, const char *prov, const struct dt_node *probe
 		prov, name, prov, name);
 	if (n > 0)
 		fprintf(fp, ", \"");
-	for (int i = 0; i < n; i++)
-		fprintf(fp, "%s8@%%%d", i ? " " : "", i);
+	for (int i = 0; n > 0 && i < nout; i++)
+		fprintf(fp, "%s8@%%%d", i ? " " : "", map[i]);
 	if (n > 0)
 		fputc('"', fp);
 	for (int i = 0; i < n; i++)

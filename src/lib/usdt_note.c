@@ -51,33 +51,51 @@ static const char *type_name(dtrace_hdl_t *dtp, struct dt_type *t)
 	return s;
 }
 
+int dt_usdt_decl_argmap(const struct dt_node *probe, int *map)
+{
+	const struct dt_node *in = params(probe->decl.decl);
+	const struct dt_node *out = probe->l != NULL ? params(probe->l->decl.decl) : in;
+	int n = 0, nin = 0;
+
+	for (const struct dt_node *p = in; p != NULL; p = p->next)
+		nin++;
+	for (const struct dt_node *o = out; o != NULL; o = o->next, n++) {
+		if (n >= DT_USDT_TYPES_MAX)
+			return -1;
+		/* sema_provider's rule: the input argument of its name, else the one in its place. */
+		int k = n, j = 0;
+		const char *name = out != in ? param_name(o) : NULL;
+		for (const struct dt_node *p = in; name != NULL && p != NULL; p = p->next, j++)
+			if (param_name(p) != NULL && strcmp(param_name(p), name) == 0)
+				k = j;
+		if (k >= nin)
+			return -1;
+		map[n] = k;
+	}
+	return n;
+}
+
+/* The k-th parameter of a list. */
+static const struct dt_node *nth(const struct dt_node *p, int k)
+{
+	while (p != NULL && k-- > 0)
+		p = p->next;
+	return p;
+}
+
 int dt_usdt_decl_types(dtrace_hdl_t *dtp, const struct dt_node *probe, const char **native,
 		       const char **xlate)
 {
 	const struct dt_node *in = params(probe->decl.decl);
 	const struct dt_node *out = probe->l != NULL ? params(probe->l->decl.decl) : in;
-	int n = 0;
+	int map[DT_USDT_TYPES_MAX];
+	int n = dt_usdt_decl_argmap(probe, map);
 
-	for (const struct dt_node *o = out; o != NULL; o = o->next, n++) {
-		if (n >= DT_USDT_TYPES_MAX)
-			return -1;
-		/*
-		 * The native argument an output one takes (sema_provider's rule:
-		 * the one of its name, else the one in its place): args[] can
-		 * only be typed if that is the one in its place.
-		 */
-		const struct dt_node *src = in;
-		for (int k = 0; src != NULL && k < n; k++)
-			src = src->next;
-		const char *name = param_name(o);
-		for (const struct dt_node *p = in; out != in && name != NULL && p != NULL; p = p->next)
-			if (param_name(p) != NULL && strcmp(param_name(p), name) == 0 && p != src)
-				return -1;
-		if (src == NULL)
-			return -1;
-		native[n] = type_name(dtp, src->type);
-		xlate[n] = NULL;
-		if (native[n] == NULL)
+	for (int i = 0; i < n; i++) {
+		const struct dt_node *src = nth(in, map[i]), *o = nth(out, i);
+		native[i] = type_name(dtp, src->type);
+		xlate[i] = NULL;
+		if (native[i] == NULL)
 			return -1;
 		if (out == in)
 			continue;
@@ -86,10 +104,10 @@ int dt_usdt_decl_types(dtrace_hdl_t *dtp, const struct dt_node *probe, const cha
 			return -1;
 		/* An integer as another: its value, of the declared type. */
 		if (dt_type_is_integer(a) && dt_type_is_integer(b)) {
-			native[n] = type_name(dtp, o->type);
-			if (native[n] == NULL)
+			native[i] = type_name(dtp, o->type);
+			if (native[i] == NULL)
 				return -1;
-		} else if (!dt_type_equal(a, b) && (xlate[n] = type_name(dtp, o->type)) == NULL) {
+		} else if (!dt_type_equal(a, b) && (xlate[i] = type_name(dtp, o->type)) == NULL) {
 			return -1;
 		}
 	}

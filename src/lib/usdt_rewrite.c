@@ -266,6 +266,9 @@ static unsigned char *types_notes(struct rewrite *rw, size_t *lenp)
 	return NULL;
 }
 
+/* Room for a site's argument operands (a translated list may repeat native ones). */
+#define NOTE_ARGS_LEN 512
+
 /* The notes of the rewritten sites, and their relocations. */
 static int add_notes(struct rewrite *rw, size_t symndx, Elf_Data *syms, size_t nsyms)
 {
@@ -275,7 +278,7 @@ static int add_notes(struct rewrite *rw, size_t symndx, Elf_Data *syms, size_t n
 	size_t cap = 0;
 
 	for (size_t i = 0; i < rw->sites.n; i++)
-		cap += 12 + 8 + 24 + 2 * 64 + 2 + 20 * (size_t)rw->sites.v[i].nargs + 8;
+		cap += 12 + 8 + 24 + 2 * 64 + 2 + NOTE_ARGS_LEN + 8;
 	unsigned char *notes = keep(rw, cap);
 	GElf_Rela *relas = keep(rw, rw->sites.n * sizeof(*relas));
 	if (notes == NULL || relas == NULL)
@@ -283,17 +286,29 @@ static int add_notes(struct rewrite *rw, size_t symndx, Elf_Data *syms, size_t n
 	size_t len = 0;
 	for (size_t i = 0; i < rw->sites.n; i++) {
 		const struct site *st = &rw->sites.v[i];
-		char args[512];
+		char args[NOTE_ARGS_LEN];
 		size_t al = 0, sym;
 		uint64_t value;
 		args[0] = '\0';
-		for (int a = 0; a < st->nargs && al < sizeof(args) - 32; a++) {
+		/* The probe's arguments: its translated ones, each a native one's place. */
+		int map[DT_USDT_TYPES_MAX], nout = -1;
+		const struct dt_node *pr = dt_usdt_decl_probe(rw->dtp, st->prov, st->probe);
+		if (pr != NULL)
+			nout = dt_usdt_decl_argmap(pr, map);
+		for (int k = 0; nout >= 0 && k < nout; k++)
+			if (map[k] >= st->nargs)
+				nout = -1;
+		if (nout < 0)
+			for (nout = 0; nout < st->nargs; nout++)
+				map[nout] = nout;
+		for (int k = 0; k < nout && al < sizeof(args) - 32; k++) {
+			int a = map[k];
 			if (a < 6)
-				al += (size_t)snprintf(args + al, sizeof(args) - al, "%s8@%s", a ? " " : "",
+				al += (size_t)snprintf(args + al, sizeof(args) - al, "%s8@%s", k ? " " : "",
 						       regs[a]);
 			else
-				al += (size_t)snprintf(args + al, sizeof(args) - al, " 8@%d(%%rsp)",
-						       8 * (a - 6) + (st->tail ? 8 : 0));
+				al += (size_t)snprintf(args + al, sizeof(args) - al, "%s8@%d(%%rsp)",
+						       k ? " " : "", 8 * (a - 6) + (st->tail ? 8 : 0));
 		}
 		if (!section_sym(syms, nsyms, st->scn, &sym, &value))
 			return bad(rw, "no symbol in the section of a probe");

@@ -5,10 +5,12 @@
  * headers of `dtrace -h` and with `dtrace -G`: one ELF note per probe, in
  * section .note.dtrace, owner "dtrace", type DT_USDT_TYPES_NOTE, whose
  * descriptor is the provider name, the probe name as declared, then for
- * each argument its type as D writes it ("int", "char *", "string") and
- * the type it is translated to, or "" (a prototype "probe p(a) : (b)"),
- * all NUL-terminated.  A probe whose translated arguments are not the
- * native ones in order has the single type "?": untyped.  Probes without
+ * each of the probe's arguments (its translated ones, if it has them, in
+ * their order: the stapsdt note's operands are in that order too) the
+ * type of the native argument it takes as D writes it ("int", "char *",
+ * "string") and the type it is translated to, or "" (a prototype "probe
+ * p(a) : (b)"), all NUL-terminated.  A probe whose types a note cannot
+ * hold has the single type "?": untyped.  Probes without
  * a note (SystemTap's <sys/sdt.h>) have their arguments typed by the
  * size and sign their stapsdt note gives, as DTrace for Linux's stapsdt
  * provider does ("-4@%edi": int32_t).

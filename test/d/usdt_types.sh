@@ -2,8 +2,8 @@
 # USDT args[] are typed: as the provider definition declares them, in
 # binaries built with the header of dtrace -h and with dtrace -G (a
 # string argument is the user string, copied in; a translated argument
-# has its translated type; a probe whose translation reorders arguments
-# stays untyped: None, and its argN); and, for SystemTap notes, by the
+# has its translated type, a reordered one too, in its translated place:
+# usdt_argmap.sh); and, for SystemTap notes, by the
 # operand's size and sign (int32_t for "-4@", uint8_t for "1@"; the
 # widest where a probe's sites differ; uint64_t without a size).  -lv
 # lists the types; an index past the last argument is D_ARGS_IDX.
