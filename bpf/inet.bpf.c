@@ -18,9 +18,9 @@
 #define ARPHRD_INFINIBAND	32
 
 /*
- * Each writer reads the position, checks the room it needs, and writes
- * at constant offsets from one pointer: the verifier then knows every
- * store is in bounds, whatever the compiler does with the arithmetic.
+ * A character goes out after a check of the position against the room
+ * left, at a constant offset from one pointer: the verifier then knows
+ * every store is in bounds, whatever the compiler does with the arithmetic.
  */
 static __always_inline char *room(char *d, u64 *pos, u64 nb, u64 need)
 {
@@ -52,65 +52,39 @@ static __always_inline char hexdig(u64 v)
 	return (char)(v < 10 ? '0' + v : 'a' + v - 10);
 }
 
+/*
+ * Numbers go out a digit at a time: a string longer than strsize is the
+ * whole text cut at strsize characters, so a number the cut falls in
+ * keeps its leading digits (and nothing after the cut is written).
+ */
+
 /* v (0..255) in decimal. */
 static __always_inline void put_dec8(char *d, u64 *pos, u64 nb, u64 v)
 {
-	char *p = room(d, pos, nb, 3);
-
-	if (p == 0)
-		return;
-	if (v >= 100) {
-		p[0] = (char)('0' + v / 100);
-		p[1] = (char)('0' + v / 10 % 10);
-		p[2] = (char)('0' + v % 10);
-		advance(pos, 3);
-	} else if (v >= 10) {
-		p[0] = (char)('0' + v / 10);
-		p[1] = (char)('0' + v % 10);
-		advance(pos, 2);
-	} else {
-		p[0] = (char)('0' + v);
-		advance(pos, 1);
-	}
+	if (v >= 100)
+		put_char(d, pos, nb, (char)('0' + v / 100));
+	if (v >= 10)
+		put_char(d, pos, nb, (char)('0' + v / 10 % 10));
+	put_char(d, pos, nb, (char)('0' + v % 10));
 }
 
 /* v (0..0xffff) in hex without leading zeros. */
 static __always_inline void put_hex16(char *d, u64 *pos, u64 nb, u64 v)
 {
-	char *p = room(d, pos, nb, 4);
-	u64 n = v >= 0x1000 ? 4 : v >= 0x100 ? 3 : v >= 0x10 ? 2 : 1;
-
-	if (p == 0)
-		return;
-	/* Digits from the last one back. */
-	if (n == 4) {
-		p[0] = hexdig(v >> 12);
-		p[1] = hexdig((v >> 8) & 15);
-		p[2] = hexdig((v >> 4) & 15);
-		p[3] = hexdig(v & 15);
-	} else if (n == 3) {
-		p[0] = hexdig(v >> 8);
-		p[1] = hexdig((v >> 4) & 15);
-		p[2] = hexdig(v & 15);
-	} else if (n == 2) {
-		p[0] = hexdig(v >> 4);
-		p[1] = hexdig(v & 15);
-	} else {
-		p[0] = hexdig(v);
-	}
-	advance(pos, n);
+	if (v >= 0x1000)
+		put_char(d, pos, nb, hexdig(v >> 12));
+	if (v >= 0x100)
+		put_char(d, pos, nb, hexdig((v >> 8) & 15));
+	if (v >= 0x10)
+		put_char(d, pos, nb, hexdig((v >> 4) & 15));
+	put_char(d, pos, nb, hexdig(v & 15));
 }
 
 /* Two hex digits, always. */
 static __always_inline void put_hex8(char *d, u64 *pos, u64 nb, u64 v)
 {
-	char *p = room(d, pos, nb, 2);
-
-	if (p == 0)
-		return;
-	p[0] = hexdig((v >> 4) & 15);
-	p[1] = hexdig(v & 15);
-	advance(pos, 2);
+	put_char(d, pos, nb, hexdig((v >> 4) & 15));
+	put_char(d, pos, nb, hexdig(v & 15));
 }
 
 static __always_inline void finish(char *d, u64 *pos, u64 nb)

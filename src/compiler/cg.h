@@ -141,6 +141,7 @@ struct dt_cg {
 	 */
 	int exit_label;			/* the clause's early exit (predicate false ...) */
 	int pred_fault_label;		/* faults in the predicate (-1 if none) */
+	int drop_label;			/* a clause given up without an error (-1 if none yet) */
 	uint32_t stretch_start;		/* first instruction after the last island */
 	bool island_faults;		/* an island held a fault path */
 

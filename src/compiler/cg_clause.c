@@ -23,6 +23,7 @@
 static void cg_stmt(struct dt_cg *cg, struct dt_node *s);
 
 static void emit_fault_path(struct dt_cg *cg, int label, bool discard);
+static void emit_drop_path(struct dt_cg *cg, int label, bool discard);
 
 /* Instructions a stretch may grow to before its island (jumps reach 32767). */
 #define STRETCH_MAX 16000
@@ -58,6 +59,10 @@ static void emit_island(struct dt_cg *cg)
 		emit_fault_path(cg, cg->fault_label, cg->records && !cg->in_pred);
 		cg->fault_label = -1;
 		cg->island_faults = true;
+	}
+	if (cg->drop_label >= 0) {
+		emit_drop_path(cg, cg->drop_label, cg->records);
+		cg->drop_label = -1;
 	}
 	cg_label_place(cg, over);
 	cg->stretch_start = cg_pos(cg);
@@ -276,23 +281,52 @@ static void emit_submit(struct dt_cg *cg)
 }
 
 /* Discard the record, record the fault, run ERROR clauses, return. */
+/* The clause's record given up (split: only the open block's; those before it stay). */
+static void discard_record(struct dt_cg *cg)
+{
+	int none = cg_label_new(cg);
+	if (cg->split)
+		cg_jmp_imm(cg, BPF_JEQ, REG_REC, 0, none);
+	if (!cg_spec_fault_submit(cg)) {
+		cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
+		cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
+		cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
+	}
+	cg_label_place(cg, none);
+}
+
+/*
+ * A clause given up without an error (DTrace's dt_cg_store_var when a
+ * dynamic variable cannot be made): nothing it recorded is output, and
+ * nothing after runs.
+ */
+static void emit_drop_path(struct dt_cg *cg, int label, bool discard)
+{
+	cg_label_place(cg, label);
+	if (discard)
+		discard_record(cg);
+	cg_clause_return(cg, true);
+}
+
+void cg_clause_drop(struct dt_cg *cg)
+{
+	/* In the predicate no record is reserved yet: the clause just does not run. */
+	if (cg->in_pred || !cg->records) {
+		cg_ja(cg, cg->exit_label);
+		return;
+	}
+	if (cg->drop_label < 0)
+		cg->drop_label = cg_label_new(cg);
+	cg_ja(cg, cg->drop_label);
+}
+
 static void emit_fault_path(struct dt_cg *cg, int label, bool discard)
 {
 	struct dt_stmt *stmt = cg->stmt;
 
 	cg_label_place(cg, label);
-	if (discard) {
-		/* Split: only the open block's record goes; those before it stay. */
-		int none = cg_label_new(cg);
-		if (cg->split)
-			cg_jmp_imm(cg, BPF_JEQ, REG_REC, 0, none);
-		if (!cg_spec_fault_submit(cg)) {
-			cg_emit(cg, I_MOV64_REG(BPF_R1, REG_REC));
-			cg_emit(cg, I_MOV64_IMM(BPF_R2, 0));
-			cg_emit(cg, I_CALL_HELPER(BPF_FUNC_ringbuf_discard));
-		}
-		cg_label_place(cg, none);
-	}
+	if (discard)
+		discard_record(cg);
 	cg_emit(cg, I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX));
 	cg_emit(cg, I_MOV64_REG(BPF_R2, REG_DCTX));
 	cg_emit(cg, I_MOV64_IMM(BPF_R3, (int32_t)stmt->id));
@@ -605,6 +639,8 @@ static void build_part(struct dt_pcb *pcb, struct bo_object *obj, struct dt_stmt
 		emit_fault_path(&cg, cg.pred_fault_label, false);
 	if (cg.fault_label >= 0)
 		emit_fault_path(&cg, cg.fault_label, cg.records);
+	if (cg.drop_label >= 0)
+		emit_drop_path(&cg, cg.drop_label, cg.records);
 	if (cg.records && !cg.split)
 		cg_spec_clause_end(&cg);
 	if (!stmt->uses_scratch)

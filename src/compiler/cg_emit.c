@@ -21,6 +21,7 @@ void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct
 	cg->fault_label = -1;
 	cg->exit_label = -1;
 	cg->pred_fault_label = -1;
+	cg->drop_label = -1;
 	cg->reg_reserved[BPF_FP] = true;
 	pcb->cg = cg;
 	pcb->cg_cleanup = cg_fini;

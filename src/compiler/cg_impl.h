@@ -153,6 +153,7 @@ void cg_island_if_due(struct dt_cg *cg);
  * clause cut into parts runs none of the parts after this one.
  */
 void cg_clause_return(struct dt_cg *cg, bool stop);
+void cg_clause_drop(struct dt_cg *cg);
 
 /* A record header's CPU (in r0) and speculation 0, at rec + 8 (cg_clause.c). */
 void cg_rec_cpu_spec(struct dt_cg *cg, int rec);

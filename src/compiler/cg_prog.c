@@ -730,9 +730,10 @@ static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 		/* As DTrace: an array that cannot hold one element cannot be enabled. */
 		if (id->kind == IDK_ARRAY && (uint64_t)cc->core->opts.dynvarsize < (uint64_t)ks + vs)
 			return dt_set_error(cc->core, -E2BIG, "Enabling exceeds size of buffer");
-		uint64_t max = (uint64_t)cc->core->opts.dynvarsize / (ks + vs + 32);
-		if (max < 16)
-			max = 16;
+		/* Room for all of dynvarsize's variables: the shared count limits them. */
+		uint64_t max = (uint64_t)dt_var_room(cc);
+		if (max < 1)
+			max = 1;
 		if (max > (1u << 24))
 			max = 1u << 24;
 		rc |= add_map(cc, dt_var_map_name(cc, id), BPF_MAP_TYPE_HASH, ks, vs,

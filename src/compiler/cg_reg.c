@@ -88,7 +88,7 @@ static uint64_t touched_since(const struct dt_cg *cg, int ri)
 /* Labels jumped to when a clause leaves (never placed inside a region). */
 static bool is_exit_label(const struct dt_cg *cg, int label)
 {
-	return label == cg->fault_label || label == cg->exit_label ||
+	return label == cg->fault_label || label == cg->exit_label || label == cg->drop_label ||
 	       label == cg->pred_fault_label || (cg->spec_fail > 0 && label == cg->spec_fail - 1);
 }
 

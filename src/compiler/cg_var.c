@@ -359,6 +359,72 @@ static void store_to(struct dt_cg *cg, int dst, int16_t off, int val, struct dt_
 	cg_reg_free(cg, val);
 }
 
+/*
+ * How many dynamic variables dynvarsize holds: as many as fit when each
+ * takes the largest one's value and key tuple (DTrace's dvars map; a
+ * thread-local's key is no tuple there).  Every variable of the program
+ * counts, known from sema before any clause is built.  (DTrace's are all
+ * in that one map; ours have a map each, of this many.)
+ */
+int32_t dt_var_room(struct dt_compiler *cc)
+{
+	uint64_t most = 1;
+	const char *k;
+	void *v;
+
+	for (size_t i = 0; dt_htab_next(&cc->idents, &i, &k, &v);) {
+		struct dt_ident *id = v;
+		if ((id->kind != IDK_TLS && id->kind != IDK_ARRAY) || id->type == NULL)
+			continue;
+		/* DTrace counts a value at its type's size (an int: 4), a string at strsize. */
+		uint64_t sz = dt_type_is_string(id->type) ? dt_var_size(cc, id->type)
+							  : dt_type_size(id->type);
+		if (sz == 0)
+			sz = 8;
+		if (id->nkeys > 0)
+			sz += dt_var_key_size(cc, id) - (id->kind == IDK_TLS ? 16 : 0);
+		if (sz > most)
+			most = sz;
+	}
+	uint64_t n = (uint64_t)cc->core->opts.dynvarsize / most;
+	return n > INT32_MAX ? INT32_MAX : (int32_t)n;
+}
+
+/* DTrace's dynamic variable drop: counted, and the clause is given up. */
+static void dyn_drop(struct dt_cg *cg)
+{
+	cg_count_drop(cg, CPU_DYN_DROPS);
+	cg_clause_drop(cg);
+}
+
+/* map_delete_elem(map, key) */
+static void dyn_remove(struct dt_cg *cg, const char *map, int key)
+{
+	int a[2];
+
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], map);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[1], key));
+	cg_call_helper_void(cg, BPF_FUNC_map_delete_elem, a, 2);
+}
+
+/* map_update_elem(map, key, vbuf, flags): the helper's result. */
+static int dyn_update(struct dt_cg *cg, const char *map, int key, int vbuf, int32_t flags)
+{
+	int a[4];
+
+	a[0] = cg_reg_alloc(cg);
+	cg_ld_map_fd(cg, a[0], map);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[1], key));
+	a[2] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[2], vbuf));
+	a[3] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_IMM(a[3], flags));
+	return cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
+}
+
 /* lhs = 0 for a struct or union thread-local or array element: delete it. */
 static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id)
 {
@@ -366,12 +432,9 @@ static void dyn_delete(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *i
 	const char *map = dyn_map(cg, id);
 	int key = id->kind == IDK_TLS && id->nkeys == 0 ? tls_key(cg)
 						       : array_key(cg, id, lhs->call.args);
-	int a[2];
 
-	a[0] = cg_reg_alloc(cg);
-	cg_ld_map_fd(cg, a[0], map);
-	a[1] = key;
-	cg_call_helper_void(cg, BPF_FUNC_map_delete_elem, a, 2);
+	dyn_remove(cg, map, key);
+	cg_reg_free(cg, key);
 }
 
 static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id, int val)
@@ -387,12 +450,7 @@ static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id
 		/* Assigning zero (a NULL string) deletes the variable. */
 		int upd = cg_label_new(cg);
 		cg_jmp_imm(cg, BPF_JNE, val, 0, upd);
-		int a[2];
-		a[0] = cg_reg_alloc(cg);
-		cg_ld_map_fd(cg, a[0], map);
-		a[1] = cg_reg_alloc(cg);
-		cg_emit(cg, I_MOV64_REG(a[1], key));
-		cg_call_helper_void(cg, BPF_FUNC_map_delete_elem, a, 2);
+		dyn_remove(cg, map, key);
 		cg_ja(cg, done);
 		cg_label_place(cg, upd);
 	}
@@ -410,18 +468,13 @@ static void dyn_store(struct dt_cg *cg, struct dt_node *lhs, struct dt_ident *id
 		cg_emit(cg, I_MOV64_REG(vbuf, BPF_FP));
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, vbuf, slot));
 	}
-	int a[4];
-	a[0] = cg_reg_alloc(cg);
-	cg_ld_map_fd(cg, a[0], map);
-	a[1] = key;
-	a[2] = vbuf;
-	a[3] = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(a[3], BPF_ANY));
-	int rc = cg_call_helper(cg, BPF_FUNC_map_update_elem, a, 4);
+	int rc = dyn_update(cg, map, key, vbuf, BPF_ANY);
 	cg_jmp_imm(cg, BPF_JEQ, rc, 0, done);
 	cg_reg_free(cg, rc);
-	cg_count_drop(cg, CPU_DYN_DROPS);
+	dyn_drop(cg);
 	cg_label_place(cg, done);
+	cg_reg_free(cg, vbuf);
+	cg_reg_free(cg, key);
 }
 
 /* Store val in alloca()'d memory (lhs is a member, element or *p there). */
@@ -610,7 +663,7 @@ static int dyn_value_ptr(struct dt_cg *cg, struct dt_node *root)
 		cg_jmp_imm(cg, BPF_JNE, p, 0, done);
 		cg_reg_free(cg, p);
 		if (pass == 1) {
-			cg_count_drop(cg, CPU_DYN_DROPS);
+			dyn_drop(cg);
 			cg_label_place(cg, done);
 			int r = cg_reg_alloc(cg);
 			cg_emit(cg, I_LDX(BPF_DW, r, BPF_FP, (int16_t)slot));

@@ -14,6 +14,8 @@ uint32_t dt_var_size(struct dt_compiler *cc, struct dt_type *t);
 uint32_t dt_var_key_size(struct dt_compiler *cc, struct dt_ident *id);
 /* Map name of a thread-local or associative array. */
 const char *dt_var_map_name(struct dt_compiler *cc, struct dt_ident *id);
+/* How many dynamic variables dynvarsize holds, all of them together. */
+int32_t dt_var_room(struct dt_compiler *cc);
 /* Remember a dynamic variable so that its map is created. */
 int dt_vars_register(struct dt_compiler *cc, struct dt_ident *id);
 
