@@ -651,6 +651,23 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 	cg_fini(&cg);
 }
 
+/*
+ * Without ERROR clauses dt_error would only call dt_fault: the clauses'
+ * fault paths call dt_fault (same arguments) themselves.
+ */
+static void fault_calls_skip_error(struct dt_compiler *cc)
+{
+	for (size_t i = 0; i < cc->obj->funcs.n; i++) {
+		struct bo_func *fn = cc->obj->funcs.v[i];
+		for (size_t k = 0; k < fn->relocs.n; k++) {
+			struct bo_reloc *r = &fn->relocs.v[k];
+			if (r->kind == BO_RELOC_CALL && r->target != NULL &&
+			    strcmp(r->target, "dt_error") == 0)
+				r->target = "dt_fault";
+		}
+	}
+}
+
 static int add_map(struct dt_compiler *cc, const char *name, uint32_t type, uint32_t ksize,
 		   uint32_t vsize, uint32_t max, uint32_t flags)
 {
@@ -667,6 +684,18 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 	while (p < v && p < (1u << 31))
 		p <<= 1;
 	return (uint32_t)p;
+}
+
+uint32_t dt_cg_drop_cpus(void)
+{
+	int ncpus = libbpf_num_possible_cpus();
+
+	return pow2_at_least(ncpus > 0 ? (uint64_t)ncpus : 1, 1);
+}
+
+uint32_t dt_cg_bss_base(void)
+{
+	return BSS_DROPS + dt_cg_drop_cpus() * BSS_DROPS_STRIDE;
 }
 
 /* The program array of each chain of g (one per copy of its program): program k at k. */
@@ -824,7 +853,10 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		}
 	/* First: a program's prologue is trimmed to what these read too (cg_dctx.c). */
 	build_fault(&pcb, exclusive);
-	build_error(&pcb, error_group);
+	if (error_group != NULL || cc->core->opts.nooptimize)
+		build_error(&pcb, error_group);
+	else
+		fault_calls_skip_error(cc);
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL)
@@ -846,14 +878,16 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		g->copy = 0;
 	}
 	dt_cg_vtime_program(&pcb);
-	if (cc->bss_size < BSS_FIXED)
-		cc->bss_size = BSS_FIXED;
+	if (cc->bss_size < dt_cg_bss_base())
+		cc->bss_size = dt_cg_bss_base();
 	cc->obj->bss_size = cc->bss_size;
 	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
 	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
 	struct bo_var m = { .name = "dt_wakemark", .offset = BSS_WAKEMARK, .size = 8 };
+	struct bo_var d = { .name = "dt_drops", .offset = BSS_DROPS,
+			    .size = dt_cg_drop_cpus() * BSS_DROPS_STRIDE };
 	if (dt_vec_push(&cc->obj->bss_vars, v) < 0 || dt_vec_push(&cc->obj->bss_vars, w) < 0 ||
-	    dt_vec_push(&cc->obj->bss_vars, m) < 0 ||
+	    dt_vec_push(&cc->obj->bss_vars, m) < 0 || dt_vec_push(&cc->obj->bss_vars, d) < 0 ||
 	    add_maps(cc, ps) < 0) {
 		dt_arena_free(&arena);
 		return cc->core->err ? cc->core->err : dt_set_error(cc->core, -ENOMEM, "out of memory");

@@ -311,7 +311,9 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt->state = bo_bss_var(rt->obj, "dt_state", &sz);
 	rt->walloff = bo_bss_var(rt->obj, "dt_walloff", &sz);
 	rt->wakemark = bo_bss_var(rt->obj, "dt_wakemark", &sz);
-	if (rt->state == NULL || rt->walloff == NULL || rt->wakemark == NULL) {
+	rt->drops = bo_bss_var(rt->obj, "dt_drops", &sz);
+	rt->drops_cpus = sz / BSS_DROPS_STRIDE;
+	if (rt->state == NULL || rt->walloff == NULL || rt->wakemark == NULL || rt->drops == NULL) {
 		rc = dt_set_error(dtp->core, -ENOENT, "global data of the BPF object not found");
 		goto fail;
 	}
