@@ -20,6 +20,7 @@
 #include "compiler/cg_chain.h"
 #include "compiler/cg_dctx.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_specialize.h"
 #include "compiler/cg_stack.h"
 #include "compiler/cg_vtime.h"
 #include "compiler/chain_plan.h"
@@ -693,6 +694,21 @@ uint32_t dt_cg_drop_cpus(void)
 	return pow2_at_least(ncpus > 0 ? (uint64_t)ncpus : 1, 1);
 }
 
+/*
+ * How much waiting in the ring makes a record wake the consumer up: an
+ * eighth of the buffer.  Never, where a mechanism fires in the kernel's
+ * lock functions (lockstat's hold probes): the wake-up (an irq_work, in
+ * the interrupted thread) takes locks whose probes would write records
+ * that wake it again, for ever.  The consumer then reads at switchrate.
+ */
+uint64_t dt_cg_wakemark(const struct dt_compiler *cc, const struct dt_progset *ps)
+{
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->mech->exclusive)
+			return UINT64_MAX;
+	return (uint64_t)cc->core->opts.bufsize / 8;
+}
+
 uint32_t dt_cg_bss_base(void)
 {
 	return BSS_DROPS + dt_cg_drop_cpus() * BSS_DROPS_STRIDE;
@@ -851,6 +867,8 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			error_group = ps->groups.v[i];
 			ps->error_clauses = true;
 		}
+	/* Before the programs: their prologues are trimmed to what the clauses read. */
+	dt_cg_specialize(&pcb, ps, dt_cg_wakemark(cc, ps));
 	/* First: a program's prologue is trimmed to what these read too (cg_dctx.c). */
 	build_fault(&pcb, exclusive);
 	if (error_group != NULL || cc->core->opts.nooptimize)
