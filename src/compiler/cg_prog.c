@@ -652,23 +652,6 @@ static void build_error(struct dt_pcb *pcb, struct dt_group *eg)
 	cg_fini(&cg);
 }
 
-/*
- * Without ERROR clauses dt_error would only call dt_fault: the clauses'
- * fault paths call dt_fault (same arguments) themselves.
- */
-static void fault_calls_skip_error(struct dt_compiler *cc)
-{
-	for (size_t i = 0; i < cc->obj->funcs.n; i++) {
-		struct bo_func *fn = cc->obj->funcs.v[i];
-		for (size_t k = 0; k < fn->relocs.n; k++) {
-			struct bo_reloc *r = &fn->relocs.v[k];
-			if (r->kind == BO_RELOC_CALL && r->target != NULL &&
-			    strcmp(r->target, "dt_error") == 0)
-				r->target = "dt_fault";
-		}
-	}
-}
-
 static int add_map(struct dt_compiler *cc, const char *name, uint32_t type, uint32_t ksize,
 		   uint32_t vsize, uint32_t max, uint32_t flags)
 {
@@ -868,13 +851,11 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			ps->error_clauses = true;
 		}
 	/* Before the programs: their prologues are trimmed to what the clauses read. */
-	dt_cg_specialize(&pcb, ps, dt_cg_wakemark(cc, ps));
+	dt_cg_specialize(&pcb, ps, dt_cg_wakemark(cc, ps), error_group != NULL);
 	/* First: a program's prologue is trimmed to what these read too (cg_dctx.c). */
 	build_fault(&pcb, exclusive);
 	if (error_group != NULL || cc->core->opts.nooptimize)
 		build_error(&pcb, error_group);
-	else
-		fault_calls_skip_error(cc);
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL)

@@ -166,6 +166,49 @@ bool cg_spec_ts(struct bo_func *fn)
 	return true;
 }
 
+/*
+ * Without ERROR clauses dt_error would only call dt_fault: the fault paths
+ * call dt_fault (same arguments) themselves.
+ */
+bool cg_spec_skip_error(struct bo_func *fn)
+{
+	bool changed = false;
+
+	for (size_t k = 0; k < fn->relocs.n; k++) {
+		struct bo_reloc *r = &fn->relocs.v[k];
+		if (r->kind == BO_RELOC_CALL && r->target != NULL && strcmp(r->target, "dt_error") == 0) {
+			r->target = "dt_fault";
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/*
+ * emit_fault_path()'s call `r1 = dctx->ctx; r2 = dctx; r3 = clause; call`:
+ * dt_fault reads no context (dt_error hands it to the ERROR clauses).
+ */
+bool cg_spec_fault_ctx(struct bo_func *fn)
+{
+	struct bpf_insn *v = fn->insns.v;
+	const struct bpf_insn ctx = I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX);
+	const struct bpf_insn dctx = I_MOV64_REG(BPF_R2, REG_DCTX);
+	bool changed = false;
+
+	for (size_t k = 0; k < fn->relocs.n; k++) {
+		const struct bo_reloc *r = &fn->relocs.v[k];
+		size_t c = r->insn;
+		if (r->kind != BO_RELOC_CALL || r->target == NULL ||
+		    strcmp(r->target, "dt_fault") != 0 || c < 3 || c >= fn->insns.n ||
+		    !same_insn(&v[c - 3], &ctx) || !same_insn(&v[c - 2], &dctx) ||
+		    v[c - 1].code != (BPF_ALU64 | BPF_MOV | BPF_K) || v[c - 1].dst_reg != BPF_R3)
+			continue;
+		v[c - 3] = NOP;
+		changed = true;
+	}
+	return changed;
+}
+
 /* Whether every program that runs st runs it alone, as one function. */
 static bool runs_alone(const struct dt_progset *ps, const struct dt_stmt *st)
 {
@@ -180,7 +223,8 @@ static bool runs_alone(const struct dt_progset *ps, const struct dt_stmt *st)
 	return true;
 }
 
-void dt_cg_specialize(struct dt_pcb *pcb, struct dt_progset *ps, uint64_t wakemark)
+void dt_cg_specialize(struct dt_pcb *pcb, struct dt_progset *ps, uint64_t wakemark,
+		      bool error_clauses)
 {
 	struct dt_compiler *cc = pcb->cc;
 
@@ -192,6 +236,9 @@ void dt_cg_specialize(struct dt_pcb *pcb, struct dt_progset *ps, uint64_t wakema
 		for (size_t k = 0; k < st->nparts; k++) {
 			struct bo_func *fn = st->parts[k];
 			bool changed = cg_spec_wakemark(fn, wakemark);
+			if (!error_clauses)
+				changed |= cg_spec_skip_error(fn);
+			changed |= cg_spec_fault_ctx(fn);
 			/* (An ERROR clause runs from dt_error, after dt_fault: not alone.) */
 			if (alone && !st->enables_error)
 				changed |= cg_spec_ts(fn);

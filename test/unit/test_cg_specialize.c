@@ -187,6 +187,54 @@ static void ts_kept(void **state)
 	}
 }
 
+/* emit_fault_path()'s call, to dt_error as the clause builder leaves it. */
+#define FAULT_CALL                                                                    \
+	I_MOV64_REG(REG_DCTX, BPF_R2), I_MOV64_IMM(BPF_R0, 0), I_EXIT(),               \
+	I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX), I_MOV64_REG(BPF_R2, REG_DCTX),      \
+	I_MOV64_IMM(BPF_R3, 7), I_CALL_PSEUDO(), I_MOV64_IMM(BPF_R0, 0), I_EXIT()
+
+static void fault_direct(void **state)
+{
+	(void)state;
+	const struct bpf_insn fault_call[] = { FAULT_CALL };
+	const struct bpf_insn nop = NOP;
+	const struct bo_reloc r[] = { { .insn = 6, .kind = BO_RELOC_CALL, .target = "dt_error" } };
+	struct bo_func *fn = func(fault_call, N(fault_call), r, N(r));
+
+	/* dt_error hands the context to ERROR clauses: kept for it. */
+	assert_false(cg_spec_fault_ctx(fn));
+	same_insns(fn, fault_call, N(fault_call));
+	assert_true(cg_spec_skip_error(fn));
+	assert_string_equal(fn->relocs.v[0].target, "dt_fault");
+	assert_false(cg_spec_skip_error(fn));
+	/* dt_fault reads none. */
+	assert_true(cg_spec_fault_ctx(fn));
+	assert_memory_equal(&fn->insns.v[3], &nop, sizeof(nop));
+	assert_memory_equal(&fn->insns.v[4], &fault_call[4], 5 * sizeof(struct bpf_insn));
+	func_free(fn);
+}
+
+/* Another function called, or the context loaded otherwise: left. */
+static void fault_ctx_kept(void **state)
+{
+	(void)state;
+	const struct bpf_insn fault_call[] = { FAULT_CALL };
+	const struct bo_reloc other[] = { { .insn = 6, .kind = BO_RELOC_CALL, .target = "dt_rt_x" } };
+	const struct bo_reloc fault[] = { { .insn = 6, .kind = BO_RELOC_CALL, .target = "dt_fault" } };
+	struct bpf_insn reg[N(fault_call)];
+	struct bo_func *fn = func(fault_call, N(fault_call), other, N(other));
+
+	assert_false(cg_spec_fault_ctx(fn));
+	assert_false(cg_spec_skip_error(fn));
+	func_free(fn);
+	memcpy(reg, fault_call, sizeof(reg));
+	reg[3] = I_LDX(BPF_DW, BPF_R1, REG_DCTX, DCTX_CTX + 8);
+	fn = func(reg, N(reg), fault, N(fault));
+	assert_false(cg_spec_fault_ctx(fn));
+	same_insns(fn, reg, N(reg));
+	func_free(fn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +244,8 @@ int main(void)
 		cmocka_unit_test(ts_direct),
 		cmocka_unit_test(ts_with_fault_path),
 		cmocka_unit_test(ts_kept),
+		cmocka_unit_test(fault_direct),
+		cmocka_unit_test(fault_ctx_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
