@@ -81,22 +81,39 @@ bool cg_spec_wakemark(struct bo_func *fn, uint64_t mark)
 }
 
 /*
- * Whether fn reads and writes dctx's timestamp word only in emit_reserve()'s
- * cache, `r0 = dctx->ts; if r0 != 0 goto +2; call ktime_get_ns;
- * dctx->ts = r0`, once, and lets the dctx pointer go nowhere but to the
- * fault path (which reads the word, but takes the time itself when it
- * is 0); its index in *at.
+ * The timestamp cache at v[i], as emit_reserve() leaves it (`r0 =
+ * dctx->ts; if r0 != 0 goto +2; call ktime_get_ns; dctx->ts = r0`) or
+ * cg_firing_timestamp() (the same into rA, then `rA = r0`, the jump +3):
+ * its length, else 0.
+ */
+static size_t ts_cache_at(const struct bpf_insn *v, size_t n, size_t i)
+{
+	int a = v[i].dst_reg;
+	const struct bpf_insn load = I_LDX(BPF_DW, a, REG_DCTX, DCTX_TS);
+	const struct bpf_insn call = I_CALL_HELPER(BPF_FUNC_ktime_get_ns);
+	const struct bpf_insn store = I_STX(BPF_DW, REG_DCTX, BPF_R0, DCTX_TS);
+	const struct bpf_insn move = I_MOV64_REG(a, BPF_R0);
+	size_t len = a == BPF_R0 ? 4 : 5;
+
+	if (i + len > n || !same_insn(&v[i], &load) || a == REG_DCTX ||
+	    v[i + 1].code != (BPF_JMP | BPF_JNE | BPF_K) || v[i + 1].dst_reg != a ||
+	    v[i + 1].imm != 0 || v[i + 1].off != (int16_t)(len - 2) ||
+	    !same_insn(&v[i + 2], &call) || !same_insn(&v[i + 3], &store) ||
+	    (len == 5 && !same_insn(&v[i + 4], &move)))
+		return 0;
+	return len;
+}
+
+/*
+ * Whether fn reads and writes dctx's timestamp word only in one cache
+ * (ts_cache_at), and lets the dctx pointer go nowhere but to the fault
+ * path (which reads the word, but takes the time itself when it is 0);
+ * its index in *at.
  */
 static bool one_ts_site(const struct bo_func *fn, size_t *at)
 {
 	const struct bpf_insn *v = fn->insns.v;
-	size_t n = fn->insns.n, sites = 0;
-	const struct bpf_insn seq[4] = {
-		I_LDX(BPF_DW, BPF_R0, REG_DCTX, DCTX_TS),
-		{ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = BPF_R0, .off = 2, .imm = 0 },
-		I_CALL_HELPER(BPF_FUNC_ktime_get_ns),
-		I_STX(BPF_DW, REG_DCTX, BPF_R0, DCTX_TS),
-	};
+	size_t n = fn->insns.n, sites = 0, len;
 	const struct bpf_insn entry = I_MOV64_REG(REG_DCTX, BPF_R2);
 
 	if (n == 0 || !same_insn(&v[0], &entry))
@@ -112,11 +129,10 @@ static bool one_ts_site(const struct bo_func *fn, size_t *at)
 			return false;
 		if (!(cg_opt_uses(in) & (1u << REG_DCTX)))
 			continue;
-		if (i + 4 <= n && same_insn(in, &seq[0]) && same_insn(&v[i + 1], &seq[1]) &&
-		    same_insn(&v[i + 2], &seq[2]) && same_insn(&v[i + 3], &seq[3])) {
+		if ((len = ts_cache_at(v, n, i)) != 0) {
 			*at = i;
 			sites++;
-			i += 3;
+			i += len - 1;
 			continue;
 		}
 		bool mem = (cls == BPF_LDX && in->src_reg == REG_DCTX) ||
@@ -160,6 +176,16 @@ bool cg_spec_ts(struct bo_func *fn)
 
 	if (!one_ts_site(fn, &at))
 		return false;
+	/* Nothing else may jump to its test, which goes. */
+	for (size_t i = 0; i < fn->insns.n; i++) {
+		const struct bpf_insn *in = &fn->insns.v[i];
+		if (cg_opt_is_ldimm64(in)) {
+			i++;
+			continue;
+		}
+		if (cg_opt_is_jump(in) && (long)i + 1 + in->off == (long)at + 1)
+			return false;
+	}
 	fn->insns.v[at] = NOP;
 	fn->insns.v[at + 1] = NOP;
 	fn->insns.v[at + 3] = NOP;

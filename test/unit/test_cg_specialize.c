@@ -132,6 +132,54 @@ static void ts_direct(void **state)
 	func_free(fn);
 }
 
+/* `timestamp` (cg_firing_timestamp) into another register. */
+static void ts_builtin(void **state)
+{
+	(void)state;
+	const struct bpf_insn in[] = {
+		I_MOV64_REG(REG_DCTX, BPF_R2), I_LDX(BPF_DW, BPF_R9, REG_DCTX, DCTX_TS),
+		I_JMP_IMM(BPF_JNE, BPF_R9, 0, 3), I_CALL_HELPER(BPF_FUNC_ktime_get_ns),
+		I_STX(BPF_DW, REG_DCTX, BPF_R0, DCTX_TS), I_MOV64_REG(BPF_R9, BPF_R0),
+		I_MOV64_REG(BPF_R0, BPF_R9), I_EXIT(),
+	};
+	const struct bpf_insn want[] = {
+		I_MOV64_REG(REG_DCTX, BPF_R2), NOP, NOP, I_CALL_HELPER(BPF_FUNC_ktime_get_ns), NOP,
+		I_MOV64_REG(BPF_R9, BPF_R0), I_MOV64_REG(BPF_R0, BPF_R9), I_EXIT(),
+	};
+	struct bpf_insn bad[N(in)];
+	struct bo_func *fn = func(in, N(in), NULL, 0);
+
+	assert_true(cg_spec_ts(fn));
+	same_insns(fn, want, N(want));
+	func_free(fn);
+	/* Not its jump's length, not its move: not the cache. */
+	memcpy(bad, in, sizeof(bad));
+	bad[2].off = 2;
+	fn = func(bad, N(bad), NULL, 0);
+	assert_false(cg_spec_ts(fn));
+	func_free(fn);
+	memcpy(bad, in, sizeof(bad));
+	bad[5] = I_MOV64_REG(BPF_R8, BPF_R0);
+	fn = func(bad, N(bad), NULL, 0);
+	assert_false(cg_spec_ts(fn));
+	func_free(fn);
+}
+
+/* A jump from elsewhere to the cache's test: left. */
+static void ts_jumped_into(void **state)
+{
+	(void)state;
+	const struct bpf_insn in[] = {
+		I_MOV64_REG(REG_DCTX, BPF_R2), I_JMP_IMM(BPF_JEQ, BPF_R1, 0, 1), TS_CACHE,
+		I_MOV64_IMM(BPF_R0, 0), I_EXIT(),
+	};
+	struct bo_func *fn = func(in, N(in), NULL, 0);
+
+	assert_false(cg_spec_ts(fn));
+	same_insns(fn, in, N(in));
+	func_free(fn);
+}
+
 /* The fault path gets dctx: it reads the word, 0, and takes its own time. */
 static void ts_with_fault_path(void **state)
 {
@@ -242,6 +290,8 @@ int main(void)
 		cmocka_unit_test(wakemark_never),
 		cmocka_unit_test(wakemark_kept),
 		cmocka_unit_test(ts_direct),
+		cmocka_unit_test(ts_builtin),
+		cmocka_unit_test(ts_jumped_into),
 		cmocka_unit_test(ts_with_fault_path),
 		cmocka_unit_test(ts_kept),
 		cmocka_unit_test(fault_direct),
