@@ -12,9 +12,17 @@
 #define BSS_FILLED	4	/* u32: bytes of records so far (bufpolicy=fill) */
 #define BSS_WALLOFF	8	/* s64: realtime - monotonic, set by the consumer */
 #define BSS_WAKEMARK	16	/* u64: bytes waiting in the ring that make a record wake the consumer */
-#define BSS_FIXED	24
+/*
+ * Drop counts, BSS_DROPS_STRIDE bytes a CPU (by CPU number, masked to a
+ * power of two of entries at least the possible CPUs), at the offsets of
+ * CPU_*_DROPS below: ring, dynamic, aggregation, speculation.  In .bss, a
+ * drop site counts with the CPU's number and one atomic add, no map lookup.
+ */
+#define BSS_DROPS	24
+#define BSS_DROPS_STRIDE 32
+/* (Globals follow the drop counts: dt_cg_bss_base().) */
 
-/* Per-CPU counters (map dt_cpuinfo, one entry). */
+/* Per-CPU counters (map dt_cpuinfo, one entry; the drops but nested ones are counted in .bss). */
 #define CPU_RING_DROPS	0
 #define CPU_DYN_DROPS	8
 #define CPU_AGG_DROPS	16

@@ -25,6 +25,8 @@ struct dt_runtime {
 	volatile uint32_t *state;	/* dt_state in the live .bss */
 	volatile int64_t *walloff;
 	volatile uint64_t *wakemark;	/* BSS_WAKEMARK (go.c) */
+	volatile uint64_t *drops;	/* BSS_DROPS: drop counts by CPU (base/maps.h) */
+	size_t drops_cpus;		/* CPUs it has counts for */
 	int cpuinfo_fd;
 	uint64_t *drops_seen;		/* per CPU and kind, already reported */
 	uint64_t pass_bytes;		/* read from the ring in this pass ... */

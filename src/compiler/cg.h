@@ -208,6 +208,12 @@ struct dt_cg {
 /* ---- emission (cg_emit.c) ---- */
 /* Build the program groups and every function of the object (cg_prog.c). */
 int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps);
+/* The CPUs .bss has drop counts for (a power of two, at least the possible CPUs; cg_prog.c). */
+uint32_t dt_cg_drop_cpus(void);
+/* Where .bss's globals start: after the fixed words and the drop counts. */
+uint32_t dt_cg_bss_base(void);
+/* How many bytes waiting in the ring make a record wake the consumer (BSS_WAKEMARK). */
+uint64_t dt_cg_wakemark(const struct dt_compiler *cc, const struct dt_progset *ps);
 
 void cg_init(struct dt_cg *cg, struct dt_pcb *pcb, struct bo_object *obj, struct bo_func *fn);
 void cg_fini(struct dt_cg *cg);

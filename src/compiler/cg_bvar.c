@@ -37,6 +37,36 @@ int cg_firing_timestamp(struct dt_cg *cg)
 	return r;
 }
 
+/*
+ * A clause enabled on one probe runs only where that probe fired (a
+ * program's probes all enable the same clauses; dt_error's ERROR clauses
+ * get ERROR's id): its probe id is a constant, not a load from dctx.
+ */
+bool cg_prid_known(struct dt_cg *cg, uint32_t *prid)
+{
+	const struct dt_stmt *st = cg->stmt;
+
+	if (cg->cc->core->opts.nooptimize || st == NULL || st->probes.n == 0)
+		return false;
+	for (size_t i = 1; i < st->probes.n; i++)
+		if (st->probes.v[i]->id != st->probes.v[0]->id)
+			return false;
+	if (st->probes.v[0]->id > INT32_MAX)
+		return false;
+	*prid = st->probes.v[0]->id;
+	return true;
+}
+
+void cg_ld_prid(struct dt_cg *cg, int reg)
+{
+	uint32_t prid;
+
+	if (cg_prid_known(cg, &prid))
+		cg_emit(cg, I_MOV64_IMM(reg, (int32_t)prid));
+	else
+		cg_emit(cg, I_LDX(BPF_W, reg, REG_DCTX, DCTX_PRID));
+}
+
 uint32_t cg_kmember(struct dt_cg *cg, const char *sou, const char *member, const char *what)
 {
 	struct dt_typetab *tt = &cg->cc->core->types;
@@ -98,7 +128,7 @@ static int probe_string(struct dt_cg *cg, int which)
 	cg->cc->descs->need_probe_map = true;
 	int slot = cg_stack_alloc(cg, 8);
 	int k = cg_reg_alloc(cg);
-	cg_emit(cg, I_LDX(BPF_W, k, REG_DCTX, DCTX_PRID));
+	cg_ld_prid(cg, k);
 	cg_emit(cg, I_STX(BPF_W, BPF_FP, k, slot));
 	cg_emit(cg, I_MOV64_REG(k, BPF_FP));
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, k, slot));
@@ -423,12 +453,12 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 		return helper0(cg, BPF_FUNC_get_smp_processor_id);
 	case BV_ID:
 		r = cg_reg_alloc(cg);
-		cg_emit(cg, I_LDX(BPF_W, r, REG_DCTX, DCTX_PRID));
+		cg_ld_prid(cg, r);
 		return r;
 	case BV_EPID:
 		/* The enabled probe: this clause on this probe. */
 		r = cg_reg_alloc(cg);
-		cg_emit(cg, I_LDX(BPF_W, r, REG_DCTX, DCTX_PRID));
+		cg_ld_prid(cg, r);
 		cg_emit(cg, I_ALU64_IMM(BPF_LSH, r, 16));
 		cg_emit(cg, I_ALU64_IMM(BPF_OR, r, (int32_t)cg->stmt->id));
 		return r;
@@ -541,23 +571,24 @@ int cg_bvar(struct dt_cg *cg, struct dt_node *n)
 	}
 }
 
+/*
+ * The CPU's counter in .bss (BSS_DROPS): its number, masked to the
+ * entries there (a no-op for a real CPU number, a bound for the
+ * verifier), picks it; one atomic add, as a preempting program may count
+ * on the same CPU.
+ */
+_Static_assert(BSS_DROPS_STRIDE == 1 << 5, "cg_count_drop shifts by 5");
 void cg_count_drop(struct dt_cg *cg, int which)
 {
-	/* The key, 0, is .rodata's zeros: no stack slot to fill. */
-	int k = cg_reg_alloc(cg);
-	int a[2];
+	int cpu = helper0(cg, BPF_FUNC_get_smp_processor_id);
+	int p = cg_reg_alloc(cg);
 
-	cg_ld_rodata(cg, k, cg_rodata_zeros(cg, 8));
-	a[0] = cg_reg_alloc(cg);
-	cg_ld_map_fd(cg, a[0], MAP_CPUINFO);
-	a[1] = k;
-	int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
-	int skip = cg_label_new(cg);
-	cg_jmp_imm(cg, BPF_JEQ, p, 0, skip);
-	int one = cg_reg_alloc(cg);
-	cg_emit(cg, I_MOV64_IMM(one, 1));
-	cg_emit(cg, I_XADD(BPF_DW, p, one, (int16_t)which));
-	cg_reg_free(cg, one);
-	cg_label_place(cg, skip);
+	cg_emit(cg, I_ALU64_IMM(BPF_AND, cpu, (int32_t)(dt_cg_drop_cpus() - 1)));
+	cg_emit(cg, I_ALU64_IMM(BPF_LSH, cpu, 5));
+	cg_ld_bss(cg, p, BSS_DROPS + which);
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, p, cpu));
+	cg_emit(cg, I_MOV64_IMM(cpu, 1));
+	cg_emit(cg, I_XADD(BPF_DW, p, cpu, 0));
+	cg_reg_free(cg, cpu);
 	cg_reg_free(cg, p);
 }

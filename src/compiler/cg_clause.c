@@ -239,8 +239,13 @@ static uint32_t emit_reserve(struct dt_cg *cg, int done)
 	cg_emit(cg, I_MOV64_REG(REG_REC, BPF_R0));
 	/* Header: description, probe, CPU, speculation, timestamp. */
 	cg_emit(cg, I_ST(BPF_W, REG_REC, 0, (int32_t)cg->rdesc->id));
-	cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
-	cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, 4));
+	uint32_t prid;
+	if (cg_prid_known(cg, &prid)) {
+		cg_emit(cg, I_ST(BPF_W, REG_REC, 4, (int32_t)prid));
+	} else {
+		cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
+		cg_emit(cg, I_STX(BPF_W, REG_REC, BPF_R1, 4));
+	}
 	cg_emit(cg, I_CALL_HELPER(BPF_FUNC_get_smp_processor_id));
 	cg_rec_cpu_spec(cg, REG_REC);
 	/* D's timestamp, read once per firing (DCTX_TS, shared with `timestamp`). */
@@ -441,7 +446,7 @@ static void block_end(struct dt_cg *cg)
 	int go_on = cg_label_new(cg);
 	struct dt_probe *end = dt_probe_lookup(cg->cc->reg, "dtrace", "", "", "END");
 	if (end != NULL) {
-		cg_emit(cg, I_LDX(BPF_W, BPF_R1, REG_DCTX, DCTX_PRID));
+		cg_ld_prid(cg, BPF_R1);
 		cg_jmp_imm(cg, BPF_JEQ, BPF_R1, (int32_t)end->id, go_on);
 	}
 	cg_ld_bss(cg, BPF_R1, BSS_STATE);

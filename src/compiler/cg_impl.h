@@ -87,6 +87,10 @@ void cg_str_null_mark_store(struct dt_cg *cg, int dst);
 int cg_bvar(struct dt_cg *cg, struct dt_node *n);
 /* The firing's timestamp into a new register: read once per firing (DCTX_TS). */
 int cg_firing_timestamp(struct dt_cg *cg);
+/* The probe id when the clause is enabled on one probe only (cg_bvar.c); false otherwise or under nooptimize. */
+bool cg_prid_known(struct dt_cg *cg, uint32_t *prid);
+/* The firing's probe id into reg: that constant, else from dctx. */
+void cg_ld_prid(struct dt_cg *cg, int reg);
 /* Whether the clause's built-in variables may describe another thread (sched:::on-cpu). */
 bool cg_bvar_other_thread(struct dt_cg *cg);
 /* A register with the task they describe (struct task_struct *, as a number). */

@@ -108,6 +108,20 @@ static void apply(struct dt_cg *cg, struct cg_opt *o, uint32_t *newpos, const bo
 	cg_renumber(cg, newpos, k);
 }
 
+void cg_opt_compact(struct dt_pcb *pcb, struct bo_func *fn)
+{
+	struct dt_cg cg;
+
+	/* No labels or fixups: every jump's target comes from its offset. */
+	memset(&cg, 0, sizeof(cg));
+	cg.pcb = pcb;
+	cg.cc = pcb->cc;
+	cg.obj = pcb->cc->obj;
+	cg.fn = fn;
+	cg_optimize(&cg);
+	cg_fini(&cg);
+}
+
 void cg_optimize(struct dt_cg *cg)
 {
 	struct bo_func *fn = cg->fn;

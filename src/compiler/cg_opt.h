@@ -48,6 +48,10 @@ void cg_opt_free(struct cg_opt *o);
 void cg_opt_run(struct cg_opt *o);
 /* Optimise cg's function in place (cg_resolve). */
 void cg_optimize(struct dt_cg *cg);
+/* Optimise a finished function (its jumps resolved) again, after a rewrite left no-ops in it. */
+struct dt_pcb;
+struct bo_func;
+void cg_opt_compact(struct dt_pcb *pcb, struct bo_func *fn);
 
 /* ---- instruction facts (cg_opt_insn.c) ---- */
 bool cg_opt_is_jump(const struct bpf_insn *in);		/* conditional or goto */

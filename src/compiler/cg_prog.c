@@ -20,6 +20,7 @@
 #include "compiler/cg_chain.h"
 #include "compiler/cg_dctx.h"
 #include "compiler/cg_impl.h"
+#include "compiler/cg_specialize.h"
 #include "compiler/cg_stack.h"
 #include "compiler/cg_vtime.h"
 #include "compiler/chain_plan.h"
@@ -669,6 +670,33 @@ static uint32_t pow2_at_least(uint64_t v, uint32_t min)
 	return (uint32_t)p;
 }
 
+uint32_t dt_cg_drop_cpus(void)
+{
+	int ncpus = libbpf_num_possible_cpus();
+
+	return pow2_at_least(ncpus > 0 ? (uint64_t)ncpus : 1, 1);
+}
+
+/*
+ * How much waiting in the ring makes a record wake the consumer up: an
+ * eighth of the buffer.  Never, where a mechanism fires in the kernel's
+ * lock functions (lockstat's hold probes): the wake-up (an irq_work, in
+ * the interrupted thread) takes locks whose probes would write records
+ * that wake it again, for ever.  The consumer then reads at switchrate.
+ */
+uint64_t dt_cg_wakemark(const struct dt_compiler *cc, const struct dt_progset *ps)
+{
+	for (size_t i = 0; i < ps->groups.n; i++)
+		if (ps->groups.v[i]->mech->exclusive)
+			return UINT64_MAX;
+	return (uint64_t)cc->core->opts.bufsize / 8;
+}
+
+uint32_t dt_cg_bss_base(void)
+{
+	return BSS_DROPS + dt_cg_drop_cpus() * BSS_DROPS_STRIDE;
+}
+
 /* The program array of each chain of g (one per copy of its program): program k at k. */
 static int add_chain_maps(struct dt_compiler *cc, struct dt_group *g)
 {
@@ -823,9 +851,12 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 			error_group = ps->groups.v[i];
 			ps->error_clauses = true;
 		}
+	/* Before the programs: their prologues are trimmed to what the clauses read. */
+	dt_cg_specialize(&pcb, ps, dt_cg_wakemark(cc, ps), error_group != NULL);
 	/* First: a program's prologue is trimmed to what these read too (cg_dctx.c). */
 	build_fault(&pcb, exclusive);
-	build_error(&pcb, error_group);
+	if (error_group != NULL || cc->core->opts.nooptimize)
+		build_error(&pcb, error_group);
 	for (size_t i = 0; i < ps->groups.n; i++) {
 		struct dt_group *g = ps->groups.v[i];
 		if (g->mech->section == NULL)
@@ -847,14 +878,16 @@ int dt_cg_programs(struct dt_compiler *cc, struct dt_progset *ps)
 		g->copy = 0;
 	}
 	dt_cg_vtime_program(&pcb);
-	if (cc->bss_size < BSS_FIXED)
-		cc->bss_size = BSS_FIXED;
+	if (cc->bss_size < dt_cg_bss_base())
+		cc->bss_size = dt_cg_bss_base();
 	cc->obj->bss_size = cc->bss_size;
 	struct bo_var v = { .name = "dt_state", .offset = BSS_STATE, .size = 4 };
 	struct bo_var w = { .name = "dt_walloff", .offset = BSS_WALLOFF, .size = 8 };
 	struct bo_var m = { .name = "dt_wakemark", .offset = BSS_WAKEMARK, .size = 8 };
+	struct bo_var d = { .name = "dt_drops", .offset = BSS_DROPS,
+			    .size = dt_cg_drop_cpus() * BSS_DROPS_STRIDE };
 	if (dt_vec_push(&cc->obj->bss_vars, v) < 0 || dt_vec_push(&cc->obj->bss_vars, w) < 0 ||
-	    dt_vec_push(&cc->obj->bss_vars, m) < 0 ||
+	    dt_vec_push(&cc->obj->bss_vars, m) < 0 || dt_vec_push(&cc->obj->bss_vars, d) < 0 ||
 	    add_maps(cc, ps) < 0) {
 		dt_arena_free(&arena);
 		return cc->core->err ? cc->core->err : dt_set_error(cc->core, -ENOMEM, "out of memory");

@@ -45,8 +45,8 @@ static uint32_t spec_area(struct dt_cg *cg)
 		dt_cerror(cg->pcb, NULL, cg->line,
 			  "nspec %lld is more speculations than this dtrace supports (%d)",
 			  (long long)nspec, DT_SPEC_MAX);
-	if (cc->bss_size < BSS_FIXED)
-		cc->bss_size = BSS_FIXED;
+	if (cc->bss_size < dt_cg_bss_base())
+		cc->bss_size = dt_cg_bss_base();
 	uint32_t off = DT_ALIGN(cc->bss_size, 8);
 	uint32_t size = (uint32_t)DT_SPEC_AREA_SIZE(nspec);
 	struct bo_var v = { .name = "dt_specs", .offset = off, .size = size };

@@ -32,8 +32,8 @@ static void global_storage(struct dt_cg *cg, struct dt_ident *id)
 
 	if (id->size != 0)
 		return;
-	if (cc->bss_size < BSS_FIXED)
-		cc->bss_size = BSS_FIXED;
+	if (cc->bss_size < dt_cg_bss_base())
+		cc->bss_size = dt_cg_bss_base();
 	id->size = dt_var_size(cc, id->type);
 	id->offset = DT_ALIGN(cc->bss_size, 8);
 	cc->bss_size = id->offset + id->size;

@@ -128,10 +128,14 @@ void dt_report_drops(struct dt_consumer *cs)
 	uint64_t dyn = 0;
 	for (int c = 0; c < rt->ps.ncpus; c++) {
 		const uint8_t *v = vals + (size_t)c * vsz;
-		uint64_t ring, d, agg, nested;
-		memcpy(&ring, v + CPU_RING_DROPS, 8);
-		memcpy(&d, v + CPU_DYN_DROPS, 8);
-		memcpy(&agg, v + CPU_AGG_DROPS, 8);
+		uint64_t ring = 0, d = 0, agg = 0, nested;
+		/* Nested drops in the CPU's dt_cpuinfo, the others in .bss (cg_count_drop). */
+		if (rt->drops != NULL && (size_t)c < rt->drops_cpus) {
+			volatile const uint64_t *cd = rt->drops + (size_t)c * (BSS_DROPS_STRIDE / 8);
+			ring = cd[CPU_RING_DROPS / 8];
+			d = cd[CPU_DYN_DROPS / 8];
+			agg = cd[CPU_AGG_DROPS / 8];
+		}
 		memcpy(&nested, v + CPU_NESTED_DROPS, 8);
 		uint64_t *seen = rt->drops_seen + (size_t)c * 4;
 		if (ring > seen[0])

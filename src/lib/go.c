@@ -73,21 +73,6 @@ static int attach_vtime(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 	return 0;
 }
 
-/*
- * How much waiting in the ring makes a record wake the consumer up: an
- * eighth of the buffer.  Never, where a mechanism fires in the kernel's
- * lock functions (lockstat's hold probes): the wake-up (an irq_work, in
- * the interrupted thread) takes locks whose probes would write records
- * that wake it again, for ever.  The consumer then reads at switchrate.
- */
-static uint64_t wakemark(dtrace_hdl_t *dtp, const struct dt_runtime *rt)
-{
-	for (size_t i = 0; i < rt->ps.groups.n; i++)
-		if (rt->ps.groups.v[i]->mech->exclusive)
-			return UINT64_MAX;
-	return (uint64_t)dtp->core->opts.bufsize / 8;
-}
-
 /* The kernel's limit on the functions of one BPF program (the verifier's). */
 #define BPF_MAX_SUBPROGS 256
 
@@ -311,7 +296,9 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	rt->state = bo_bss_var(rt->obj, "dt_state", &sz);
 	rt->walloff = bo_bss_var(rt->obj, "dt_walloff", &sz);
 	rt->wakemark = bo_bss_var(rt->obj, "dt_wakemark", &sz);
-	if (rt->state == NULL || rt->walloff == NULL || rt->wakemark == NULL) {
+	rt->drops = bo_bss_var(rt->obj, "dt_drops", &sz);
+	rt->drops_cpus = sz / BSS_DROPS_STRIDE;
+	if (rt->state == NULL || rt->walloff == NULL || rt->wakemark == NULL || rt->drops == NULL) {
 		rc = dt_set_error(dtp->core, -ENOENT, "global data of the BPF object not found");
 		goto fail;
 	}
@@ -320,7 +307,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	*rt->walloff = (int64_t)(real.tv_sec - mono.tv_sec) * 1000000000LL +
 		       (real.tv_nsec - mono.tv_nsec);
-	*rt->wakemark = wakemark(dtp, rt);
+	*rt->wakemark = dt_cg_wakemark(dtp->cc, &rt->ps);
 	struct bpf_map *ci = bpf_object__find_map_by_name(rt->obj, MAP_CPUINFO);
 	rt->cpuinfo_fd = ci ? bpf_map__fd(ci) : -1;
 	if ((rc = fill_probe_map(dtp, rt)) < 0 || (rc = dt_curcpu_fill(dtp, rt->obj)) < 0 ||
