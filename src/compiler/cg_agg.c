@@ -147,19 +147,20 @@ static bool bucketed(const struct dt_aggdesc *ad)
 
 /*
  * *(p + off) += incr, off the bucket's byte offset; incr < 0: by one.
- * p is left pointing at the bucket.
+ * off is left pointing at the bucket, p as it was: p is often a copy of
+ * the lookup's r0, which the copy then need not be (cg_opt_copyprop.c).
  */
 static void add_bucket(struct dt_cg *cg, int p, int off, int incr)
 {
 	int t = cg_reg_alloc(cg);
 
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, p, off));
-	cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, off, p));
+	cg_emit(cg, I_LDX(BPF_DW, t, off, 0));
 	if (incr < 0)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, 1));
 	else
 		cg_emit(cg, I_ALU64_REG(BPF_ADD, t, incr));
-	cg_emit(cg, I_STX(BPF_DW, p, t, 0));
+	cg_emit(cg, I_STX(BPF_DW, off, t, 0));
 	cg_reg_free(cg, t);
 }
 
@@ -404,7 +405,6 @@ static void update_keyless(struct dt_cg *cg, struct dt_aggdesc *ad, int val, int
 	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], key));
 	int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
 	cg_jmp_imm(cg, BPF_JEQ, p, 0, done);
-	/* Before apply(), which moves p to a bucket. */
 	if (!update_shows(ad, incr >= 0)) {
 		if (ad->value_size <= INT16_MAX) {
 			cg_emit(cg, I_ST(BPF_DW, p, (int16_t)ad->value_size, 1));
