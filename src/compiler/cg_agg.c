@@ -389,8 +389,9 @@ static bool update_shows(const struct dt_aggdesc *ad, bool incr_given)
 
 /*
  * The update of a keyless aggregation: its array's entry 0, which always
- * exists, so that the lookup cannot fail (the test is for the verifier,
- * which on newer kernels drops it for a constant key on the stack).
+ * exists, so that the lookup cannot fail (the test is for the verifier)
+ * and nothing is inserted or dropped.  The key on the stack, as a
+ * constant the verifier may know.
  */
 static void update_keyless(struct dt_cg *cg, struct dt_aggdesc *ad, int val, int incr)
 {
@@ -447,7 +448,7 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 		if (inc != NULL)
 			incr = cg_expr(cg, inc);
 	}
-	if (ad->nkeys == 0) {
+	if (dt_agg_keyless(ad)) {
 		if (bucketed(ad))
 			val = bucket_off(cg, ad, val);
 		update_keyless(cg, ad, val, incr);
