@@ -6,12 +6,20 @@
  * Map: one BPF_MAP_TYPE_PERCPU_HASH per aggregation, named map_name.  A
  * clause with more aggregations than a program may use maps reaches them
  * through arrays of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS, struct
- * dt_aggouter) holding the maps of one key and value size: the loader
- * puts each such aggregation's map at its slot.
+ * dt_aggouter) holding the maps of one kind, key and value size: the
+ * loader puts each such aggregation's map at its slot.
  * Key: the key tuple, each component at an 8-aligned offset (integers as
  * 8-byte values, sign- or zero-extended from their type; strings as
- * strsize bytes, NUL-padded); an aggregation without keys has an 8-byte
- * zero key.  Value (per CPU, all 64-bit words, native endian):
+ * strsize bytes, NUL-padded).
+ * An aggregation without keys (dt_agg_keyless) has instead a
+ * BPF_MAP_TYPE_PERCPU_ARRAY of one entry (u32 key 0), which always
+ * exists: its value is followed by an "updated" word, so that the consumer
+ * tells an entry never updated (every word zero on every CPU: nothing to
+ * print) from one that was.  Updates that may leave every word as it was
+ * (sum, quantize & co. with an increment) set it to 1; the others leave a
+ * count nonzero.  clear() sets it with the values emptied, trunc() zeroes
+ * the whole entry.  The consumer's snapshots give it an 8-byte zero key.
+ * Value (per CPU, all 64-bit words, native endian):
  *
  *   count      u64 count
  *   sum        s64 sum
@@ -109,12 +117,31 @@ struct dt_aggdesc {
 	uint32_t nbuckets;	/* quantize/lquantize/llquantize */
 };
 
-/* An array of aggregation maps of one key and value size. */
+/* An array of aggregation maps of one kind, key and value size (as the maps are made). */
 struct dt_aggouter {
 	const char *name;
+	bool keyless;		/* per-CPU arrays of one entry (else per-CPU hashes) */
 	uint32_t key_size, value_size;
 	uint32_t n;		/* slots (aggregations) */
 };
+
+/* Whether ad has no keys: its map is a one-entry per-CPU array. */
+static inline bool dt_agg_keyless(const struct dt_aggdesc *ad)
+{
+	return ad->nkeys == 0;
+}
+
+/* The key size of ad's map. */
+static inline uint32_t dt_agg_map_key_size(const struct dt_aggdesc *ad)
+{
+	return dt_agg_keyless(ad) ? 4 : ad->key_size;
+}
+
+/* The value size of ad's map, per CPU: a keyless one's has the "updated" word. */
+static inline uint32_t dt_agg_map_value_size(const struct dt_aggdesc *ad)
+{
+	return dt_agg_keyless(ad) ? ad->value_size + 8 : ad->value_size;
+}
 
 /* The bucket index of value v in an llquantize aggregation. */
 uint32_t dt_llquantize_bucket(const struct dt_aggdesc *ad, int64_t v);

@@ -2,7 +2,9 @@
  * Aggregations: @name[keys] = func(args) becomes a lookup in the
  * aggregation's per-CPU hash (key tuple built on the stack or in scratch)
  * and an update of the value in place; a missing key is inserted with the
- * update already applied.  A full map counts an aggregation drop.
+ * update already applied.  A full map counts an aggregation drop.  An
+ * aggregation without keys is the one entry of a per-CPU array: a lookup
+ * and the update, nothing to insert, nothing to drop.
  */
 #include <errno.h>
 #include <string.h>
@@ -145,19 +147,20 @@ static bool bucketed(const struct dt_aggdesc *ad)
 
 /*
  * *(p + off) += incr, off the bucket's byte offset; incr < 0: by one.
- * p is left pointing at the bucket.
+ * off is left pointing at the bucket, p as it was: p is often a copy of
+ * the lookup's r0, which the copy then need not be (cg_opt_copyprop.c).
  */
 static void add_bucket(struct dt_cg *cg, int p, int off, int incr)
 {
 	int t = cg_reg_alloc(cg);
 
-	cg_emit(cg, I_ALU64_REG(BPF_ADD, p, off));
-	cg_emit(cg, I_LDX(BPF_DW, t, p, 0));
+	cg_emit(cg, I_ALU64_REG(BPF_ADD, off, p));
+	cg_emit(cg, I_LDX(BPF_DW, t, off, 0));
 	if (incr < 0)
 		cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, 1));
 	else
 		cg_emit(cg, I_ALU64_REG(BPF_ADD, t, incr));
-	cg_emit(cg, I_STX(BPF_DW, p, t, 0));
+	cg_emit(cg, I_STX(BPF_DW, off, t, 0));
 	cg_reg_free(cg, t);
 }
 
@@ -310,23 +313,26 @@ static size_t clause_aggs(struct dt_cg *cg)
 	return k;
 }
 
-/* ad's slot in the array of maps of its key and value size (made on first need). */
+/* ad's slot in the array of maps of its kind, key and value size (made on first need). */
 static const struct dt_aggouter *outer_of(struct dt_cg *cg, struct dt_aggdesc *ad)
 {
 	struct dt_descs *d = cg->cc->descs;
 
 	if (ad->outer < 0) {
 		size_t i = 0;
-		while (i < d->agg_outer.n && (d->agg_outer.v[i]->key_size != ad->key_size ||
-					      d->agg_outer.v[i]->value_size != ad->value_size))
+		uint32_t ks = dt_agg_map_key_size(ad), vs = dt_agg_map_value_size(ad);
+		while (i < d->agg_outer.n && (d->agg_outer.v[i]->keyless != dt_agg_keyless(ad) ||
+					      d->agg_outer.v[i]->key_size != ks ||
+					      d->agg_outer.v[i]->value_size != vs))
 			i++;
 		if (i == d->agg_outer.n) {
 			struct dt_aggouter *o = dt_arena_zalloc(&cg->cc->core->arena, sizeof(*o));
 			if (o == NULL || dt_vec_push(&d->agg_outer, o) < 0 ||
 			    (o->name = dt_arena_printf(&cg->cc->core->arena, "dt_aggs_%zu", i)) == NULL)
 				dt_cnomem(cg->pcb);
-			o->key_size = ad->key_size;
-			o->value_size = ad->value_size;
+			o->keyless = dt_agg_keyless(ad);
+			o->key_size = ks;
+			o->value_size = vs;
 		}
 		ad->outer = (int32_t)i;
 		ad->outer_slot = d->agg_outer.v[i]->n++;
@@ -368,6 +374,57 @@ static int lookup(struct dt_cg *cg, struct dt_aggdesc *ad, struct buf kb, int fa
 	return cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
 }
 
+/*
+ * Whether an update leaves a word of a keyless aggregation's entry nonzero
+ * however the entry was before: count, avg and stddev bump a count, min
+ * and max a count of the values seen, quantize and its kin without an
+ * increment a bucket by one.  Any other update (a sum, an increment given)
+ * may leave every word zero, and sets the entry's "updated" word instead
+ * (base/aggdesc.h): an aggregation never updated prints nothing.
+ */
+static bool update_shows(const struct dt_aggdesc *ad, bool incr_given)
+{
+	return ad->func != AGG_SUM && !(bucketed(ad) && incr_given);
+}
+
+/*
+ * The update of a keyless aggregation: its array's entry 0, which always
+ * exists, so that the lookup cannot fail (the test is for the verifier)
+ * and nothing is inserted or dropped.  The key on the stack, as a
+ * constant the verifier may know.
+ */
+static void update_keyless(struct dt_cg *cg, struct dt_aggdesc *ad, int val, int incr)
+{
+	int done = cg_label_new(cg);
+	int key = cg_stack_alloc(cg, 8);
+	int a[2];
+
+	cg_emit(cg, I_ST(BPF_W, BPF_FP, (int16_t)key, 0));
+	a[0] = agg_map(cg, ad, done);
+	a[1] = cg_reg_alloc(cg);
+	cg_emit(cg, I_MOV64_REG(a[1], BPF_FP));
+	cg_emit(cg, I_ALU64_IMM(BPF_ADD, a[1], key));
+	int p = cg_call_helper(cg, BPF_FUNC_map_lookup_elem, a, 2);
+	cg_jmp_imm(cg, BPF_JEQ, p, 0, done);
+	if (!update_shows(ad, incr >= 0)) {
+		if (ad->value_size <= INT16_MAX) {
+			cg_emit(cg, I_ST(BPF_DW, p, (int16_t)ad->value_size, 1));
+		} else {
+			/* (Past a per-CPU value's 32k the kernel refuses the map anyway.) */
+			int t = cg_reg_alloc(cg);
+			cg_emit(cg, I_MOV64_REG(t, p));
+			cg_emit(cg, I_ALU64_IMM(BPF_ADD, t, (int32_t)ad->value_size));
+			cg_emit(cg, I_ST(BPF_DW, t, 0, 1));
+			cg_reg_free(cg, t);
+		}
+	}
+	apply(cg, ad, p, val, incr);
+	cg_reg_free(cg, p);
+	cg_reg_free(cg, val);
+	cg_reg_free(cg, incr);
+	cg_label_place(cg, done);
+}
+
 void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 {
 	struct dt_node *agg = n->l, *fn = n->r;
@@ -390,6 +447,12 @@ void cg_agg_assign(struct dt_cg *cg, struct dt_node *n)
 		/* (No increment: by one, an immediate.) */
 		if (inc != NULL)
 			incr = cg_expr(cg, inc);
+	}
+	if (dt_agg_keyless(ad)) {
+		if (bucketed(ad))
+			val = bucket_off(cg, ad, val);
+		update_keyless(cg, ad, val, incr);
+		return;
 	}
 	struct buf kb = buf_alloc(cg, ad->key_size);
 	cg_check_tuple(cg, agg->agg.keys);

@@ -775,8 +775,12 @@ static int add_maps(struct dt_compiler *cc, struct dt_progset *ps)
 			return dt_set_error(cc->core, -E2BIG, "Enabling exceeds size of buffer");
 		if (max > (1u << 24))
 			max = 1u << 24;
-		rc |= add_map(cc, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
-			      ad->value_size, (uint32_t)max, BPF_F_NO_PREALLOC);
+		if (dt_agg_keyless(ad))
+			rc |= add_map(cc, ad->map_name, BPF_MAP_TYPE_PERCPU_ARRAY,
+				      dt_agg_map_key_size(ad), dt_agg_map_value_size(ad), 1, 0);
+		else
+			rc |= add_map(cc, ad->map_name, BPF_MAP_TYPE_PERCPU_HASH, ad->key_size,
+				      ad->value_size, (uint32_t)max, BPF_F_NO_PREALLOC);
 	}
 	/* (Filled with the aggregations' maps once loaded: lib/agg_outer.c.) */
 	for (size_t i = 0; i < cc->descs->agg_outer.n; i++) {

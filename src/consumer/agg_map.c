@@ -1,7 +1,8 @@
 /*
  * The aggregation maps of the loaded object as a snapshot source: batched
  * lookups of the per-CPU hash (get_next_key + lookup where the kernel has
- * no batch operations), and the writes clear() and trunc() make.
+ * no batch operations), and the writes clear() and trunc() make.  A
+ * keyless aggregation's one-entry array (base/aggdesc.h) is one lookup.
  */
 #include "consumer/agg_impl.h"
 
@@ -20,6 +21,7 @@
 
 struct aggmap {
 	int fd;
+	bool keyless;		/* a one-entry per-CPU array, its "updated" word after the value */
 	uint32_t key_size;
 	size_t cpu_stride;	/* one CPU's value, rounded up to 8 as the kernel copies it */
 	int ncpus;		/* values per key: the possible CPUs, 1 for a shared map */
@@ -35,15 +37,21 @@ static int map_info(int fd, const struct dt_aggdesc *ad, struct aggmap *m)
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
 		return -errno;
 	m->fd = fd;
+	m->keyless = info.type == BPF_MAP_TYPE_PERCPU_ARRAY;
 	m->key_size = info.key_size;
 	m->cpu_stride = DT_ALIGN((size_t)info.value_size, 8);
 	m->ncpus = 1;
-	if (info.type == BPF_MAP_TYPE_PERCPU_HASH || info.type == BPF_MAP_TYPE_LRU_PERCPU_HASH) {
+	if (info.type == BPF_MAP_TYPE_PERCPU_HASH || info.type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
+	    m->keyless) {
 		m->ncpus = libbpf_num_possible_cpus();
 		if (m->ncpus < 1)
 			return m->ncpus < 0 ? m->ncpus : -EINVAL;
 	}
-	if (m->key_size != ad->key_size || m->cpu_stride < ad->value_size)
+	/* (A one-entry array for an aggregation without keys, base/aggdesc.h.) */
+	if (m->keyless ? !dt_agg_keyless(ad) || info.max_entries != 1 ||
+			 m->key_size != dt_agg_map_key_size(ad) ||
+			 m->cpu_stride < dt_agg_map_value_size(ad)
+		       : m->key_size != ad->key_size || m->cpu_stride < ad->value_size)
 		return -EINVAL;
 	return 0;
 }
@@ -141,6 +149,50 @@ static int read_batched(const struct aggmap *m, struct dt_aggsnap *s, uint32_t c
 	return rc;
 }
 
+/* The entry, if it was updated: a word of it is set on some CPU (base/aggdesc.h). */
+static int read_keyless(const struct aggmap *m, struct dt_aggsnap *s)
+{
+	static const uint8_t key[sizeof(uint64_t) * 2];
+	size_t nwords = m->cpu_stride * (size_t)m->ncpus / 8;
+	uint32_t zero = 0;
+	int rc = 0;
+
+	if (s->ad->key_size > sizeof(key))
+		return -EINVAL;
+	int64_t *vals = malloc(nwords * 8);
+	if (vals == NULL)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(m->fd, &zero, vals) < 0)
+		rc = -errno;
+	for (size_t i = 0; rc == 0 && i < nwords; i++)
+		if (vals[i] != 0) {
+			rc = dt_aggsnap_add(s, key, vals, m->ncpus, m->cpu_stride);
+			break;
+		}
+	free(vals);
+	return rc;
+}
+
+/* A keyless entry's words on every CPU: values empty and "updated" set, or all zero. */
+static int write_keyless(const struct aggmap *m, const struct dt_aggdesc *ad, bool present)
+{
+	uint32_t nwords = dt_aggval_nwords(ad), zero = 0;
+	uint8_t *vals = calloc((size_t)m->ncpus, m->cpu_stride);
+	int rc = 0;
+
+	if (vals == NULL)
+		return -ENOMEM;
+	for (int c = 0; present && c < m->ncpus; c++) {
+		int64_t *w = (int64_t *)(void *)(vals + (size_t)c * m->cpu_stride);
+		dt_aggval_empty(ad, w, nwords);
+		w[ad->value_size / 8] = 1;
+	}
+	if (bpf_map_update_elem(m->fd, &zero, vals, BPF_ANY) < 0)
+		rc = -errno;
+	free(vals);
+	return rc;
+}
+
 int dt_aggmap_read_fd(int fd, const struct dt_aggdesc *ad, struct dt_aggsnap *s, bool batch)
 {
 	struct aggmap m;
@@ -149,6 +201,8 @@ int dt_aggmap_read_fd(int fd, const struct dt_aggdesc *ad, struct dt_aggsnap *s,
 
 	if (rc < 0)
 		return rc;
+	if (m.keyless)
+		return read_keyless(&m, s);
 	size_t vsz = m.cpu_stride * (size_t)m.ncpus;
 	uint32_t count = (uint32_t)(BATCH_BYTES / vsz);
 
@@ -174,6 +228,9 @@ int dt_aggmap_reset_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *const
 
 	if (rc < 0)
 		return rc;
+	/* (Its one key, in the snapshot the keys come from.) */
+	if (m.keyless)
+		return n > 0 ? write_keyless(&m, ad, true) : 0;
 	uint32_t nwords = dt_aggval_nwords(ad);
 	uint8_t *vals = calloc((size_t)m.ncpus, m.cpu_stride);
 
@@ -199,6 +256,8 @@ int dt_aggmap_remove_fd(int fd, const struct dt_aggdesc *ad, const uint8_t *cons
 
 	if (rc < 0)
 		return rc;
+	if (m.keyless)
+		return n > 0 ? write_keyless(&m, ad, false) : 0;
 	for (size_t i = 0; i < n; i++)
 		if (bpf_map_delete_elem(m.fd, keys[i]) < 0 && errno != ENOENT)
 			return -errno;

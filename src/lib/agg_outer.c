@@ -28,9 +28,11 @@ int dt_agg_outer_prepare(dtrace_hdl_t *dtp, struct dt_runtime *rt)
 		struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, o->name);
 		if (m == NULL)
 			return dt_set_error(dtp->core, -ENOENT, "map %s missing", o->name);
-		LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
-		int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, NULL, o->key_size, o->value_size, 1,
-					&opts);
+		/* Made as cg_prog.c makes the maps the array holds. */
+		LIBBPF_OPTS(bpf_map_create_opts, opts,
+			    .map_flags = o->keyless ? 0 : BPF_F_NO_PREALLOC);
+		int fd = bpf_map_create(o->keyless ? BPF_MAP_TYPE_PERCPU_ARRAY : BPF_MAP_TYPE_PERCPU_HASH,
+					NULL, o->key_size, o->value_size, 1, &opts);
 		if (fd < 0)
 			return dt_set_error(dtp->core, -errno, "cannot create the model of map %s: %s",
 					    o->name, strerror(errno));
