@@ -21,6 +21,7 @@
 #include "consumer/parts.h"
 #include "consumer/consume.h"
 #include "consumer/consumer.h"
+#include "consumer/flow.h"
 #include "consumer/freopen.h"
 #include "consumer/oformat.h"
 #include "consumer/printf.h"
@@ -98,6 +99,7 @@ void dt_consume_close(struct dt_consumer *cs)
 	dt_waitset_close(cs);
 	dt_bufring_free(cs);
 	dt_parts_free(cs);
+	dt_flow_free(cs);
 	if (cs->rt && cs->rt->ring) {
 		ring_buffer__free(cs->rt->ring);
 		cs->rt->ring = NULL;
@@ -168,10 +170,15 @@ int dt_consume_pending(struct dt_consumer *cs)
 	rc = ring_buffer__consume(rt->ring);
 	if (rt->pass_full && rc == PASS_OVER)
 		rc = 0;
+	/* DTrace's flowindent looks for a return's next record within one pass. */
+	dt_flow_release(cs, NULL);
 	if (cs->fp != NULL)
 		fflush(cs->fp);
 	dt_report_drops(cs);
 	dt_spec_pass(cs);
+	dt_flow_release(cs, NULL);
+	if (cs->fp != NULL)
+		fflush(cs->fp);
 	if (cs->cb_aborted)
 		return dt_set_error(cs->core, -ECANCELED, "stopped by a callback");
 	return rc < 0 ? rc : 0;
@@ -229,11 +236,13 @@ int dt_consume_stop(struct dt_consumer *cs)
 		dt_consume_pending(cs);
 	while (rt->pass_full && !cs->cb_aborted);
 	dt_bufring_flush(cs);
+	dt_flow_release(cs, NULL);
 	int rc = dt_run_consumer_program(cs->core, rt->ps.end);
 	do
 		dt_consume_pending(cs);
 	while (rt->pass_full && !cs->cb_aborted);
 	dt_bufring_flush(cs);
+	dt_flow_release(cs, NULL);
 	cs->stopped = true;
 	return rc;
 }

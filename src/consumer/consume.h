@@ -29,6 +29,8 @@ int dt_print_record(struct dt_consumer *cs, const void *data, size_t size);
 /* The same once speculations had their say (print_rec.c, used by spec.c). */
 struct dt_rdesc;
 int dt_emit_record(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data);
+/* The same, printed now: not held by flowindent (flow.c). */
+int dt_emit_record_now(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data);
 /* Report drops counted since the last call. */
 void dt_report_drops(struct dt_consumer *cs);
 

@@ -3,30 +3,42 @@
  * "<something>-entry" prints "-> func" and indents what follows by two; one
  * named "return" or "<something>-return" takes the indent back and prints
  * "<- func" (syscall probes: "=>" and "<="); any other prints
- * "| func:name".  A record of the same probe as the one before it but of
- * another clause neither indents nor unindents, so that a probe with two
- * clauses moves the indent once.  (DTrace looks at the next record for a
- * return and unindents on its last clause; we read records as a stream and
- * unindent on the first.)  The indent is one for all CPUs, as in DTrace.
+ * "| func:name".  An entry record of the same probe as the record before
+ * it but of another clause does not indent, and a return record followed
+ * by one of the same probe but of another clause does not unindent, so
+ * that a probe with several clauses moves the indent once: on its first
+ * clause's record at an entry, on its last one's at a return (DTrace's
+ * dt_flowindent).  A return record is therefore held until the next
+ * record comes, or until the end of the pass over the buffer, where
+ * DTrace too stops looking.  The indent is one for all CPUs, as in DTrace.
  */
 #include "consumer/flow.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/abi.h"
 #include "base/core.h"
 #include "base/probe.h"
+#include "base/rdesc.h"
+#include "consumer/consume.h"
 #include "consumer/consumer.h"
+
+enum flow_kind { FLOW_NONE, FLOW_ENTRY, FLOW_RETURN };
 
 struct dt_flow {
 	int indent;
 	bool have_last;
 	uint32_t last_desc, last_prid;
+	/* the return record waiting for the next one, and its description */
+	void *held;
+	const struct dt_rdesc *held_rd;
+	/* the kind the held record prints with, while it prints */
+	bool forced;
+	enum flow_kind forced_kind;
 };
-
-enum flow_kind { FLOW_NONE, FLOW_ENTRY, FLOW_RETURN };
 
 /* name is `word` or ends with "-word". */
 static bool names(const char *name, const char *word)
@@ -51,6 +63,9 @@ void dt_flow_column(struct dt_consumer *cs, struct dt_strbuf *sb, const struct d
 	struct dt_flow none = { 0 }, *st = state(cs);
 	enum flow_kind kind = names(name, "entry") ? FLOW_ENTRY
 			      : names(name, "return") ? FLOW_RETURN : FLOW_NONE;
+
+	if (st != NULL && st->forced)
+		kind = st->forced_kind;
 	bool sys = strcmp(prov, "syscall") == 0;
 	char col[600];
 
@@ -63,7 +78,7 @@ void dt_flow_column(struct dt_consumer *cs, struct dt_strbuf *sb, const struct d
 			dt_sb_printf(sb, "%3s %-41s\n", "CPU", "FUNCTION");
 		cs->printed_header = true;
 	}
-	if (kind != FLOW_NONE && st->have_last && st->last_desc != h->desc &&
+	if (kind == FLOW_ENTRY && st->have_last && st->last_desc != h->desc &&
 	    st->last_prid == h->prid)
 		kind = FLOW_NONE;
 	if (kind == FLOW_RETURN && st->indent > 0)
@@ -83,4 +98,48 @@ void dt_flow_column(struct dt_consumer *cs, struct dt_strbuf *sb, const struct d
 	st->have_last = true;
 	st->last_desc = h->desc;
 	st->last_prid = h->prid;
+}
+
+bool dt_flow_hold(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data)
+{
+	const struct dt_rec_hdr *h = data;
+	struct dt_probe *prp = dt_probe_by_id(cs->reg, h->prid);
+	struct dt_flow *st = state(cs);
+
+	if (st == NULL || st->held != NULL || prp == NULL || !names(prp->desc[3], "return") ||
+	    rd->size < sizeof(*h))
+		return false;
+	st->held = malloc(rd->size);
+	if (st->held == NULL)
+		return false;	/* out of memory: it prints now, unindenting */
+	memcpy(st->held, data, rd->size);
+	st->held_rd = rd;
+	return true;
+}
+
+int dt_flow_release(struct dt_consumer *cs, const void *next)
+{
+	struct dt_flow *st = cs->flow;
+
+	if (st == NULL || st->held == NULL)
+		return 0;
+	const struct dt_rec_hdr *h = st->held, *n = next;
+	void *held = st->held;
+
+	st->held = NULL;
+	st->forced = true;
+	st->forced_kind = n != NULL && n->prid == h->prid && n->desc != h->desc ? FLOW_NONE
+										  : FLOW_RETURN;
+	int rc = dt_emit_record_now(cs, st->held_rd, held);
+	st->forced = false;
+	free(held);
+	return rc;
+}
+
+void dt_flow_free(struct dt_consumer *cs)
+{
+	if (cs->flow != NULL) {
+		free(cs->flow->held);
+		cs->flow->held = NULL;
+	}
 }

@@ -202,6 +202,9 @@ int dt_print_record(struct dt_consumer *cs, const void *data, size_t size)
 		return 0;
 	}
 	if (h->desc == 0) {
+		/* DTrace's fault is a record of dtrace:::ERROR: a return before it unindents. */
+		if (dt_flow_release(cs, NULL) < 0)
+			return -ECANCELED;
 		if (size >= DT_REC_DATA_OFF + sizeof(struct dt_rec_error)) {
 			if (dt_parts_fault(cs, data, size, print_checked) < 0)
 				return -ECANCELED;
@@ -238,14 +241,26 @@ static int print_checked(struct dt_consumer *cs, const struct dt_rdesc *rd, cons
 
 int dt_emit_record(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data)
 {
-	const struct dt_rec_hdr *h = data;
-
 	/* A part that records nothing only marks where its clause ends. */
 	if ((rd->part_held || rd->part_last) && rd->items.n == 0) {
 		if (rd->part_last)
 			close_part(cs);
 		return 0;
 	}
+	if (cs->core->opts.flowindent && !dt_oformat_json(cs)) {
+		/* A return waiting for this record prints first (flow.c). */
+		if (dt_flow_release(cs, data) < 0)
+			return -ECANCELED;
+		if (dt_flow_hold(cs, rd, data))
+			return 0;
+	}
+	return dt_emit_record_now(cs, rd, data);
+}
+
+int dt_emit_record_now(struct dt_consumer *cs, const struct dt_rdesc *rd, const void *data)
+{
+	const struct dt_rec_hdr *h = data;
+
 	if (!rd->part_held && !rd->part_last)
 		close_part(cs);
 	cs->skip_output = false;
