@@ -31,6 +31,9 @@ struct pctx {
 	int next_line;			/* the line after it (a line directive changes it) */
 };
 
+/* The kinds of global identifier a pragma may name. */
+static const enum dt_idkind pragma_kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
+
 /*
  * A global identifier that another program created (built-in, library,
  * earlier program): this one's own declarations, checked as they are
@@ -38,14 +41,13 @@ struct pctx {
  */
 static bool defined_outside(struct dt_pcb *pcb, const char *name)
 {
-	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
 	struct dt_compiler *cc = pcb->cc;
 
 	if (dt_ident_builtin(cc, name) != NULL)
 		return true;
 	for (int pass = 0; pass < 3; pass++) {
-		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
-			struct dt_ident *id = dt_ident_user(cc, kinds[k], name);
+		for (size_t k = 0; k < ARRAY_SIZE(pragma_kinds); k++) {
+			struct dt_ident *id = dt_ident_user(cc, pragma_kinds[k], name);
 			if (id != NULL && (id->program != pcb->program || pcb->program == 0))
 				return true;
 		}
@@ -59,10 +61,9 @@ static bool defined_outside(struct dt_pcb *pcb, const char *name)
 /* A pragma after this program declared the name sets its attributes there and then, as DTrace. */
 static void set_declared_attr(struct dt_pcb *pcb, const char *name, const struct dt_attr *attr)
 {
-	static const enum dt_idkind kinds[] = { IDK_GLOBAL, IDK_ARRAY, IDK_INLINE, IDK_ENUM };
 
-	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
-		struct dt_ident *id = dt_ident_user(pcb->cc, kinds[k], name);
+	for (size_t k = 0; k < ARRAY_SIZE(pragma_kinds); k++) {
+		struct dt_ident *id = dt_ident_user(pcb->cc, pragma_kinds[k], name);
 		if (id != NULL && id->program == pcb->program) {
 			id->attr = *attr;
 			id->attr_set = true;
